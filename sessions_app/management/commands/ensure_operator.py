@@ -19,8 +19,9 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: Any) -> None:
         parser.add_argument("--username", default="operator")
+        parser.add_argument("--url", default="http://127.0.0.1:8000/", help="where the dashboard is served")
 
-    def handle(self, *args: Any, username: str, **options: Any) -> None:
+    def handle(self, *args: Any, username: str, url: str, **options: Any) -> None:
         User = get_user_model()
         login_file = settings.DATA_DIR / "operator-login.txt"
         if not User.objects.exists():
@@ -31,6 +32,6 @@ class Command(BaseCommand):
         if login_file.exists():
             user, password = login_file.read_text().split("\n")[:2]
             if User.objects.filter(username=user).exists():
-                self.stdout.write(f"Log in at http://127.0.0.1:8000/ as  {user} / {password}")
+                self.stdout.write(f"Log in at {url} as  {user} / {password}")
                 return
         self.stdout.write("Log in with your existing account (manage.py changepassword to reset one).")

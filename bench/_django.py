@@ -1,0 +1,31 @@
+"""Set up Django for a benchmark on a throwaway database (SQLite in a temp dir by default;
+DATABASE_URL is honoured so the same script measures PostgreSQL)."""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def setup() -> Path:
+    sys.path.insert(0, str(ROOT))
+    data = Path(tempfile.mkdtemp(prefix="cutpoint-bench-"))
+    os.environ.setdefault("CUTPOINT_DATA_DIR", str(data))
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "dashboard.settings")
+    os.environ.setdefault("CUTPOINT_LOG_LEVEL", "WARNING")
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+    from django.test.utils import setup_databases
+
+    if os.environ.get("DATABASE_URL"):
+        # Never touch a real database: benchmark in a fresh test database on that server.
+        setup_databases(verbosity=0, interactive=False)
+    else:
+        call_command("migrate", verbosity=0)
+    return data

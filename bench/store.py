@@ -1,6 +1,6 @@
 """Store figures (issue 2): append throughput, deep path loads, tail loads independent of depth.
 
-    python bench/store.py [--nodes 100000] [--deep 10000] [--runs 15] [--json]
+python bench/store.py [--nodes 100000] [--deep 10000] [--runs 15] [--json]
 """
 
 from __future__ import annotations
@@ -65,7 +65,9 @@ def main() -> None:
         f"path_load_{args.deep}_entries_ms": round(
             median_ms(lambda: store.path_entries(big, leaf=deep_leaf)), 2
         ),
-        f"path_load_{args.deep}_nodes_ms": round(median_ms(lambda: store.active_path(big, leaf=deep_leaf)), 2),
+        f"path_load_{args.deep}_nodes_ms": round(
+            median_ms(lambda: store.active_path(big, leaf=deep_leaf)), 2
+        ),
     }
     tail_big = median_ms(lambda: store.path_entries(big, stop_at=big_keys[-args.tail]))
     tail_small = median_ms(lambda: store.path_entries(small, stop_at=small_keys[-args.tail]))

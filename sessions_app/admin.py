@@ -78,3 +78,12 @@ class EventAdmin(admin.ModelAdmin):
 class ArtifactAdmin(admin.ModelAdmin):
     list_display = ("id", "session", "path", "size", "mime", "created_at")
     raw_id_fields = ("session", "node")
+
+
+@admin.register(models.Task)
+class TaskAdmin(admin.ModelAdmin):
+    list_display = ("id", "session", "title", "status", "created_by", "updated_at")
+    list_filter = ("status",)
+    search_fields = ("title",)
+    raw_id_fields = ("session", "created_by")
+    filter_horizontal = ("dependencies",)

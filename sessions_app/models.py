@@ -205,7 +205,10 @@ class CompactionTask(models.Model):
 
 
 class Event(models.Model):
-    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="events")
+    # Nullable: a refused agent-definition override can happen outside any session.
+    session = models.ForeignKey(
+        Session, null=True, blank=True, on_delete=models.CASCADE, related_name="events"
+    )
     run = models.ForeignKey(Run, null=True, blank=True, on_delete=models.CASCADE, related_name="events")
     agent = models.ForeignKey(Agent, null=True, blank=True, on_delete=models.CASCADE, related_name="events")
     type = models.CharField(max_length=64, db_index=True)
@@ -231,3 +234,26 @@ class Artifact(models.Model):
 
     def __str__(self) -> str:
         return self.path
+
+
+class Task(models.Model):
+    """One node of a session's task DAG (the `task.*` tools). `dependencies` must be done first."""
+
+    STATUSES = [(s, s) for s in ("pending", "in_progress", "done", "blocked", "cancelled")]
+
+    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="tasks")
+    title = models.CharField(max_length=300)
+    description = models.TextField(blank=True, default="")
+    status = models.CharField(max_length=16, choices=STATUSES, default="pending")
+    created_by = models.ForeignKey(
+        Agent, null=True, blank=True, on_delete=models.SET_NULL, related_name="created_tasks"
+    )
+    dependencies = models.ManyToManyField("self", symmetrical=False, blank=True, related_name="dependents")
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["id"]
+
+    def __str__(self) -> str:
+        return f"Task {self.pk}: {self.title} ({self.status})"

@@ -75,7 +75,7 @@ def to_llm(entry: Entry) -> LlmMessage | None:
     key = entry.key
     if kind == MESSAGE:
         role = entry.role
-        if role == USER or role == CUSTOM_ROLE:
+        if role in (USER, CUSTOM_ROLE):
             return LlmMessage("user", entry.content, source_key=key)
         if role == ASSISTANT:
             return LlmMessage("assistant", entry.content, source_key=key)

@@ -130,6 +130,8 @@ class Entry:
     stop_reason: str | None = None
     tokens: int = 0  # default-mode estimate, computed once when the entry is stored
     timestamp: str | None = None  # ISO 8601
+    # pi's chars/4 estimate, filled on first use by tokens.pi_tokens(); never stored.
+    pi_tokens: int | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(slots=True)

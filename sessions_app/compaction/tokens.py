@@ -110,7 +110,9 @@ def _count_blocks(blocks: list[Block]) -> int:
         elif t == "thinking":
             total += count_text(b.get("thinking") or "")
         elif t == "tool_call":
-            total += count_text(str(b.get("name") or "")) + count_text(_json_compact(b.get("arguments") or {}))
+            total += count_text(str(b.get("name") or "")) + count_text(
+                _json_compact(b.get("arguments") or {})
+            )
         elif t == "image":
             total += IMAGE_TOKENS
     return total
@@ -223,7 +225,7 @@ def estimate_entry_pi(entry: Entry) -> int:
                 elif t == "tool_call":
                     chars += utf16_len(str(b.get("name") or ""))
                     chars += utf16_len(js_stringify(b.get("arguments") or {}))
-        elif role == TOOL_RESULT or role == CUSTOM_ROLE:
+        elif role in (TOOL_RESULT, CUSTOM_ROLE):
             chars = _pi_chars(entry.content, 4 * IMAGE_TOKENS)
         elif role == BASH_EXECUTION:
             # Counted even when excluded from context: pi's estimator does not look at the flag.
@@ -231,6 +233,14 @@ def estimate_entry_pi(entry: Entry) -> int:
             chars = utf16_len(str(d.get("command") or "")) + utf16_len(str(d.get("output") or ""))
     elif kind == CUSTOM_MESSAGE:
         chars = _pi_chars(entry.content, 4 * IMAGE_TOKENS)
-    elif kind == BRANCH_SUMMARY or kind == COMPACTION:
+    elif kind in (BRANCH_SUMMARY, COMPACTION):
         chars = utf16_len(entry.data.get("summary") or "")
     return -(-chars // 4)
+
+
+def pi_tokens(entry: Entry) -> int:
+    """estimate_entry_pi, computed once per entry object (the cut walk and prepare reuse it)."""
+    cached = entry.pi_tokens
+    if cached is None:
+        cached = entry.pi_tokens = estimate_entry_pi(entry)
+    return cached

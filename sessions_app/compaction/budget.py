@@ -1,0 +1,83 @@
+"""How full the context is, where the compaction threshold lies, and whether to compact now."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from .context import context_layout
+from .messages import ASSISTANT, MESSAGE, UNUSABLE_STOP_REASONS, Entry, Usage
+from .settings import CompactionSettings
+from .tokens import pi_tokens
+
+
+@dataclass(frozen=True, slots=True)
+class ContextTokens:
+    tokens: int
+    usage_tokens: int  # from the provider's last usable report (0 if none)
+    trailing_tokens: int  # estimates of what came after that report
+    usage_key: str | None  # the assistant entry whose usage was used
+
+
+def usable_usage(entry: Entry) -> Usage | None:
+    """The usage of an assistant entry if it measures a complete request (pi: not aborted/error)."""
+    if entry.kind != MESSAGE or entry.role != ASSISTANT or entry.usage is None:
+        return None
+    if entry.stop_reason in UNUSABLE_STOP_REASONS:
+        return None
+    return entry.usage
+
+
+def last_usage(path: list[Entry]) -> Usage | None:
+    """The usage of the last assistant entry that has a usable one (pi's getLastAssistantUsage)."""
+    for i in range(len(path) - 1, -1, -1):
+        usage = usable_usage(path[i])
+        if usage is not None:
+            return usage
+    return None
+
+
+def context_tokens(path: list[Entry], settings: CompactionSettings | None = None) -> ContextTokens:
+    """Tokens the context built from `path` occupies: last usable usage + estimates after it.
+
+    Default mode only trusts usage reported after the applied compaction (earlier reports measured
+    a context that no longer exists). pi mode reproduces pi's `estimateContextTokens` over
+    `buildSessionContext` messages, which also accepts usage from kept pre-compaction entries (Q8).
+    """
+    pi = settings is not None and settings.is_pi
+    layout = context_layout(path)
+    entries = layout.entries
+    # Summary and kept tail were measured before the compaction: their usage is stale (default).
+    stale_before = 0 if pi else layout.after_pos
+    trailing = 0
+    # Walk from the end so only the entries after the last report are estimated (matters for
+    # lazily parsed files, where estimating means parsing).
+    for i in range(len(entries) - 1, -1, -1):
+        e = entries[i]
+        if i >= stale_before:
+            usage = usable_usage(e)
+            if usage is not None and (pi or usage.context_tokens > 0):
+                return ContextTokens(usage.context_tokens + trailing, usage.context_tokens, trailing, e.key)
+        trailing += pi_tokens(e) if pi else e.tokens
+    return ContextTokens(trailing, 0, trailing, None)
+
+
+def resolve_threshold(window: int, settings: CompactionSettings) -> int:
+    """Explicit tokens, else explicit percent of the window, else the reserve rule.
+
+    Default: window − max(15% of window, reserve). pi: window − reserve (pi's shouldCompact).
+    """
+    if settings.threshold_tokens is not None:
+        return settings.threshold_tokens
+    if settings.threshold_percent is not None:
+        return math.floor(window * settings.threshold_percent / 100)
+    if settings.is_pi:
+        return window - settings.reserve_tokens
+    return window - max(math.floor(0.15 * window), settings.reserve_tokens)
+
+
+def should_compact(tokens: int, window: int, settings: CompactionSettings) -> bool:
+    """`enabled=False` is a hard gate; otherwise compact once the threshold is exceeded."""
+    if not settings.enabled:
+        return False
+    return tokens > resolve_threshold(window, settings)

@@ -1,0 +1,138 @@
+"""What the model receives for a path (R5, R6; pi's buildSessionContext + convertToLlm).
+
+With a compaction on the path: its summary, then the path from its `first_kept` up to it, then
+everything after it. Only the last valid compaction counts; older ones inside the kept range are
+skipped like any other non-message entry.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .convert import to_llm
+from .messages import (
+    ASSISTANT,
+    BRANCH_SUMMARY,
+    COMPACTION,
+    CUSTOM_MESSAGE,
+    MESSAGE,
+    MODEL_CHANGE,
+    THINKING_LEVEL_CHANGE,
+    Entry,
+    LlmMessage,
+)
+from .tokens import pi_tokens
+
+
+def is_valid_compaction(entry: Entry) -> bool:
+    summary = entry.data.get("summary")
+    return entry.kind == COMPACTION and isinstance(summary, str) and summary != ""
+
+
+def applied_compaction_index(path: list[Entry]) -> int:
+    """Index of the compaction that shapes the context (the last valid one), or -1."""
+    for i in range(len(path) - 1, -1, -1):
+        e = path[i]
+        if e.kind == COMPACTION and is_valid_compaction(e):
+            return i
+    return -1
+
+
+def kept_start_index(path: list[Entry], compaction_index: int) -> int:
+    """Index of the compaction's `first_kept` before it on the path, or -1 (then nothing is kept)."""
+    first_kept = path[compaction_index].data.get("first_kept")
+    for i in range(compaction_index):
+        if path[i].key == first_kept:
+            return i
+    return -1
+
+
+def reaches_model(entry: Entry) -> bool:
+    """Entries that become a message in pi's context list (excluded bash executions included:
+    pi counts them and drops them only when converting for the provider)."""
+    kind = entry.kind
+    if kind in (MESSAGE, CUSTOM_MESSAGE):
+        return True
+    return kind == BRANCH_SUMMARY and bool(entry.data.get("summary"))
+
+
+@dataclass(frozen=True, slots=True)
+class ContextLayout:
+    entries: list[Entry]  # summary (compaction entry) first, then kept, then new entries
+    compaction_index: int  # on the path; -1 without compaction
+    kept_start: int  # on the path; -1 if nothing before the compaction is kept
+    after_pos: int  # position in `entries` of the first entry after the compaction
+
+
+def context_layout(path: list[Entry]) -> ContextLayout:
+    c = applied_compaction_index(path)
+    if c < 0:
+        entries = [e for e in path if reaches_model(e)]
+        return ContextLayout(entries, -1, -1, 0)
+    k = kept_start_index(path, c)
+    entries = [path[c]]
+    if k >= 0:
+        entries.extend(e for e in path[k:c] if reaches_model(e))
+    after = len(entries)
+    entries.extend(e for e in path[c + 1 :] if reaches_model(e))
+    return ContextLayout(entries, c, k, after)
+
+
+def context_entries(path: list[Entry]) -> list[Entry]:
+    return context_layout(path).entries
+
+
+def build_context(path: list[Entry]) -> list[LlmMessage]:
+    """The messages a provider receives for this path, each tagged with its `source_key`."""
+    out: list[LlmMessage] = []
+    for e in context_entries(path):
+        m = to_llm(e)
+        if m is not None:
+            out.append(m)
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class ContextItem:
+    key: str
+    role: str  # the provider role: "user", "assistant" or "tool_result"
+    source: str  # what it came from: "compaction", "user", "bash_execution", "custom_message", ...
+    tokens: int
+
+
+def context_report(path: list[Entry], *, pi: bool = False) -> list[ContextItem]:
+    """Per-message tokens of the built context (stored tiktoken estimates, or pi's chars/4)."""
+    items: list[ContextItem] = []
+    for e in context_entries(path):
+        m = to_llm(e)
+        if m is None:
+            continue
+        source = e.role if e.kind == MESSAGE and e.role else e.kind
+        items.append(ContextItem(e.key, m.role, source, pi_tokens(e) if pi else e.tokens))
+    return items
+
+
+@dataclass(frozen=True, slots=True)
+class PathSettings:
+    """Model and thinking level in force at the leaf (pi's buildSessionContext extras)."""
+
+    thinking_level: str
+    provider: str | None
+    model: str | None
+
+
+def path_settings(path: list[Entry]) -> PathSettings:
+    """The last thinking-level change wins ("off" by default); the model comes from the last
+    model change *or assistant message*, whichever is later."""
+    level = "off"
+    provider: str | None = None
+    model: str | None = None
+    for e in path:
+        kind = e.kind
+        if kind == THINKING_LEVEL_CHANGE:
+            level = str(e.data.get("thinking_level") or "off")
+        elif kind == MODEL_CHANGE:
+            provider, model = e.data.get("provider"), e.data.get("model_id")
+        elif kind == MESSAGE and e.role == ASSISTANT:
+            provider, model = e.data.get("provider"), e.data.get("model")
+    return PathSettings(level, provider, model)

@@ -1,0 +1,157 @@
+"""Plan a compaction: what gets summarized, what is kept, and what the summarizer needs to know."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from .boundary import find_boundary
+from .budget import context_tokens
+from .convert import to_llm
+from .cut import find_cut_default, find_cut_pi
+from .fileops import FileOps
+from .messages import BRANCH_SUMMARY, COMPACTION, CUSTOM_MESSAGE, MESSAGE, Entry
+from .settings import CompactionSettings
+from .tokens import pi_tokens
+
+_MESSAGE_KINDS = frozenset({MESSAGE, CUSTOM_MESSAGE, BRANCH_SUMMARY})
+
+
+def summary_messages(entries: list[Entry]) -> list[Entry]:
+    """Entries of a span that become conversation messages for the summarizer (pi's
+    getMessageFromEntryForCompaction: older compactions and settings contribute nothing)."""
+    return [e for e in entries if e.kind in _MESSAGE_KINDS]
+
+
+@dataclass(frozen=True, slots=True)
+class NothingToDo:
+    """`prepare` found nothing worth a model call; `reason` is shown to the user as is."""
+
+    reason: str
+    code: Literal["empty", "already_compacted", "fits", "no_messages"]
+
+
+@dataclass(frozen=True, slots=True)
+class Preparation:
+    """A compaction plan. Spans are path slices: summarize + turn_prefix + kept = the boundary span."""
+
+    boundary_start: str
+    first_kept: str
+    is_split_turn: bool
+    turn_start: str | None
+    summarize: list[Entry]  # [boundary_start, turn_start or first_kept)
+    turn_prefix: list[Entry]  # [turn_start, first_kept) when the turn is split
+    kept: list[Entry]  # [first_kept, end of path)
+    tokens_before: int
+    previous_summary: str | None
+    read_files: list[str]
+    modified_files: list[str]
+    settings: CompactionSettings
+    previous_compaction_index: int  # indices are positions on the path; -1 = none
+    boundary_start_index: int
+    first_kept_index: int
+    turn_start_index: int
+    kept_tokens: int  # what the kept part weighs in the walk's own estimate
+    previous_details_from_hook: bool = field(default=False)
+
+    @property
+    def summarize_messages(self) -> list[Entry]:
+        return summary_messages(self.summarize)
+
+    @property
+    def turn_prefix_messages(self) -> list[Entry]:
+        return summary_messages(self.turn_prefix)
+
+    @property
+    def history_end_index(self) -> int:
+        return self.turn_start_index if self.is_split_turn else self.first_kept_index
+
+
+def _reaches_summary(entries: list[Entry]) -> bool:
+    return any(e.kind != COMPACTION and to_llm(e) is not None for e in entries)
+
+
+def prepare(path: list[Entry], settings: CompactionSettings | None = None) -> Preparation | NothingToDo:
+    """Plan a compaction of `path` (root → leaf), or say why there is nothing to do."""
+    settings = settings or CompactionSettings()
+    if not path:
+        return NothingToDo("nothing to compact: the path is empty", "empty")
+    if path[-1].kind == COMPACTION:
+        return NothingToDo(
+            "already compacted: the last entry on the path is a compaction", "already_compacted"
+        )
+    pi = settings.is_pi
+    n = len(path)
+    boundary = find_boundary(path, settings)
+    start = boundary.start
+    keep = settings.keep_recent_tokens
+
+    if pi:
+        cut = find_cut_pi(path, start, n, keep)
+        first_kept, turn_start, split = cut.first_kept, cut.turn_start, cut.is_split_turn
+        if first_kept >= n:  # boundary beyond the end: pi finds no entry to keep and gives up
+            return NothingToDo("nothing to compact: no entry after the previous compaction", "empty")
+    else:
+        dcut = find_cut_default(path, start, n, keep)
+        if dcut is None:
+            span = sum(e.tokens for e in path[start:] if e.kind != COMPACTION)
+            return NothingToDo(
+                f"nothing to compact: the {span} tokens since the boundary fit within "
+                f"keep_recent_tokens ({keep})",
+                "fits",
+            )
+        first_kept, turn_start, split = dcut.first_kept, dcut.turn_start, dcut.is_split_turn
+        if split and not _reaches_summary(path[start:turn_start]):
+            # No history before the split turn: summarize its prefix as the history itself, so
+            # the previous summary is merged (pi's Q4 drops it) and one request suffices.
+            turn_start, split = -1, False
+        if not _reaches_summary(path[start:first_kept]):
+            return NothingToDo(
+                f"nothing to compact: no message before the cut point {path[first_kept].key}",
+                "no_messages",
+            )
+
+    history_end = turn_start if split else first_kept
+    summarize = path[start:history_end]
+    turn_prefix = path[turn_start:first_kept] if split else []
+    kept = path[first_kept:]
+
+    prev = path[boundary.previous_compaction] if boundary.previous_compaction >= 0 else None
+    ops = FileOps()
+    from_hook = False
+    previous_summary: str | None = None
+    if prev is not None:
+        s = prev.data.get("summary")
+        previous_summary = s if isinstance(s, str) else None
+        from_hook = bool(prev.data.get("from_hook"))
+        if not from_hook:
+            ops.add_details(prev.data.get("details"))
+    ops.add_entries(summarize)
+    ops.add_entries(turn_prefix)
+    read_files, modified_files = ops.lists(utf16_order=pi)
+
+    if pi:
+        kept_tokens = sum(pi_tokens(e) for e in kept if e.kind == MESSAGE)
+    else:
+        kept_tokens = sum(e.tokens for e in kept if e.kind != COMPACTION)
+
+    return Preparation(
+        boundary_start=path[start].key,
+        first_kept=path[first_kept].key,
+        is_split_turn=split,
+        turn_start=path[turn_start].key if split else None,
+        summarize=summarize,
+        turn_prefix=turn_prefix,
+        kept=kept,
+        tokens_before=context_tokens(path, settings).tokens,
+        previous_summary=previous_summary,
+        read_files=read_files,
+        modified_files=modified_files,
+        settings=settings,
+        previous_compaction_index=boundary.previous_compaction,
+        boundary_start_index=start,
+        first_kept_index=first_kept,
+        turn_start_index=turn_start if split else -1,
+        kept_tokens=kept_tokens,
+        previous_details_from_hook=from_hook,
+    )

@@ -1,0 +1,91 @@
+"""The conversation as tagged plain text for the summarizer.
+
+Plain text inside <conversation> keeps the summarizing model from treating the history as a
+dialogue to continue.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import Any
+
+from .convert import to_llm
+from .messages import COMPACTION, Entry, LlmMessage
+from .tokens import js_stringify, utf16_len
+
+TOOL_RESULT_MAX_CHARS = 2000
+
+
+def truncate(text: str, limit: int = TOOL_RESULT_MAX_CHARS, *, utf16: bool = False) -> str:
+    """Keep the first `limit` characters and say how many were dropped.
+
+    `utf16` counts JavaScript-style UTF-16 code units like pi. A cut that would fall inside a
+    surrogate pair drops the whole pair (JS would leave half of it), the count stays pi's.
+    """
+    if not utf16:
+        if len(text) <= limit:
+            return text
+        return f"{text[:limit]}\n\n[... {len(text) - limit} more characters truncated]"
+    total = utf16_len(text)
+    if total <= limit:
+        return text
+    if text.isascii():
+        head = text[:limit]
+    else:
+        units = text.encode("utf-16-le", "surrogatepass")[: 2 * limit]
+        head = units.decode("utf-16-le", "ignore")
+    return f"{head}\n\n[... {total - limit} more characters truncated]"
+
+
+def _arg(value: Any, utf16: bool) -> str:
+    return js_stringify(value) if utf16 else json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def serialize_messages(messages: Iterable[LlmMessage], *, pi: bool = False) -> str:
+    """[User]:, [Assistant thinking]:, [Assistant]:, [Assistant tool calls]:, [Tool result]: parts
+    separated by blank lines; images are left out; only tool results are truncated."""
+    parts: list[str] = []
+    for m in messages:
+        if m.role == "user":
+            text = "".join(b.get("text") or "" for b in m.content if b.get("type") == "text")
+            if text:
+                parts.append(f"[User]: {text}")
+        elif m.role == "assistant":
+            thinking: list[str] = []
+            texts: list[str] = []
+            calls: list[str] = []
+            for b in m.content:
+                t = b.get("type")
+                if t == "text":
+                    texts.append(b.get("text") or "")
+                elif t == "thinking":
+                    thinking.append(b.get("thinking") or "")
+                elif t == "tool_call":
+                    args = b.get("arguments")
+                    items = args.items() if isinstance(args, dict) else ()
+                    rendered = ", ".join(f"{k}={_arg(v, pi)}" for k, v in items)
+                    calls.append(f"{b.get('name')}({rendered})")
+            if thinking:
+                parts.append("[Assistant thinking]: " + "\n".join(thinking))
+            if texts:
+                parts.append("[Assistant]: " + "\n".join(texts))
+            if calls:
+                parts.append("[Assistant tool calls]: " + "; ".join(calls))
+        else:
+            text = "".join(b.get("text") or "" for b in m.content if b.get("type") == "text")
+            if text:
+                parts.append(f"[Tool result]: {truncate(text, utf16=pi)}")
+    return "\n\n".join(parts)
+
+
+def serialize_entries(entries: Iterable[Entry], *, pi: bool = False) -> str:
+    """Serialize a span of the path; older compaction entries are left to <previous-summary>."""
+    messages = []
+    for e in entries:
+        if e.kind == COMPACTION:
+            continue
+        m = to_llm(e)
+        if m is not None:
+            messages.append(m)
+    return serialize_messages(messages, pi=pi)

@@ -1,0 +1,36 @@
+"""Compaction settings: how much to keep, how much room to reserve, and which rulebook to follow."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+Compat = Literal["default", "pi"]
+
+DEFAULT_RESERVE_TOKENS = 16384
+DEFAULT_KEEP_RECENT_TOKENS = 20000
+
+
+@dataclass(frozen=True, slots=True)
+class CompactionSettings:
+    """`compat="pi"` reproduces pi 0.73.1 exactly (chars/4 estimates and its quirks Q1–Q8);
+    `"default"` uses the stored tiktoken estimates and fixes those quirks."""
+
+    enabled: bool = True
+    reserve_tokens: int = DEFAULT_RESERVE_TOKENS
+    keep_recent_tokens: int = DEFAULT_KEEP_RECENT_TOKENS
+    threshold_tokens: int | None = None  # explicit threshold; wins over everything else
+    threshold_percent: float | None = None  # percent (0–100] of the context window
+    compat: Compat = "default"
+
+    def __post_init__(self) -> None:
+        if self.compat not in ("default", "pi"):
+            raise ValueError(f"compat must be 'default' or 'pi', not {self.compat!r}")
+        if self.reserve_tokens < 0 or self.keep_recent_tokens < 0:
+            raise ValueError("reserve_tokens and keep_recent_tokens must not be negative")
+        if self.threshold_percent is not None and not 0 < self.threshold_percent <= 100:
+            raise ValueError(f"threshold_percent must be in (0, 100], not {self.threshold_percent}")
+
+    @property
+    def is_pi(self) -> bool:
+        return self.compat == "pi"

@@ -1,0 +1,25 @@
+"""Walking a session tree held in memory: root → leaf paths."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from .messages import Entry
+
+
+def path_to(by_key: Mapping[str, Entry], leaf_key: str) -> list[Entry]:
+    """Root → leaf path ending at `leaf_key` (pi's getBranch).
+
+    Stops at a missing parent (orphans are roots, as in pi) and at a cycle, so a damaged file
+    still yields a usable path. KeyError if the leaf itself is unknown.
+    """
+    out: list[Entry] = []
+    seen: set[str] = set()
+    entry: Entry | None = by_key[leaf_key]
+    while entry is not None and entry.key not in seen:
+        out.append(entry)
+        seen.add(entry.key)
+        parent = entry.parent
+        entry = by_key.get(parent) if parent is not None else None
+    out.reverse()
+    return out

@@ -1,0 +1,250 @@
+"""The provider interface: request/response types, stream events and errors.
+
+A provider turns a `CompletionRequest` into a stream of events that ends with exactly one
+`Completed` carrying the final `AssistantMessage` (content blocks in the contract's format, see
+`sessions_app.compaction.messages`). Failures are raised as `ProviderError` subclasses, never as
+SDK exceptions, so the runtime can decide between retrying, compacting and giving up.
+
+Nothing here knows about Django or any SDK.
+"""
+
+from __future__ import annotations
+
+import abc
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any, TypeAlias
+
+from sessions_app.compaction.messages import Block, LlmMessage, StopReason, Usage
+
+# --------------------------------------------------------------------------------------------
+# Request
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ToolSpec:
+    """A tool the model may call. `input_schema` is a JSON schema object."""
+
+    name: str
+    description: str
+    input_schema: dict[str, Any] = field(default_factory=lambda: {"type": "object", "properties": {}})
+
+
+@dataclass(slots=True)
+class CompletionRequest:
+    """One model call.
+
+    `model` overrides the provider's profile model id for this call (None = use the profile).
+    `thinking_budget` enables extended thinking with that many budget tokens (None/0 = off).
+    `metadata` is for the caller's bookkeeping (session id, purpose, ...); providers only forward
+    what their API accepts (Anthropic: `user_id`).
+    """
+
+    system: str
+    messages: list[LlmMessage]
+    tools: list[ToolSpec] = field(default_factory=list)
+    max_tokens: int = 4096
+    model: str | None = None
+    thinking_budget: int | None = None
+    metadata: dict[str, Any] = field(default_factory=dict)
+
+
+# --------------------------------------------------------------------------------------------
+# Response
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class AssistantMessage:
+    """The final result of one model call.
+
+    `content` blocks: {"type": "text"}, {"type": "thinking", "signature"} and {"type": "tool_call",
+    "arguments": dict}. `stop_reason` is normalized (see `messages.StopReason`); `raw_stop_reason`
+    is what the provider said. `request_id` is the HTTP request id (Anthropic `request-id` header),
+    `response_id` the provider's message id.
+    """
+
+    content: list[Block]
+    usage: Usage
+    stop_reason: StopReason
+    raw_stop_reason: str | None = None
+    model: str = ""
+    provider: str = ""
+    request_id: str | None = None
+    response_id: str | None = None
+    error_message: str | None = None
+
+    @property
+    def text(self) -> str:
+        """All text blocks joined with newlines."""
+        return "\n".join(b.get("text", "") for b in self.content if b.get("type") == "text")
+
+    @property
+    def thinking(self) -> str:
+        return "\n".join(b.get("thinking", "") for b in self.content if b.get("type") == "thinking")
+
+    @property
+    def tool_calls(self) -> list[Block]:
+        return [b for b in self.content if b.get("type") == "tool_call"]
+
+    def to_llm_message(self) -> LlmMessage:
+        """This reply as the assistant message of the next request."""
+        return LlmMessage(role="assistant", content=[dict(b) for b in self.content])
+
+    def data(self) -> dict[str, Any]:
+        """`Entry.data` fields for an assistant node (see the contract)."""
+        return {
+            "provider": self.provider,
+            "model": self.model,
+            "api": "messages" if self.provider == "anthropic" else self.provider,
+            "error_message": self.error_message,
+        }
+
+
+# --------------------------------------------------------------------------------------------
+# Stream events
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class TextDelta:
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class ThinkingDelta:
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCallStart:
+    id: str
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCallDelta:
+    id: str
+    partial_json: str
+
+
+@dataclass(frozen=True, slots=True)
+class Completed:
+    message: AssistantMessage
+
+
+StreamEvent: TypeAlias = TextDelta | ThinkingDelta | ToolCallStart | ToolCallDelta | Completed
+
+
+# --------------------------------------------------------------------------------------------
+# Errors
+# --------------------------------------------------------------------------------------------
+
+
+class ProviderError(Exception):
+    """Base of every provider failure. `status_code`/`request_id` when an HTTP response existed."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        provider: str = "",
+        status_code: int | None = None,
+        request_id: str | None = None,
+        error_type: str | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.provider = provider
+        self.status_code = status_code
+        self.request_id = request_id
+        self.error_type = error_type
+
+
+class ContextOverflowError(ProviderError):
+    """The prompt does not fit the model's context window (numbers when the provider said them)."""
+
+    def __init__(
+        self, message: str, *, tokens: int | None = None, maximum: int | None = None, **kwargs: Any
+    ) -> None:
+        super().__init__(message, **kwargs)
+        self.tokens = tokens
+        self.maximum = maximum
+
+
+class RateLimitedError(ProviderError):
+    """HTTP 429 after the SDK's own retries were used up."""
+
+
+class OverloadedError(ProviderError):
+    """HTTP 529 / overloaded after the SDK's own retries were used up."""
+
+
+class ProviderStreamError(ProviderError):
+    """An `error` event arrived in the middle of a stream. `partial` holds what was received."""
+
+    def __init__(self, message: str, *, partial: AssistantMessage | None = None, **kwargs: Any) -> None:
+        super().__init__(message, **kwargs)
+        self.partial = partial
+
+
+class ProviderTimeoutError(ProviderError):
+    """The request timed out (the caller's timeout)."""
+
+
+class ProviderConnectionError(ProviderError):
+    """The provider could not be reached."""
+
+
+# --------------------------------------------------------------------------------------------
+# Interface
+# --------------------------------------------------------------------------------------------
+
+EventCallback: TypeAlias = Callable[[StreamEvent], Awaitable[None] | None]
+
+
+class Provider(abc.ABC):
+    """A model provider. Subclasses implement `stream` and `count_tokens`."""
+
+    #: "anthropic" or "offline"
+    name: str = ""
+
+    def __init__(self, *, model: str, context_window: int = 200_000, max_output: int = 8192) -> None:
+        self.model = model
+        self.context_window = context_window
+        self.max_output = max_output
+
+    @abc.abstractmethod
+    def stream(self, request: CompletionRequest) -> AsyncIterator[StreamEvent]:
+        """Stream one completion; the last event is `Completed`. Raises `ProviderError`.
+
+        Implementations are `async def` generators: `async for ev in provider.stream(req)`.
+        """
+
+    @abc.abstractmethod
+    async def count_tokens(self, request: CompletionRequest) -> int:
+        """Input tokens `request` would occupy."""
+
+    async def complete(
+        self, request: CompletionRequest, on_event: EventCallback | None = None
+    ) -> AssistantMessage:
+        """Drain `stream(request)` and return the final message; `on_event` sees every event."""
+        final: AssistantMessage | None = None
+        async for event in self.stream(request):
+            if on_event is not None:
+                result = on_event(event)
+                if result is not None:
+                    await result
+            if isinstance(event, Completed):
+                final = event.message
+        if final is None:  # pragma: no cover - a provider bug
+            raise ProviderStreamError("stream ended without a final message", provider=self.name)
+        return final
+
+    async def aclose(self) -> None:
+        """Release network resources (no-op by default)."""
+        return None
+
+    def model_for(self, request: CompletionRequest) -> str:
+        return request.model or self.model

@@ -1,0 +1,409 @@
+"""The agent loop (DESIGN.md §4).
+
+build the context with the engine → check it fits → stream the model → append the assistant node
+with usage and stop reason → execute tool calls → append results (large ones as artifacts) →
+repeat until the model stops or a limit is hit.
+
+Compaction plugs in through `CompactionHooks` (the seam the compact fork uses): `ensure_fits`
+before every model call (recovery compaction) and `after_assistant` after every response
+(threshold check → background compaction). The default hooks never compact.
+
+The loop is async (it streams); database work runs in Django's sync thread via `sync_to_async`,
+grouped so a turn costs a handful of hops. The loop keeps the active path it is writing in memory
+and re-reads it only when someone else moved the session's active node (a compaction landed, an
+operator switched nodes).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from asgiref.sync import sync_to_async
+from django.db import connection, transaction
+from django.db.models import F
+from django.utils import timezone
+
+from sessions_app import store
+from sessions_app.compaction.budget import context_tokens
+from sessions_app.compaction.context import build_context
+from sessions_app.compaction.messages import ASSISTANT, COMPACTION, MESSAGE, TOOL_RESULT, USER, Entry
+from sessions_app.llm.base import (
+    AssistantMessage,
+    CompletionRequest,
+    ContextOverflowError,
+    Provider,
+    ProviderError,
+    StreamEvent,
+)
+from sessions_app.models import Agent, Event, Node, Run, Session
+from sessions_app.runtime.artifacts import attach_artifact
+from sessions_app.runtime.definitions import AgentDefinition, resolve_definition
+from sessions_app.runtime.policy import Policy, effective_tools, load_policy
+from sessions_app.runtime.tools.base import ToolContext
+from sessions_app.runtime.tools.registry import canonical_name, run_tool_call, tool_specs
+from sessions_app.runtime.tools.workspace import workspace_for
+
+log = logging.getLogger(__name__)
+
+StreamCallback = Callable[[StreamEvent], Awaitable[None] | None]
+
+
+class CompactionHooks:
+    """The loop's compaction seam. The compact-fork orchestrator subclasses this."""
+
+    async def ensure_fits(self, loop: AgentLoop, tokens: int, *, overflow: bool) -> bool:
+        """Called when the context does not fit (or the provider said so): return True if the
+        context was compacted and should be rebuilt and retried once."""
+        return False
+
+    async def after_assistant(self, loop: AgentLoop, node: Node) -> None:
+        """Called after every assistant node is stored (threshold check goes here)."""
+        return None
+
+
+@dataclass(slots=True)
+class RunOutcome:
+    run_id: int
+    end_reason: str
+    turns: int
+    text: str = ""
+    error: str = ""
+
+
+@dataclass(slots=True)
+class _Head:
+    """The leaf this loop writes under, and the path down to it (from the latest first kept node)."""
+
+    node_id: int | None
+    key: str | None
+    entries: list[Entry] = field(default_factory=list)
+
+
+class PromptTooLong(Exception):
+    """The context still does not fit after compaction."""
+
+
+class AgentLoop:
+    """Runs one user turn (and the tool turns it leads to) for an agent of a session."""
+
+    def __init__(
+        self,
+        session: Session,
+        provider: Provider,
+        *,
+        agent: Agent | None = None,
+        definition_name: str = "default",
+        trigger: str = "user",
+        max_turns: int = 50,
+        on_stream: StreamCallback | None = None,
+        hooks: CompactionHooks | None = None,
+        window: int | None = None,
+    ) -> None:
+        self.session = session
+        self.provider = provider
+        self.agent = agent
+        self.definition_name = agent.definition_name if agent else definition_name
+        self.trigger = trigger
+        self.max_turns = max_turns
+        self.on_stream = on_stream
+        self.hooks = hooks or CompactionHooks()
+        self.window = window or session.context_window or provider.context_window
+        self.run: Run | None = None
+        self.definition: AgentDefinition | None = None
+        self.policy: Policy | None = None
+        self.tools: tuple[str, ...] = ()
+        self.head = _Head(None, None)
+        self.abort = asyncio.Event()
+        self.turn_overhead_s: list[float] = []  # per turn: wall time minus provider time
+
+    # --- public ---------------------------------------------------------------------------
+
+    async def run_prompt(self, prompt: str) -> RunOutcome:
+        await sync_to_async(self._begin)(prompt)
+        assert self.run is not None
+        turns = 0
+        last_text = ""
+        try:
+            while True:
+                if self.abort.is_set():
+                    return await self._finish("aborted", turns, last_text)
+                if turns >= self.max_turns:
+                    return await self._finish("max_turns", turns, last_text)
+                t0 = time.perf_counter()
+                request = await self._request()
+                provider_s, message = await self._call_model(request)
+                turns += 1
+                node = await sync_to_async(self._record_assistant)(message)
+                last_text = message.text or last_text
+                await self.hooks.after_assistant(self, node)
+                calls = message.tool_calls
+                if calls:
+                    # Off the thread-sensitive executor: a tool may start a sub-agent whose own
+                    # database calls need that executor while this call is still running.
+                    await sync_to_async(self._run_tools, thread_sensitive=False)(calls)
+                self.turn_overhead_s.append(time.perf_counter() - t0 - provider_s)
+                if message.stop_reason in ("error", "aborted"):
+                    return await self._finish("error", turns, last_text, message.error_message or "")
+                if not calls:
+                    return await self._finish("completed", turns, last_text)
+        except PromptTooLong as exc:
+            return await self._finish("prompt_too_long", turns, last_text, str(exc))
+        except ProviderError as exc:
+            return await self._finish("error", turns, last_text, f"{type(exc).__name__}: {exc.message}")
+        except asyncio.CancelledError:
+            await self._finish("aborted", turns, last_text, "cancelled")
+            raise
+        except Exception as exc:
+            log.exception("agent run %s failed", self.run.pk)
+            return await self._finish("error", turns, last_text, f"{type(exc).__name__}: {exc}")
+
+    # --- model call -----------------------------------------------------------------------
+
+    async def _request(self) -> CompletionRequest:
+        """Build the request; if it does not fit, give the compaction seam one chance."""
+        entries = await sync_to_async(self._current_entries)()
+        tokens = self._tokens(entries)
+        if tokens > self.window:
+            if not await self.hooks.ensure_fits(self, tokens, overflow=False):
+                raise PromptTooLong(f"context needs {tokens} tokens; the window is {self.window}")
+            entries = await sync_to_async(self._current_entries)(reload=True)
+            tokens = self._tokens(entries)
+            if tokens > self.window:
+                raise PromptTooLong(
+                    f"context still needs {tokens} tokens after compaction; the window is {self.window}"
+                )
+        return self._build_request(entries)
+
+    def _tokens(self, entries: list[Entry]) -> int:
+        reply_budget = min(self.provider.max_output, 16_384)
+        return context_tokens(entries).tokens + reply_budget
+
+    def _build_request(self, entries: list[Entry]) -> CompletionRequest:
+        assert self.definition is not None
+        return CompletionRequest(
+            system=self._system_prompt(),
+            messages=build_context(entries),
+            tools=tool_specs(self.tools),
+            max_tokens=self.provider.max_output,
+            metadata={"session_id": self.session.pk, "run_id": self.run.pk if self.run else None},
+        )
+
+    async def _call_model(self, request: CompletionRequest) -> tuple[float, AssistantMessage]:
+        t0 = time.perf_counter()
+        try:
+            message = await self.provider.complete(request, self.on_stream)
+        except ContextOverflowError as exc:
+            # The provider counted differently from our estimate: recover once, then give up.
+            if not await self.hooks.ensure_fits(self, exc.tokens or 0, overflow=True):
+                raise PromptTooLong(f"the provider reported context overflow: {exc.message}") from exc
+            entries = await sync_to_async(self._current_entries)(reload=True)
+            try:
+                message = await self.provider.complete(self._build_request(entries), self.on_stream)
+            except ContextOverflowError as again:
+                raise PromptTooLong(f"still too long after compaction: {again.message}") from again
+        return time.perf_counter() - t0, message
+
+    # --- database work (sync thread) ------------------------------------------------------
+
+    @property
+    def agent_role(self) -> str:
+        return self.agent.role if self.agent else "main"
+
+    def _begin(self, prompt: str) -> None:
+        self.definition = resolve_definition(
+            self.definition_name, project_dir=self.workspace, session_id=self.session.pk
+        )
+        self.policy = load_policy(self.definition.permission_rules)
+        with transaction.atomic():
+            if self.agent is None:
+                self.agent = Agent.objects.filter(session=self.session, parent=None, role="main").order_by(
+                    "id"
+                ).first() or Agent.objects.create(
+                    session=self.session,
+                    definition_name=self.definition.name,
+                    role=self.definition.role,
+                    mode=self.definition.mode,
+                    model_profile=self.definition.model_profile or "main",
+                )
+            self.run = Run.objects.create(
+                agent=self.agent, session=self.session, trigger=self.trigger, model=self.provider.model
+            )
+            Event.objects.create(
+                session=self.session,
+                run=self.run,
+                agent=self.agent,
+                type="run_started",
+                payload={"trigger": self.trigger, "prompt": prompt[:2000], "model": self.provider.model},
+            )
+        mode = self.agent.mode or self.definition.mode
+        self.tools = effective_tools(self.definition.tools, self.agent.role, mode, self.policy)
+        self.session.refresh_from_db(fields=["active_node", "next_seq", "context_window"])
+        self._load_head()
+        self._append(kind=MESSAGE, role=USER, content=[{"type": "text", "text": prompt}])
+
+    def _load_head(self) -> None:
+        entries = store.context_path_entries(self.session)
+        self.head = _Head(self.session.active_node_id, entries[-1].key if entries else None, entries)
+
+    def _current_entries(self, reload: bool = False) -> list[Entry]:
+        """The path to build the context from; re-read only if the active node moved under us."""
+        active = Session.objects.filter(pk=self.session.pk).values_list("active_node_id", flat=True).get()
+        if reload or active != self.head.node_id:
+            self.session.active_node_id = active
+            self._load_head()
+        return self.head.entries
+
+    def _append(self, **fields: Any) -> Node:
+        """Append under our head. If a compaction landed on top of it meanwhile, continue below
+        the compaction; if the active node moved anywhere else, the run cannot continue."""
+        for _ in range(3):
+            try:
+                node = store.append(
+                    self.session,
+                    self.head.key,
+                    run_id=self.run.pk if self.run else None,
+                    agent_id=self.agent.pk if self.agent else None,
+                    **fields,
+                )
+            except store.ConflictError:
+                if not self._follow_compaction():
+                    raise
+                continue
+            self.head.entries.append(store.to_entry(node, self.head.key))
+            self.head.node_id, self.head.key = node.pk, node.key
+            return node
+        raise store.ConflictError("the session's active node keeps moving; giving up")
+
+    def _follow_compaction(self) -> bool:
+        active_id = Session.objects.filter(pk=self.session.pk).values_list("active_node_id", flat=True).get()
+        node = Node.objects.filter(pk=active_id).values_list("kind", "parent_id").first()
+        if node is None or node[0] != COMPACTION or node[1] != self.head.node_id:
+            return False
+        self.session.active_node_id = active_id
+        self._load_head()
+        return True
+
+    def _record_assistant(self, message: AssistantMessage) -> Node:
+        assert self.run is not None
+        node = self._append(
+            kind=MESSAGE,
+            role=ASSISTANT,
+            content=message.content,
+            data=message.data(),
+            usage=message.usage,
+            stop_reason=message.stop_reason,
+        )
+        u = message.usage
+        Run.objects.filter(pk=self.run.pk).update(
+            input_tokens=F("input_tokens") + u.input,
+            output_tokens=F("output_tokens") + u.output,
+            cache_read_tokens=F("cache_read_tokens") + u.cache_read,
+            cache_write_tokens=F("cache_write_tokens") + u.cache_write,
+        )
+        return node
+
+    def _run_tools(self, calls: list[dict[str, Any]]) -> None:
+        assert self.run is not None and self.agent is not None and self.policy is not None
+        ctx = ToolContext(
+            session_id=self.session.pk,
+            agent_id=self.agent.pk,
+            run_id=self.run.pk,
+            workspace=self.workspace,
+            role=self.agent.role,
+            project_dir=self.workspace,
+            spawn_agent=self._spawn_agent,
+        )
+        try:
+            for call in calls:
+                self._run_tool(call, ctx)
+        finally:
+            connection.close()  # this worker thread's own connection
+
+    def _run_tool(self, call: dict[str, Any], ctx: ToolContext) -> None:
+        assert self.policy is not None
+        name = canonical_name(str(call.get("name", "")))
+        # Policy check → tool → large output to an artifact; never raises for model mistakes.
+        result = run_tool_call(name, call.get("arguments") or {}, ctx, self.tools, self.policy)
+        node = self._append(
+            kind=MESSAGE,
+            role=TOOL_RESULT,
+            content=result.content,
+            data=result.node_data(str(call.get("id", "")), name),
+        )
+        if result.artifact_id is not None:
+            attach_artifact(result.artifact_id, node.pk)
+
+    def _spawn_agent(self, definition_name: str, prompt: str) -> str:
+        """`agent.fork_agent`: run a sub-agent in its own session branch-free transcript.
+
+        The child gets its own session (its nodes never enter this context); its agent row is a
+        child of ours so the dashboard shows the hierarchy. Runs on a fresh event loop in this
+        worker thread because the tool call itself is synchronous.
+        """
+        assert self.agent is not None
+        child_def = resolve_definition(
+            definition_name, project_dir=self.workspace, session_id=self.session.pk
+        )
+        child_session = Session.objects.create(
+            title=f"{self.session.title or self.session.pk} › {child_def.name}",
+            workspace=str(self.workspace),
+            metadata={"parent_session": self.session.pk, "parent_agent": self.agent.pk},
+        )
+        child = Agent.objects.create(
+            session=child_session,
+            parent=self.agent,
+            definition_name=child_def.name,
+            role=child_def.role if child_def.role != "main" else "sub",
+            mode=child_def.mode,
+            model_profile=child_def.model_profile or "main",
+        )
+        sub = AgentLoop(child_session, self.provider, agent=child, trigger="user", max_turns=self.max_turns)
+        outcome = asyncio.run(sub.run_prompt(prompt))
+        return (
+            f"[sub-agent {child_def.name}, session {child_session.pk}: {outcome.end_reason}]\n{outcome.text}"
+        )
+
+    async def _finish(self, end_reason: str, turns: int, text: str, error: str = "") -> RunOutcome:
+        assert self.run is not None
+        run_id = self.run.pk
+        status = (
+            "completed"
+            if end_reason == "completed"
+            else ("cancelled" if end_reason == "aborted" else "failed")
+        )
+        if end_reason == "max_turns":
+            status = "completed"
+
+        def write() -> None:
+            Run.objects.filter(pk=run_id).update(
+                status=status, end_reason=end_reason, error=error, ended_at=timezone.now()
+            )
+            Event.objects.create(
+                session=self.session,
+                run_id=run_id,
+                agent=self.agent,
+                type="run_ended",
+                payload={"end_reason": end_reason, "turns": turns, "error": error},
+            )
+
+        await sync_to_async(write)()
+        return RunOutcome(run_id=run_id, end_reason=end_reason, turns=turns, text=text, error=error)
+
+    # --- helpers --------------------------------------------------------------------------
+
+    @property
+    def workspace(self) -> Path:
+        return workspace_for(self.session.pk, self.session.workspace)
+
+    def _system_prompt(self) -> str:
+        assert self.definition is not None
+        return (
+            f"{self.definition.instructions.strip()}\n\n"
+            f"Your workspace directory is {self.workspace}. File tools take paths relative to it."
+        )

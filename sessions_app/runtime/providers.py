@@ -1,0 +1,36 @@
+"""Providers for the runtime, configured from Django settings (model profiles, key, base URL)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+
+from sessions_app.llm.base import Provider
+from sessions_app.llm.profiles import ModelProfile, build_provider, resolve_profile
+
+
+def configured_profiles() -> dict[str, ModelProfile]:
+    return {
+        name: ModelProfile.from_dict(name, spec)
+        for name, spec in getattr(settings, "CUTPOINT_MODEL_PROFILES", {}).items()
+    }
+
+
+def profile(name: str) -> ModelProfile:
+    """The named profile; "compact" falls back to "main" (seed R21)."""
+    return resolve_profile(configured_profiles(), name)
+
+
+def provider_for(
+    profile_name: str = "main", *, scenario: list[dict[str, Any]] | str | Path | None = None
+) -> Provider:
+    return build_provider(
+        profile(profile_name),
+        api_key=settings.ANTHROPIC_API_KEY or None,
+        base_url=settings.ANTHROPIC_BASE_URL or None,
+        timeout=float(getattr(settings, "CUTPOINT_PROVIDER_TIMEOUT", 600.0)),
+        max_retries=int(getattr(settings, "CUTPOINT_PROVIDER_MAX_RETRIES", 2)),
+        scenario=scenario,
+    )

@@ -1,0 +1,164 @@
+"""Token estimates: offline tiktoken (default mode) and pi's chars/4 rule (PI_REFERENCE §3)."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import pytest
+
+from sessions_app.compaction import tokens
+from sessions_app.compaction.convert import compaction_text
+from sessions_app.compaction.messages import Entry
+from sessions_app.compaction.tokens import (
+    count_text,
+    estimate_entry,
+    estimate_entry_pi,
+    js_stringify,
+    utf16_len,
+)
+
+from .builders import Chain
+
+O200K_URL = "https://openaipublic.blob.core.windows.net/encodings/o200k_base.tiktoken"
+O200K_SHA256 = "446a9538cb6c348e3516120d7c08b09f57c36495e2acfffe59a5bf8b0cfb1a2d"
+
+
+def test_vocabulary_is_installed_offline_under_tiktokens_cache_name(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setenv("TIKTOKEN_CACHE_DIR", str(tmp_path))
+    target = tokens.install_vocabulary()
+    assert target == tmp_path / hashlib.sha1(O200K_URL.encode()).hexdigest()
+    assert hashlib.sha256(target.read_bytes()).hexdigest() == O200K_SHA256
+    assert not list(tmp_path.glob("*.tmp"))  # the temp file was renamed, not left behind
+
+
+def test_cache_dir_falls_back_to_data_dir(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.delenv("TIKTOKEN_CACHE_DIR", raising=False)
+    monkeypatch.setenv("CUTPOINT_DATA_DIR", str(tmp_path))
+    assert tokens.cache_dir() == tmp_path / "tiktoken"
+
+
+def test_count_text_uses_o200k() -> None:
+    assert count_text("") == 0
+    assert count_text("hello world") == 2
+    assert tokens.encoding().name == "o200k_base"
+
+
+def test_special_token_text_is_plain_text() -> None:
+    # encode() would raise on "<|endoftext|>"; it must count as ordinary characters.
+    n = count_text("before <|endoftext|> after")
+    assert n > 3
+
+
+def test_default_estimate_counts_what_the_model_sees() -> None:
+    c = Chain()
+    u = c.user("hello world")
+    assert estimate_entry(u) == 2
+    img = c.add("message", "user", [{"type": "image", "mime_type": "image/png", "data": "AAAA"}])
+    assert estimate_entry(img) == 1200
+    a = c.assistant(None, calls=(("c1", "read", {"path": "/tmp/x.py"}),), thinking="let me look")
+    expected = count_text("let me look") + count_text("read") + count_text('{"path":"/tmp/x.py"}')
+    assert estimate_entry(a) == expected
+    comp = c.compaction("1", summary="the summary")
+    assert estimate_entry(comp) == count_text(compaction_text("the summary"))
+    assert estimate_entry(comp) > count_text("the summary")
+
+
+def test_default_estimate_is_zero_for_entries_the_model_never_sees() -> None:
+    c = Chain()
+    for e in (
+        c.model_change(),
+        c.thinking(),
+        c.label("1"),
+        c.custom(),
+        c.add("session_info", None, None, {"name": "x"}),
+        c.bash("ls", "a" * 100, exclude=True),
+    ):
+        assert estimate_entry(e) == 0, e.kind
+
+
+def test_bash_estimate_includes_command_and_output() -> None:
+    c = Chain()
+    e = c.bash("pytest -q", "1 passed")
+    assert estimate_entry(e) > count_text("pytest -q") + count_text("1 passed")
+
+
+# --- pi's rule -----------------------------------------------------------------------------------
+
+
+def test_pi_user_counts_text_and_ignores_images() -> None:  # Q6
+    c = Chain()
+    e = c.add(
+        "message",
+        "user",
+        [{"type": "text", "text": "0123456789"}, {"type": "image", "mime_type": "image/png", "data": "x"}],
+    )
+    assert estimate_entry_pi(e) == 3  # ceil(10 / 4)
+
+
+def test_pi_tool_result_and_custom_images_count_1200() -> None:  # Q6
+    c = Chain()
+    image = {"type": "image", "mime_type": "image/png", "data": "x"}
+    tr = c.add("message", "tool_result", [{"type": "text", "text": "abcd"}, image], {"tool_call_id": "c"})
+    assert estimate_entry_pi(tr) == 1201  # (4 + 4800) / 4
+    custom = c.add("message", "custom", [image], {"custom_type": "x"})
+    assert estimate_entry_pi(custom) == 1200
+    cm = c.add("custom_message", None, [image, {"type": "text", "text": "a"}], {"custom_type": "x"})
+    assert estimate_entry_pi(cm) == 1201
+
+
+def test_pi_assistant_counts_text_thinking_and_tool_call_json() -> None:
+    c = Chain()
+    a = c.assistant("abcd", thinking="efgh", calls=(("c1", "read", {"path": "/a"}),))
+    # 4 + 4 + len("read") + len('{"path":"/a"}') = 4 + 4 + 4 + 13 = 25 -> 7
+    assert estimate_entry_pi(a) == 7
+
+
+def test_pi_bash_counts_command_and_output_even_when_excluded() -> None:
+    c = Chain()
+    assert estimate_entry_pi(c.bash("ls", "123456", exclude=True)) == 2  # 8 chars
+
+
+def test_pi_summaries_count_the_summary_only() -> None:
+    c = Chain()
+    assert estimate_entry_pi(c.compaction("1", summary="x" * 9)) == 3
+    assert estimate_entry_pi(c.branch_summary("y" * 8)) == 2
+
+
+def test_pi_other_entries_count_zero() -> None:
+    c = Chain()
+    for e in (c.model_change(), c.thinking(), c.label("1"), c.custom()):
+        assert estimate_entry_pi(e) == 0
+
+
+def test_pi_counts_utf16_code_units() -> None:
+    assert utf16_len("😀") == 2
+    assert utf16_len("é") == 1
+    c = Chain()
+    assert estimate_entry_pi(c.user("ab😀")) == 1  # 4 units
+    assert estimate_entry_pi(c.user("abc😀")) == 2  # 5 units
+
+
+@pytest.mark.parametrize(
+    ("value", "js"),
+    [
+        ({"n": 1.0}, '{"n":1}'),
+        ({"n": 1.5e-7}, '{"n":1.5e-7}'),
+        ({"n": 1e21}, '{"n":1e+21}'),
+        ({"n": 1e20}, '{"n":100000000000000000000}'),
+        ({"n": 1e-6}, '{"n":0.000001}'),
+        ({"n": 1.2345e-5}, '{"n":0.000012345}'),
+        ({"a": [1, 2.5, "é"], "b": None}, '{"a":[1,2.5,"é"],"b":null}'),
+    ],
+)
+def test_js_stringify_matches_javascript(value: object, js: str) -> None:
+    # Expected strings are what node 20 prints for JSON.stringify of the same values.
+    assert js_stringify(value) == js
+
+
+def test_pi_tokens_are_cached_on_the_entry() -> None:
+    e = Entry("k", None, "message", "user", [{"type": "text", "text": "abcdefgh"}])
+    assert e.pi_tokens is None
+    assert tokens.pi_tokens(e) == 2
+    e.content = [{"type": "text", "text": "x" * 400}]
+    assert tokens.pi_tokens(e) == 2  # computed once; entries are immutable in practice

@@ -145,7 +145,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         }
     )
     # Tests use a file, not :memory:, so concurrent-writer tests exercise real SQLite locking.
-    DATABASES["default"].setdefault("TEST", {})["NAME"] = str(DATA_DIR / "test-cutpoint.sqlite3")
+    # Per process, so concurrent test runs on one machine never share a file.
+    DATABASES["default"].setdefault("TEST", {})["NAME"] = str(
+        DATA_DIR / f"test-cutpoint-{os.getpid()}.sqlite3"
+    )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = os.environ.get("REDIS_URL", "")

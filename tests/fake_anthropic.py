@@ -83,7 +83,7 @@ def redacted_thinking(data: str = "redacted_fake") -> Block:
     return {"type": "redacted_thinking", "data": data}
 
 
-def tool_use(name: str, input: dict[str, Any], id: str | None = None) -> Block:  # noqa: A002
+def tool_use(name: str, input: dict[str, Any], id: str | None = None) -> Block:
     block: Block = {"type": "tool_use", "name": name, "input": input}
     if id is not None:
         block["id"] = id
@@ -123,16 +123,20 @@ def text_reply(value: str, **kwargs: Any) -> Reply:
     return Reply(content=[text(value)], **kwargs)
 
 
-def tool_reply(name: str, input: dict[str, Any], text_before: str | None = None, **kwargs: Any) -> Reply:  # noqa: A002
+def tool_reply(name: str, input: dict[str, Any], text_before: str | None = None, **kwargs: Any) -> Reply:
     content = [text(text_before)] if text_before else []
     return Reply(content=[*content, tool_use(name, input)], **kwargs)
 
 
 def overflow_error(tokens: int = 210_000, maximum: int = 200_000) -> ErrorReply:
-    return ErrorReply(400, "invalid_request_error", f"prompt is too long: {tokens} tokens > {maximum} maximum")
+    return ErrorReply(
+        400, "invalid_request_error", f"prompt is too long: {tokens} tokens > {maximum} maximum"
+    )
 
 
-def rate_limit_error(message: str = "Number of request tokens has exceeded your per-minute rate limit") -> ErrorReply:
+def rate_limit_error(
+    message: str = "Number of request tokens has exceeded your per-minute rate limit",
+) -> ErrorReply:
     return ErrorReply(429, "rate_limit_error", message, headers={"retry-after-ms": "1", "retry-after": "0"})
 
 
@@ -219,7 +223,10 @@ class FakeAnthropic:
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
         self._server.daemon_threads = True
         self._thread = threading.Thread(
-            target=self._server.serve_forever, kwargs={"poll_interval": 0.02}, name="fake-anthropic", daemon=True
+            target=self._server.serve_forever,
+            kwargs={"poll_interval": 0.02},
+            name="fake-anthropic",
+            daemon=True,
         )
         self._thread.start()
         return self
@@ -329,7 +336,7 @@ class _RequestHandler(BaseHTTPRequestHandler):
     owner: FakeAnthropic
     protocol_version = "HTTP/1.0"  # the connection closes after each response; SSE ends at close
 
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
+    def log_message(self, format: str, *args: Any) -> None:
         pass
 
     # -- plumbing ------------------------------------------------------------------------------
@@ -349,11 +356,13 @@ class _RequestHandler(BaseHTTPRequestHandler):
         payload = {"type": "error", "error": {"type": reply.error_type, "message": reply.message}}
         self._send_json(reply.status, payload, reply.headers)
 
-    def do_GET(self) -> None:  # noqa: N802
+    def do_GET(self) -> None:
         self.owner._record("GET", self.path, {k.lower(): v for k, v in self.headers.items()}, None)
-        self._send_error_reply(ErrorReply(404, "not_found_error", f"fake_anthropic: no route GET {self.path}"))
+        self._send_error_reply(
+            ErrorReply(404, "not_found_error", f"fake_anthropic: no route GET {self.path}")
+        )
 
-    def do_POST(self) -> None:  # noqa: N802
+    def do_POST(self) -> None:
         length = int(self.headers.get("Content-Length") or 0)
         raw = self.rfile.read(length) if length else b""
         try:
@@ -365,7 +374,9 @@ class _RequestHandler(BaseHTTPRequestHandler):
         rec = self.owner._record("POST", self.path, headers, body)
         try:
             if path.endswith("/v1/messages/count_tokens"):
-                self._send_json(200, {"input_tokens": self.owner._count(body if isinstance(body, dict) else {})})
+                self._send_json(
+                    200, {"input_tokens": self.owner._count(body if isinstance(body, dict) else {})}
+                )
             elif path.endswith("/v1/messages"):
                 self._messages(rec)
             else:
@@ -456,7 +467,9 @@ class _RequestHandler(BaseHTTPRequestHandler):
                 pieces = [("text_delta", "text", p) for p in _chunks(block["text"], reply.chunk_size)]
             elif kind == "thinking":
                 start_block = {"type": "thinking", "thinking": "", "signature": ""}
-                pieces = [("thinking_delta", "thinking", p) for p in _chunks(block["thinking"], reply.chunk_size)]
+                pieces = [
+                    ("thinking_delta", "thinking", p) for p in _chunks(block["thinking"], reply.chunk_size)
+                ]
                 if block.get("signature"):
                     pieces.append(("signature_delta", "signature", block["signature"]))
             elif kind == "tool_use":
@@ -474,7 +487,9 @@ class _RequestHandler(BaseHTTPRequestHandler):
             for delta_type, key, piece in pieces:
                 delta = {"type": delta_type, key: piece}
                 self._event(
-                    reply, "content_block_delta", {"type": "content_block_delta", "index": index, "delta": delta}
+                    reply,
+                    "content_block_delta",
+                    {"type": "content_block_delta", "index": index, "delta": delta},
                 )
                 deltas += 1
                 if not checkpoint():

@@ -5,8 +5,22 @@ Typical use: `prepare(path, settings)` → `build_requests(prep)` → (provider)
 `build_context(path)` gives what the model receives afterwards.
 """
 
-from .budget import ContextTokens, context_tokens, resolve_threshold, should_compact, usable_usage
-from .context import ContextItem, build_context, context_entries, context_report
+from .budget import (
+    ContextTokens,
+    context_tokens,
+    last_usage,
+    resolve_threshold,
+    should_compact,
+    usable_usage,
+)
+from .context import (
+    ContextItem,
+    PathSettings,
+    build_context,
+    context_entries,
+    context_report,
+    path_settings,
+)
 from .cut import is_cut_point, is_turn_start
 from .fileops import FileOps, format_file_lists
 from .messages import Entry, LlmMessage, Usage
@@ -27,6 +41,7 @@ __all__ = [
     "FileOps",
     "LlmMessage",
     "NothingToDo",
+    "PathSettings",
     "PayloadError",
     "Preparation",
     "SummaryRequest",
@@ -45,7 +60,9 @@ __all__ = [
     "format_file_lists",
     "is_cut_point",
     "is_turn_start",
+    "last_usage",
     "make_payload",
+    "path_settings",
     "path_to",
     "prepare",
     "resolve_threshold",

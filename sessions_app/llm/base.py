@@ -97,7 +97,7 @@ class AssistantMessage:
         return {
             "provider": self.provider,
             "model": self.model,
-            "api": "messages" if self.provider == "anthropic" else self.provider,
+            "api": "anthropic-messages" if self.provider == "anthropic" else self.provider,
             "error_message": self.error_message,
         }
 

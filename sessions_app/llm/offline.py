@@ -247,7 +247,8 @@ _DECISION = re.compile(
     re.I,
 )
 _PATH = re.compile(
-    r"(?<![\w@:/.-])(?:~|\.{1,2})?/?(?:[\w.-]+/)+[\w.-]+|(?<![\w/.-])[\w-]+\.[A-Za-z]{1,6}\b(?!\.)"
+    r"(?<![\w@:/.-])(?:~|\.{1,2})?/?(?:[\w.-]+/)+[\w.-]*[\w-]"
+    r"|(?<![\w/.-])[\w-]{2,}\.[A-Za-z]{1,6}\b(?!\.\w)"
 )
 _CODE = re.compile(r"`([^`\n]{1,120})`")
 _SENTENCE_SPLIT = re.compile(r"(?<=[.!?])\s+|\n+")
@@ -427,6 +428,8 @@ class _Builder:
         for call in self.f.calls:
             if call.target and _file_kind(call.name):
                 found.append(call.target)
+        for text in self.f.users + self.f.assistant + [c.result or "" for c in self.error_calls()]:
+            found.extend(m.group(0) for m in _PATH.finditer(text))
         return _dedupe(found)[:25]
 
     def critical(self) -> list[str]:

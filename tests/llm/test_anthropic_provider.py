@@ -79,8 +79,10 @@ async def test_streamed_text_arrives_in_order_and_final_message_is_complete(
     assert message.response_id is not None and message.response_id.startswith("msg_fake_")
 
 
-async def test_tool_use_stream_parses_arguments(fake_anthropic: FakeAnthropic, make_provider: MakeProvider) -> None:
-    args = {"path": "src/app/models.py", "limit": 40, "note": "has; semicolons) and \"quotes\""}
+async def test_tool_use_stream_parses_arguments(
+    fake_anthropic: FakeAnthropic, make_provider: MakeProvider
+) -> None:
+    args = {"path": "src/app/models.py", "limit": 40, "note": 'has; semicolons) and "quotes"'}
     fake_anthropic.queue(
         Reply(content=[text("Reading it."), tool_use("read", args, id="toolu_abc")], chunk_size=7)
     )
@@ -128,7 +130,9 @@ async def test_thinking_stream_keeps_signature_and_request_enables_thinking(
     assert body["max_tokens"] > 2048
 
 
-async def test_usage_includes_cache_fields(fake_anthropic: FakeAnthropic, make_provider: MakeProvider) -> None:
+async def test_usage_includes_cache_fields(
+    fake_anthropic: FakeAnthropic, make_provider: MakeProvider
+) -> None:
     fake_anthropic.queue(
         text_reply(
             "cached",
@@ -219,7 +223,9 @@ async def test_529_is_retried_by_the_sdk_and_the_second_attempt_succeeds(
     assert requests[0].body == requests[1].body
 
 
-async def test_529_after_retries_raises_overloaded(fake_anthropic: FakeAnthropic, make_provider: MakeProvider) -> None:
+async def test_529_after_retries_raises_overloaded(
+    fake_anthropic: FakeAnthropic, make_provider: MakeProvider
+) -> None:
     fake_anthropic.queue(overloaded_error(), overloaded_error(), text_reply("never reached"))
     with pytest.raises(OverloadedError) as info:
         await make_provider(max_retries=1).complete(request())
@@ -251,7 +257,9 @@ async def test_mid_stream_error_raises_stream_error_after_some_deltas(
     assert len(fake_anthropic.message_requests) == 1  # a broken stream is not retried by the SDK
 
 
-async def test_request_body_sent_by_the_sdk(fake_anthropic: FakeAnthropic, make_provider: MakeProvider) -> None:
+async def test_request_body_sent_by_the_sdk(
+    fake_anthropic: FakeAnthropic, make_provider: MakeProvider
+) -> None:
     fake_anthropic.queue(text_reply("ok"))
     tool = ToolSpec("read", "Read a file", {"type": "object", "properties": {"path": {"type": "string"}}})
     req = CompletionRequest(
@@ -260,9 +268,13 @@ async def test_request_body_sent_by_the_sdk(fake_anthropic: FakeAnthropic, make_
             LlmMessage(role="user", content=[{"type": "text", "text": "read a.py"}]),
             LlmMessage(
                 role="assistant",
-                content=[{"type": "tool_call", "id": "call|1", "name": "read", "arguments": {"path": "a.py"}}],
+                content=[
+                    {"type": "tool_call", "id": "call|1", "name": "read", "arguments": {"path": "a.py"}}
+                ],
             ),
-            LlmMessage(role="tool_result", content=[{"type": "text", "text": "print(1)"}], tool_call_id="call|1"),
+            LlmMessage(
+                role="tool_result", content=[{"type": "text", "text": "print(1)"}], tool_call_id="call|1"
+            ),
         ],
         tools=[tool],
         max_tokens=300,
@@ -280,8 +292,12 @@ async def test_request_body_sent_by_the_sdk(fake_anthropic: FakeAnthropic, make_
     assert body["max_tokens"] == 300
     assert body["stream"] is True
     assert body["metadata"] == {"user_id": "session-7"}
-    assert body["system"] == [{"type": "text", "text": "System prompt.", "cache_control": {"type": "ephemeral"}}]
-    assert body["tools"] == [{"name": "read", "description": "Read a file", "input_schema": tool.input_schema}]
+    assert body["system"] == [
+        {"type": "text", "text": "System prompt.", "cache_control": {"type": "ephemeral"}}
+    ]
+    assert body["tools"] == [
+        {"name": "read", "description": "Read a file", "input_schema": tool.input_schema}
+    ]
     assert [m["role"] for m in body["messages"]] == ["user", "assistant", "user"]
     assert body["messages"][1]["content"] == [
         {"type": "tool_use", "id": "call_1", "name": "read", "input": {"path": "a.py"}}
@@ -296,7 +312,9 @@ async def test_request_body_sent_by_the_sdk(fake_anthropic: FakeAnthropic, make_
     ]
 
 
-async def test_count_tokens_uses_the_count_endpoint(fake_anthropic: FakeAnthropic, make_provider: MakeProvider) -> None:
+async def test_count_tokens_uses_the_count_endpoint(
+    fake_anthropic: FakeAnthropic, make_provider: MakeProvider
+) -> None:
     fake_anthropic.count_tokens = lambda body: 1000 + len(body["messages"])
     assert await make_provider().count_tokens(request()) == 1001
     sent = fake_anthropic.count_requests
@@ -369,8 +387,12 @@ async def test_handler_computes_replies_from_the_request(
 
 
 async def test_fake_server_answers_non_streaming_json_too(fake_anthropic: FakeAnthropic) -> None:
-    fake_anthropic.queue(Reply(content=[text("plain"), tool_use("ls", {"dir": "."})], usage={"input_tokens": 9}))
-    async with anthropic.AsyncAnthropic(api_key="k", base_url=fake_anthropic.base_url, max_retries=0) as client:
+    fake_anthropic.queue(
+        Reply(content=[text("plain"), tool_use("ls", {"dir": "."})], usage={"input_tokens": 9})
+    )
+    async with anthropic.AsyncAnthropic(
+        api_key="k", base_url=fake_anthropic.base_url, max_retries=0
+    ) as client:
         message = await client.messages.create(
             model="claude-test", max_tokens=10, messages=[{"role": "user", "content": "hi"}]
         )
@@ -380,6 +402,8 @@ async def test_fake_server_answers_non_streaming_json_too(fake_anthropic: FakeAn
     assert fake_anthropic.message_requests[0].body.get("stream") is None
 
 
-async def test_unscripted_request_gets_a_clear_error(fake_anthropic: FakeAnthropic, make_provider: MakeProvider) -> None:
+async def test_unscripted_request_gets_a_clear_error(
+    fake_anthropic: FakeAnthropic, make_provider: MakeProvider
+) -> None:
     with pytest.raises(Exception, match="no reply queued"):
         await make_provider().complete(request())

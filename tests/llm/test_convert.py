@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 from sessions_app.compaction.messages import LlmMessage
@@ -72,7 +73,7 @@ def test_same_role_messages_are_merged_so_roles_alternate() -> None:
     assert roles(out) == ["user", "assistant", "user"]
     assert [b["text"] for b in out[0]["content"]] == ["one", "two"]
     assert [b["text"] for b in out[1]["content"]] == ["a", "b"]
-    for first, second in zip(out, out[1:], strict=False):
+    for first, second in itertools.pairwise(out):
         assert first["role"] != second["role"]
 
 
@@ -111,7 +112,9 @@ def test_images_empty_text_and_tool_ids_are_normalized() -> None:
     image = {"type": "image", "mime_type": "image/jpeg", "data": "QUJD"}
     out = to_anthropic_messages(
         [
-            LlmMessage(role="user", content=[{"type": "text", "text": ""}, {"type": "text", "text": "see"}, image]),
+            LlmMessage(
+                role="user", content=[{"type": "text", "text": ""}, {"type": "text", "text": "see"}, image]
+            ),
             assistant({"type": "text", "text": ""}, call("functions.read:0", path="x")),
             LlmMessage(role="tool_result", content=[image], tool_call_id="functions.read:0"),
         ]
@@ -120,7 +123,9 @@ def test_images_empty_text_and_tool_ids_are_normalized() -> None:
         {"type": "text", "text": "see"},
         {"type": "image", "source": {"type": "base64", "media_type": "image/jpeg", "data": "QUJD"}},
     ]
-    assert out[1]["content"] == [{"type": "tool_use", "id": "functions_read_0", "name": "read", "input": {"path": "x"}}]
+    assert out[1]["content"] == [
+        {"type": "tool_use", "id": "functions_read_0", "name": "read", "input": {"path": "x"}}
+    ]
     assert out[2]["content"][0]["tool_use_id"] == "functions_read_0"
     assert out[2]["content"][0]["content"][0]["type"] == "image"
 

@@ -57,7 +57,8 @@ def test_overflow_texts_are_recognized_with_numbers(
     "message",
     [
         "Number of request tokens has exceeded your per-minute rate limit",
-        "rate_limit_error: This request would exceed your organization's rate limit of 80,000 input tokens per minute",
+        "rate_limit_error: This request would exceed your organization's rate limit "
+        "of 80,000 input tokens per minute",
         "Too many requests, please slow down. Prompt is too long for the current throughput.",
         "ThrottlingException: Too many tokens, please wait before trying again.",
         "Throttled: maximum context length requests exceeded quota",

@@ -1,0 +1,71 @@
+"""Runtime overhead per turn (issue 4): wall time of a turn minus the provider call, over a
+scripted 200-turn session with the offline provider (each turn reads a file and writes a note).
+
+    python bench/runtime.py [--turns 200] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import statistics
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from _django import setup
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--turns", type=int, default=200)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    setup()
+
+    from django.db import connection
+
+    from sessions_app.llm.offline import OfflineProvider
+    from sessions_app.models import Node, Session
+    from sessions_app.runtime.loop import AgentLoop
+
+    workspace = Path(tempfile.mkdtemp(prefix="cutpoint-bench-ws-"))
+    (workspace / "README.md").write_text("# project\n" + "Some notes about the project.\n" * 20)
+    scenario: list[dict[str, Any]] = []
+    for i in range(args.turns - 1):
+        call = (
+            {"name": "read", "arguments": {"path": "README.md"}}
+            if i % 2 == 0
+            else {"name": "write", "arguments": {"path": f"notes/{i}.md", "content": f"note {i}\n" * 5}}
+        )
+        scenario.append({"text": f"Step {i}: working on it.", "tool_calls": [call]})
+    scenario.append({"text": "All steps done."})
+
+    session = Session.objects.create(title="bench-runtime", workspace=str(workspace))
+    loop = AgentLoop(session, OfflineProvider(scenario=scenario), max_turns=args.turns + 1)
+    outcome = asyncio.run(loop.run_prompt("Work through the steps."))
+    overhead_ms = sorted(t * 1000 for t in loop.turn_overhead_s)
+    results = {
+        "database": connection.vendor,
+        "end_reason": outcome.end_reason,
+        "turns": outcome.turns,
+        "nodes": Node.objects.filter(session=session).count(),
+        "overhead_ms_median": round(statistics.median(overhead_ms), 3),
+        "overhead_ms_p95": round(overhead_ms[int(len(overhead_ms) * 0.95) - 1], 3),
+        "overhead_ms_mean": round(statistics.fmean(overhead_ms), 3),
+        "overhead_ms_last_10_mean": round(
+            statistics.fmean([t * 1000 for t in loop.turn_overhead_s[-10:]]), 3
+        ),
+        "target_ms": "< 5 per turn",
+    }
+    if args.json:
+        print(json.dumps(results, indent=2))
+    else:
+        width = max(map(len, results))
+        for k, v in results.items():
+            print(f"{k:<{width}}  {v}")
+
+
+if __name__ == "__main__":
+    main()

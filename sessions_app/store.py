@@ -25,6 +25,7 @@ from django.utils import timezone
 
 from sessions_app.compaction.messages import COMPACTION, KINDS, ROLES, Block, Entry, Usage
 from sessions_app.compaction.tokens import estimate_entry
+from sessions_app.compaction.validate import CompactionPayload, PayloadError, check_payload
 from sessions_app.models import CompactionEntry, Event, Node, Session
 
 
@@ -276,6 +277,62 @@ def switch_active_node(session: Session, key: str) -> Node:
         )
     session.active_node_id = node.pk
     return node
+
+
+def append_compaction(
+    session: Session,
+    parent: NodeRef,
+    payload: CompactionPayload,
+    *,
+    reason: str,
+    fork_agent_id: int | None = None,
+    fork_run_id: int | None = None,
+    tokens_after: int | None = None,
+    run_id: int | None = None,
+    agent_id: int | None = None,
+    key: str | None = None,
+    timestamp: datetime | None = None,
+) -> CompactionEntry:
+    """Validate `payload` against the path ending at `parent` and append it as a compaction node
+    with its CompactionEntry, all in one transaction (R2–R4, R30–R33).
+
+    `parent` must be the active node (compare-and-swap, as for any append). Raises PayloadError
+    (with every problem) or a StoreError; nothing is written then.
+    """
+    if parent is None:
+        raise StoreError("a compaction needs a parent node")
+    with transaction.atomic():
+        path = context_path_entries(session, leaf=parent if not isinstance(parent, Node) else parent.pk)
+        check_payload(path, payload)
+        first_kept_id = (
+            Node.objects.filter(session_id=session.pk, key=payload.first_kept)
+            .values_list("id", flat=True)
+            .first()
+        )
+        if first_kept_id is None:  # check_payload found it on the path, so this is a race
+            raise PayloadError([f"first_kept: node {payload.first_kept!r} vanished"])
+        node = append(
+            session,
+            parent,
+            kind=COMPACTION,
+            data=payload.to_data(),
+            run_id=run_id,
+            agent_id=agent_id,
+            key=key,
+            timestamp=timestamp,
+        )
+        return CompactionEntry.objects.create(
+            node=node,
+            summary=payload.summary,
+            first_kept_node_id=first_kept_id,
+            tokens_before=payload.tokens_before,
+            tokens_after=tokens_after,
+            details=payload.details,
+            reason=reason,
+            from_hook=payload.from_hook,
+            fork_agent_id=fork_agent_id,
+            fork_run_id=fork_run_id,
+        )
 
 
 # --- reading paths ---------------------------------------------------------------------------

@@ -36,6 +36,7 @@ Replies:
           event_delay=0.0,             # seconds the server sleeps before each SSE event (slow streams)
           error_after=None,            # send an SSE `event: error` after this many deltas ...
           error_type="overloaded_error", error_message="Overloaded",   # ... with this error
+          drop_after=None,             # or just close the connection after this many deltas
           hold=None, hold_after=0,     # threading.Event: after `hold_after` deltas the server sets
                                        #   `reply.held` and waits until `hold` is set
           headers={})
@@ -103,6 +104,7 @@ class Reply:
     error_after: int | None = None
     error_type: str = "overloaded_error"
     error_message: str = "Overloaded"
+    drop_after: int | None = None  # close the connection silently after this many deltas
     hold: threading.Event | None = None
     hold_after: int = 0
     headers: dict[str, str] = field(default_factory=dict)
@@ -452,6 +454,8 @@ class _RequestHandler(BaseHTTPRequestHandler):
             if reply.hold is not None and deltas == reply.hold_after and not reply.held.is_set():
                 reply.held.set()
                 reply.hold.wait(HOLD_TIMEOUT)
+            if reply.drop_after is not None and deltas >= reply.drop_after:
+                return False
             if reply.error_after is not None and deltas >= reply.error_after:
                 error = {"type": reply.error_type, "message": reply.error_message}
                 self._event(reply, "error", {"type": "error", "error": error})

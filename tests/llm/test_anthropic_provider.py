@@ -257,6 +257,16 @@ async def test_mid_stream_error_raises_stream_error_after_some_deltas(
     assert len(fake_anthropic.message_requests) == 1  # a broken stream is not retried by the SDK
 
 
+async def test_stream_cut_before_message_stop_is_a_stream_error(
+    fake_anthropic: FakeAnthropic, make_provider: MakeProvider
+) -> None:
+    fake_anthropic.queue(Reply(content=[text("cut short here")], chunk_size=5, drop_after=2))
+    with pytest.raises(ProviderStreamError, match="before message_stop") as info:
+        await make_provider().complete(request())
+    assert info.value.partial is not None
+    assert info.value.partial.text == "cut short "  # two 5-character deltas
+
+
 async def test_request_body_sent_by_the_sdk(
     fake_anthropic: FakeAnthropic, make_provider: MakeProvider
 ) -> None:

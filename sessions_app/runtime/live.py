@@ -1,0 +1,62 @@
+"""Live updates for open dashboard pages, over the Channels layer.
+
+Everything that changes a session publishes one small message to the session's group; the
+websocket consumer forwards it to browsers. With REDIS_URL set the layer is Redis, so a task
+running in one server process reaches browsers connected to another.
+
+Message (what `group_send` carries):
+    {"type": "session.update", "kind": KIND, "payload": {...}, "session_id": int}
+
+Kinds and payloads:
+    node_appended     {key, kind, role, parent, seq}
+    active_node       {key}
+    task              {task_id, status, trigger, reason, error}
+    compact_started   {task_id, run_id, agent_id}
+    compact_delta     {task_id, run_id, part, text}    part: "history" | "turn_prefix"
+    compact_completed {task_id, run_id, node_key, tokens_before, tokens_after}
+    compact_stale     {task_id, run_id, reason}
+    compact_failed    {task_id, run_id, error}
+    run               {run_id, status, end_reason, trigger}
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+
+log = logging.getLogger(__name__)
+
+MESSAGE_TYPE = "session.update"
+
+
+def group_name(session_id: int) -> str:
+    return f"session-{session_id}"
+
+
+def _message(session_id: int, kind: str, payload: dict[str, Any]) -> dict[str, Any]:
+    return {"type": MESSAGE_TYPE, "kind": kind, "payload": payload, "session_id": session_id}
+
+
+async def apublish(session_id: int, kind: str, payload: dict[str, Any]) -> None:
+    """Publish from async code. A broken layer must never break the work being reported."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        await layer.group_send(group_name(session_id), _message(session_id, kind, payload))
+    except Exception:  # live updates are best effort; the database is the record
+        log.warning("live update %s for session %s not delivered", kind, session_id, exc_info=True)
+
+
+def publish(session_id: int, kind: str, payload: dict[str, Any]) -> None:
+    """Publish from sync code (not from inside a running event loop's thread)."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        async_to_sync(layer.group_send)(group_name(session_id), _message(session_id, kind, payload))
+    except Exception:  # best effort, as above
+        log.warning("live update %s for session %s not delivered", kind, session_id, exc_info=True)

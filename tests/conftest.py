@@ -3,7 +3,11 @@ package can use it."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
+from asgiref.sync import SyncToAsync
+from django.db import connections
 
 from sessions_app.models import Session
 
@@ -13,3 +17,12 @@ pytest_plugins = ["tests.fake_anthropic"]
 @pytest.fixture
 def session(db: None) -> Session:
     return Session.objects.create(title="test session")
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _close_sync_thread_connections(django_db_setup: None) -> Iterator[None]:
+    """Async code reaches the database through asgiref's single sync thread, which keeps its own
+    connection; close it before pytest-django drops the test database (PostgreSQL refuses to drop
+    a database that still has a session)."""
+    yield
+    SyncToAsync.single_thread_executor.submit(connections.close_all).result()

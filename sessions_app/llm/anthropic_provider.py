@@ -75,6 +75,15 @@ def map_stop_reason(raw: str | None, *, has_tool_calls: bool = False) -> StopRea
     return "tool_use" if has_tool_calls else "stop"
 
 
+_TOOL_NAME_BAD = re.compile(r"[^a-zA-Z0-9_-]")
+
+
+def wire_tool_name(name: str) -> str:
+    """Anthropic accepts tool names matching ^[a-zA-Z0-9_-]{1,64}$; Cutpoint's own names are dotted
+    (`agent.fork_agent`). Dots become `__`; anything else unusual becomes `_`."""
+    return _TOOL_NAME_BAD.sub("_", name.replace(".", "__"))[:64] or "tool"
+
+
 def sanitize_tool_id(tool_id: str | None, fallback: str = "toolu_missing") -> str:
     """A tool-use id the API accepts (`^[A-Za-z0-9_-]+$`, at most 64 characters)."""
     clean = _ID_BAD_CHARS.sub("_", tool_id or "")[:64]
@@ -131,7 +140,7 @@ def _assistant_blocks(content: list[Block]) -> list[dict[str, Any]]:
                 {
                     "type": "tool_use",
                     "id": sanitize_tool_id(b.get("id")),
-                    "name": b.get("name", ""),
+                    "name": wire_tool_name(b.get("name", "")),
                     "input": b.get("arguments") or {},
                 }
             )
@@ -231,6 +240,7 @@ class _Accumulator:
     usage: dict[str, int] = field(default_factory=dict)
     raw_stop_reason: str | None = None
     stopped: bool = False
+    tool_names: dict[str, str] = field(default_factory=dict)  # wire name -> offered name
 
     def _set_usage(self, usage: Any) -> None:
         if usage is None:
@@ -271,11 +281,12 @@ class _Accumulator:
             elif cb_type == "redacted_thinking":
                 state = _BlockState("thinking", signature=getattr(cb, "data", "") or "", redacted=True)
             elif cb_type == "tool_use":
-                state = _BlockState("tool_use", tool_id=cb.id, name=cb.name)
+                name = self.tool_names.get(cb.name, cb.name)
+                state = _BlockState("tool_use", tool_id=cb.id, name=name)
                 initial = getattr(cb, "input", None)
                 if initial:
                     state.json_buf = json.dumps(initial)
-                out.append(ToolCallStart(cb.id, cb.name))
+                out.append(ToolCallStart(cb.id, name))
             else:  # server tools and other blocks are not part of the contract
                 state = _BlockState("ignored")
             self.blocks[event.index] = state
@@ -444,7 +455,7 @@ class AnthropicProvider(Provider):
             params["system"] = [system]
         if request.tools:
             params["tools"] = [
-                {"name": t.name, "description": t.description, "input_schema": t.input_schema}
+                {"name": wire_tool_name(t.name), "description": t.description, "input_schema": t.input_schema}
                 for t in request.tools
             ]
         if request.thinking_budget:
@@ -466,6 +477,8 @@ class AnthropicProvider(Provider):
         except Exception as exc:
             raise map_sdk_error(exc) from exc
         acc = _Accumulator(model=params["model"], request_id=sdk_stream.response.headers.get("request-id"))
+        # Tool calls come back under their wire names; callers see the names they offered.
+        acc.tool_names = {wire_tool_name(t.name): t.name for t in request.tools}
         try:
             try:
                 async for event in sdk_stream:

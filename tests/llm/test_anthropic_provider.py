@@ -417,3 +417,37 @@ async def test_unscripted_request_gets_a_clear_error(
 ) -> None:
     with pytest.raises(Exception, match="no reply queued"):
         await make_provider().complete(request())
+
+
+async def test_dotted_tool_names_travel_as_wire_names_and_come_back_dotted(
+    make_provider: MakeProvider, fake_anthropic: FakeAnthropic
+) -> None:
+    """The API only accepts [a-zA-Z0-9_-] tool names; Cutpoint's are dotted (agent.fork_agent)."""
+    from sessions_app.compaction.messages import LlmMessage
+    from sessions_app.llm.base import CompletionRequest, ToolCallStart, ToolSpec
+    from tests.fake_anthropic import tool_reply
+
+    fake_anthropic.queue(tool_reply("agent__fork_agent", {"definition": "coder", "prompt": "hi"}))
+    provider = make_provider()
+    history = [
+        LlmMessage(role="user", content=[{"type": "text", "text": "go"}]),
+        LlmMessage(
+            role="assistant",
+            content=[{"type": "tool_call", "id": "t1", "name": "task.create", "arguments": {"title": "x"}}],
+        ),
+        LlmMessage(role="tool_result", content=[{"type": "text", "text": "ok"}], tool_call_id="t1"),
+    ]
+    request = CompletionRequest(
+        system="s",
+        messages=history,
+        tools=[ToolSpec("agent.fork_agent", "fork"), ToolSpec("task.create", "task")],
+    )
+    starts: list[str] = []
+    message = await provider.complete(
+        request, lambda e: starts.append(e.name) if isinstance(e, ToolCallStart) else None
+    )
+    body = fake_anthropic.message_requests[0].body
+    assert [t["name"] for t in body["tools"]] == ["agent__fork_agent", "task__create"]
+    assert body["messages"][1]["content"][0]["name"] == "task__create"
+    assert starts == ["agent.fork_agent"]
+    assert message.tool_calls[0]["name"] == "agent.fork_agent"

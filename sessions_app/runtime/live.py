@@ -26,6 +26,7 @@ from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from django.db import transaction
 
 log = logging.getLogger(__name__)
 
@@ -60,3 +61,9 @@ def publish(session_id: int, kind: str, payload: dict[str, Any]) -> None:
         async_to_sync(layer.group_send)(group_name(session_id), _message(session_id, kind, payload))
     except Exception:  # best effort, as above
         log.warning("live update %s for session %s not delivered", kind, session_id, exc_info=True)
+
+
+def publish_on_commit(session_id: int, kind: str, payload: dict[str, Any]) -> None:
+    """Publish once the surrounding transaction commits (at once outside one): a browser must
+    never see a state that is then rolled back."""
+    transaction.on_commit(lambda: publish(session_id, kind, payload))

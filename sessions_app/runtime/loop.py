@@ -24,8 +24,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from asgiref.sync import sync_to_async
-from django.db import connection, transaction
+from asgiref.sync import async_to_sync, sync_to_async
+from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
@@ -42,6 +42,7 @@ from sessions_app.llm.base import (
     StreamEvent,
 )
 from sessions_app.models import Agent, Event, Node, Run, Session
+from sessions_app.runtime import live
 from sessions_app.runtime.artifacts import attach_artifact
 from sessions_app.runtime.definitions import AgentDefinition, resolve_definition
 from sessions_app.runtime.policy import Policy, effective_tools, load_policy
@@ -52,6 +53,7 @@ from sessions_app.runtime.tools.workspace import workspace_for
 log = logging.getLogger(__name__)
 
 StreamCallback = Callable[[StreamEvent], Awaitable[None] | None]
+MIN_REPLY_TOKENS = 1024  # a call that leaves less room than this for the reply does not "fit"
 
 
 class CompactionHooks:
@@ -121,11 +123,13 @@ class AgentLoop:
         self.head = _Head(None, None)
         self.abort = asyncio.Event()
         self.turn_overhead_s: list[float] = []  # per turn: wall time minus provider time
+        self._appended: list[dict[str, Any]] = []  # node notices not yet published live
 
     # --- public ---------------------------------------------------------------------------
 
     async def run_prompt(self, prompt: str) -> RunOutcome:
         await sync_to_async(self._begin)(prompt)
+        await self._publish()
         assert self.run is not None
         turns = 0
         last_text = ""
@@ -140,13 +144,13 @@ class AgentLoop:
                 provider_s, message = await self._call_model(request)
                 turns += 1
                 node = await sync_to_async(self._record_assistant)(message)
+                await self._publish()
                 last_text = message.text or last_text
                 await self.hooks.after_assistant(self, node)
                 calls = message.tool_calls
                 if calls:
-                    # Off the thread-sensitive executor: a tool may start a sub-agent whose own
-                    # database calls need that executor while this call is still running.
-                    await sync_to_async(self._run_tools, thread_sensitive=False)(calls)
+                    await sync_to_async(self._run_tools)(calls)
+                    await self._publish()
                 self.turn_overhead_s.append(time.perf_counter() - t0 - provider_s)
                 if message.stop_reason in ("error", "aborted"):
                     return await self._finish("error", turns, last_text, message.error_message or "")
@@ -162,6 +166,11 @@ class AgentLoop:
         except Exception as exc:
             log.exception("agent run %s failed", self.run.pk)
             return await self._finish("error", turns, last_text, f"{type(exc).__name__}: {exc}")
+
+    async def _publish(self) -> None:
+        notices, self._appended = self._appended, []
+        for payload in notices:
+            await live.apublish(self.session.pk, "node_appended", payload)
 
     # --- model call -----------------------------------------------------------------------
 
@@ -181,16 +190,23 @@ class AgentLoop:
         return self._build_request(entries)
 
     def _tokens(self, entries: list[Entry]) -> int:
-        reply_budget = min(self.provider.max_output, 16_384)
-        return context_tokens(entries).tokens + reply_budget
+        """Context tokens plus the least reply room a call needs: the request fits when this is
+        within the window."""
+        return context_tokens(entries).tokens + self._min_reply
+
+    @property
+    def _min_reply(self) -> int:
+        return min(MIN_REPLY_TOKENS, self.provider.max_output, max(self.window // 8, 1))
 
     def _build_request(self, entries: list[Entry]) -> CompletionRequest:
         assert self.definition is not None
+        used = context_tokens(entries).tokens
         return CompletionRequest(
             system=self._system_prompt(),
             messages=build_context(entries),
             tools=tool_specs(self.tools),
-            max_tokens=self.provider.max_output,
+            # Never ask for more output than the window has room for.
+            max_tokens=max(self._min_reply, min(self.provider.max_output, self.window - used)),
             metadata={"session_id": self.session.pk, "run_id": self.run.pk if self.run else None},
         )
 
@@ -275,6 +291,17 @@ class AgentLoop:
                 if not self._follow_compaction():
                     raise
                 continue
+            live.publish(
+                self.session.pk,
+                "node_appended",
+                {
+                    "key": node.key,
+                    "kind": node.kind,
+                    "role": node.role,
+                    "parent": self.head.key,
+                    "seq": node.seq,
+                },
+            )
             self.head.entries.append(store.to_entry(node, self.head.key))
             self.head.node_id, self.head.key = node.pk, node.key
             return node
@@ -319,11 +346,8 @@ class AgentLoop:
             project_dir=self.workspace,
             spawn_agent=self._spawn_agent,
         )
-        try:
-            for call in calls:
-                self._run_tool(call, ctx)
-        finally:
-            connection.close()  # this worker thread's own connection
+        for call in calls:
+            self._run_tool(call, ctx)
 
     def _run_tool(self, call: dict[str, Any], ctx: ToolContext) -> None:
         assert self.policy is not None
@@ -343,8 +367,9 @@ class AgentLoop:
         """`agent.fork_agent`: run a sub-agent in its own session branch-free transcript.
 
         The child gets its own session (its nodes never enter this context); its agent row is a
-        child of ours so the dashboard shows the hierarchy. Runs on a fresh event loop in this
-        worker thread because the tool call itself is synchronous.
+        child of ours so the dashboard shows the hierarchy. async_to_sync runs the child on the
+        outer event loop and routes its database calls back to this (blocked) sync thread, so
+        nested agents cannot deadlock on asgiref's single sync thread.
         """
         assert self.agent is not None
         child_def = resolve_definition(
@@ -364,7 +389,7 @@ class AgentLoop:
             model_profile=child_def.model_profile or "main",
         )
         sub = AgentLoop(child_session, self.provider, agent=child, trigger="user", max_turns=self.max_turns)
-        outcome = asyncio.run(sub.run_prompt(prompt))
+        outcome = async_to_sync(sub.run_prompt)(prompt)
         return (
             f"[sub-agent {child_def.name}, session {child_session.pk}: {outcome.end_reason}]\n{outcome.text}"
         )

@@ -19,8 +19,9 @@ from sessions_app import store
 from sessions_app.compaction.context import context_report
 from sessions_app.llm.base import Completed, Provider, StreamEvent, TextDelta
 from sessions_app.models import Node, Session
-from sessions_app.runtime import definitions
-from sessions_app.runtime.loop import AgentLoop, CompactionHooks, RunOutcome
+from sessions_app.runtime import compactor, definitions
+from sessions_app.runtime.auto_compaction import ForkCompaction
+from sessions_app.runtime.loop import AgentLoop, RunOutcome
 from sessions_app.runtime.providers import provider_for
 
 
@@ -100,12 +101,7 @@ class Command(BaseCommand):
             raise CommandError(str(exc)) from exc
 
     async def _run(
-        self,
-        session: Session,
-        provider: Provider,
-        prompt: str,
-        max_turns: int = 50,
-        hooks: CompactionHooks | None = None,
+        self, session: Session, provider: Provider, prompt: str, max_turns: int = 50
     ) -> RunOutcome:
         def show(event: StreamEvent) -> None:
             if isinstance(event, TextDelta):
@@ -116,8 +112,15 @@ class Command(BaseCommand):
                     self.stdout.write(f"\n  → {call.get('name')}({_args(call.get('arguments'))})", ending="")
                 self.stdout.write("")
 
+        # The summarizer shares the scripted provider only when it is offline (scenario replies
+        # would otherwise be consumed by summaries); a real provider gets its compact profile.
+        hooks = ForkCompaction(provider if provider.name == "offline" else None)
         loop = AgentLoop(session, provider, max_turns=max_turns, on_stream=show, hooks=hooks)
-        return await loop.run_prompt(prompt)
+        outcome = await loop.run_prompt(prompt)
+        for done in await hooks.drain():  # background compactions finish before the process exits
+            if isinstance(done, compactor.CompactionOutcome):
+                self.stderr.write(f"[background compaction: {done.status} {done.node_key or done.error}]")
+        return outcome
 
     def _report(self, outcome: RunOutcome) -> None:
         self.stderr.write(f"[run {outcome.run_id}: {outcome.end_reason}, {outcome.turns} model call(s)]")
@@ -154,7 +157,17 @@ class Command(BaseCommand):
             for item in context_report(store.context_path_entries(session)):
                 self.stdout.write(f"{item.key:<18} {item.role:<12} {item.tokens:>7}")
         elif command == "/compact":
-            self.stderr.write("compaction is not wired into this build yet")
+            try:
+                outcome = asyncio.run(compactor.compact(session, trigger="manual", instructions=arg.strip()))
+            except compactor.CompactionRefused as refused:
+                self.stderr.write(f"not compacted: {refused.reason}")
+                return
+            if outcome.status == "completed":
+                self.stdout.write(
+                    f"compacted: node {outcome.node_key}, {outcome.tokens_before} → {outcome.tokens_after}"
+                )
+            else:
+                self.stderr.write(f"compaction {outcome.status}: {outcome.error}")
         else:
             self.stderr.write(f"unknown command {command}")
 

@@ -1,0 +1,62 @@
+"""`manage.py compact SESSION_ID [--instructions TEXT] [--recovery]`: run the compact fork now and
+stream its summary to the terminal. `--recover-orphans` instead retries tasks a dead process left
+running."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from sessions_app.models import Session
+from sessions_app.runtime import compactor
+
+
+class Command(BaseCommand):
+    help = "Compact a session now through the compact fork."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("session_id", type=int, nargs="?")
+        parser.add_argument("--instructions", default="", help="an additional focus for the summary")
+        parser.add_argument("--recovery", action="store_true", help="record it as a recovery compaction")
+        parser.add_argument(
+            "--recover-orphans", action="store_true", help="retry tasks left running by a process that died"
+        )
+
+    def handle(
+        self, *args: Any, session_id: int | None, instructions: str, recovery: bool, **opts: Any
+    ) -> None:
+        if opts["recover_orphans"]:
+            retried = compactor.recover_orphaned_tasks(restart=False)
+            for task_id in retried:
+                outcome = asyncio.run(compactor.run_task(task_id))
+                self.stdout.write(f"task {task_id}: {outcome.status} {outcome.error}".rstrip())
+            if not retried:
+                self.stdout.write("no orphaned compaction tasks")
+            return
+        if session_id is None:
+            raise CommandError("give a SESSION_ID (or --recover-orphans)")
+        session = Session.objects.filter(pk=session_id).first()
+        if session is None:
+            raise CommandError(f"no session with id {session_id}")
+        trigger = "recovery" if recovery else "manual"
+        try:
+            task = compactor.request_compaction(session, trigger=trigger, instructions=instructions)
+        except compactor.CompactionRefused as refused:
+            raise CommandError(refused.reason) from refused
+        self.stderr.write(f"[compaction task {task.pk}: {trigger}]")
+
+        def show(part: str, text: str) -> None:
+            self.stdout.write(text, ending="")
+            self.stdout.flush()
+
+        outcome = asyncio.run(compactor.run_task(task.pk, on_delta=show))
+        self.stdout.write("")
+        if outcome.status != "completed":
+            raise CommandError(f"compaction {outcome.status}: {outcome.error}")
+        for warning in outcome.warnings:
+            self.stderr.write(f"warning: {warning}")
+        self.stderr.write(
+            f"[compaction node {outcome.node_key}: {outcome.tokens_before} → {outcome.tokens_after} tokens]"
+        )

@@ -1,0 +1,74 @@
+"""The agent loop's compaction seam, wired to the compact fork.
+
+- after every assistant response: if the context crossed the threshold, record a task and run the
+  fork in the background; the loop does not wait (R22).
+- before a model call that does not fit, or after the provider reported overflow: run a recovery
+  compaction synchronously; the loop rebuilds and retries once (R23–R24).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+from asgiref.sync import sync_to_async
+
+from sessions_app.compaction.budget import context_tokens, should_compact
+from sessions_app.llm.base import Provider
+from sessions_app.models import Node
+from sessions_app.runtime import compactor
+from sessions_app.runtime.loop import AgentLoop, CompactionHooks
+
+log = logging.getLogger(__name__)
+
+
+class ForkCompaction(CompactionHooks):
+    def __init__(self, provider: Provider | None = None) -> None:
+        # None: the compact profile's provider (falling back to main); tests inject their own.
+        self.provider = provider
+        self.background: list[asyncio.Task[compactor.CompactionOutcome]] = []
+        self.outcomes: list[compactor.CompactionOutcome] = []
+
+    async def after_assistant(self, loop: AgentLoop, node: Node) -> None:
+        settings = compactor.compaction_settings(loop.session)
+        if not settings.enabled:  # a hard gate on every automatic path
+            return
+        tokens = context_tokens(loop.head.entries, settings).tokens
+        if not should_compact(tokens, loop.window, settings):
+            return
+        try:
+            task = await sync_to_async(compactor.request_compaction)(
+                loop.session, trigger="auto", settings=settings
+            )
+        except compactor.CompactionRefused as refused:
+            log.debug("no automatic compaction for session %s: %s", loop.session.pk, refused.reason)
+            return
+        bg = asyncio.get_running_loop().create_task(self._run(task.pk))
+        self.background.append(bg)
+
+    async def _run(self, task_id: int) -> compactor.CompactionOutcome:
+        outcome = await compactor.run_task(task_id, provider=self.provider)
+        self.outcomes.append(outcome)
+        return outcome
+
+    async def ensure_fits(self, loop: AgentLoop, tokens: int, *, overflow: bool) -> bool:
+        # A background compaction of this session may already be on its way: let it land first.
+        await self.drain()
+        try:
+            outcome = await compactor.compact(
+                loop.session,
+                trigger="recovery",
+                reason="overflow" if overflow else "recovery",
+                provider=self.provider,
+            )
+        except compactor.CompactionRefused as refused:
+            log.info("recovery compaction refused for session %s: %s", loop.session.pk, refused.reason)
+            return False
+        self.outcomes.append(outcome)
+        return outcome.status == "completed"
+
+    async def drain(self) -> list[Any]:
+        """Wait for the background compactions started so far (a CLI run does before exiting)."""
+        pending, self.background = self.background, []
+        return list(await asyncio.gather(*pending, return_exceptions=True)) if pending else []

@@ -234,7 +234,7 @@ async def test_context_larger_than_window_is_refused_before_calling_the_model(
 ) -> None:
     session = await new_session(workspace, context_window=5000)
     provider = anthropic(fake_anthropic)
-    outcome = await AgentLoop(session, provider).run_prompt("word " * 3000)
+    outcome = await AgentLoop(session, provider).run_prompt("word " * 6000)
     await provider.aclose()
     assert outcome.end_reason == "prompt_too_long" and "window is 5000" in outcome.error
     assert fake_anthropic.message_requests == []

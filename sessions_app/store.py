@@ -294,17 +294,20 @@ def append_compaction(
     agent_id: int | None = None,
     key: str | None = None,
     timestamp: datetime | None = None,
+    path: list[Entry] | None = None,
 ) -> CompactionEntry:
     """Validate `payload` against the path ending at `parent` and append it as a compaction node
     with its CompactionEntry, all in one transaction (R2–R4, R30–R33).
 
-    `parent` must be the active node (compare-and-swap, as for any append). Raises PayloadError
-    (with every problem) or a StoreError; nothing is written then.
+    `parent` must be the active node (compare-and-swap, as for any append). `path` may carry the
+    context path ending at `parent` when the caller already holds it (it is read otherwise).
+    Raises PayloadError (with every problem) or a StoreError; nothing is written then.
     """
     if parent is None:
         raise StoreError("a compaction needs a parent node")
     with transaction.atomic():
-        path = context_path_entries(session, leaf=parent if not isinstance(parent, Node) else parent.pk)
+        if path is None:
+            path = context_path_entries(session, leaf=parent if not isinstance(parent, Node) else parent.pk)
         check_payload(path, payload)
         first_kept_id = (
             Node.objects.filter(session_id=session.pk, key=payload.first_kept)

@@ -21,6 +21,7 @@ import logging
 import os
 import socket
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -103,6 +104,24 @@ class CompactionOutcome:
     warnings: list[str] = field(default_factory=list)
 
 
+# --- trigger-time paths ---------------------------------------------------------------------------
+# Nodes never change, so the path up to a given node never changes either: the path a task was
+# planned on can be reused when the same process runs it (manual and recovery compactions).
+_PATHS: OrderedDict[tuple[int, int], list[Entry]] = OrderedDict()
+_PATHS_KEPT = 4
+
+
+def trigger_path(session: Session, node_id: int) -> list[Entry]:
+    key = (session.pk, node_id)
+    cached = _PATHS.get(key)
+    if cached is None:
+        cached = store.context_path_entries(session, node_id)
+        _PATHS[key] = cached
+        while len(_PATHS) > _PATHS_KEPT:
+            _PATHS.popitem(last=False)
+    return list(cached)  # callers may extend their copy
+
+
 # --- settings ----------------------------------------------------------------------------------
 
 
@@ -151,7 +170,7 @@ def request_compaction(
         ).first()
         if active is not None:
             raise AlreadyPending(f"compaction task {active.pk} is already {active.status}", active.pk)
-        plan = prepare(store.context_path_entries(locked), settings)
+        plan = prepare(trigger_path(locked, locked.active_node_id), settings)
         if isinstance(plan, NothingToDo):
             raise NothingToCompact(plan.reason)
         try:
@@ -214,6 +233,7 @@ class CompactFork:
         self.session: Session | None = None
         self.agent: Agent | None = None
         self.run: Run | None = None
+        self.path: list[Entry] = []  # the active path at trigger time, as the fork saw it
         self._buffers: dict[str, str] = {}
         self._last_flush = 0.0
         self._flush_lock = asyncio.Lock()
@@ -242,7 +262,9 @@ class CompactFork:
         task, session = self.task, self.session
         settings = compaction_settings(session)
         # R28–R30: the fork sees the active path as it was at trigger time, nothing newer.
-        path: list[Entry] = await sync_to_async(store.context_path_entries)(session, task.trigger_node_id)
+        assert task.trigger_node_id is not None
+        path: list[Entry] = await sync_to_async(trigger_path)(session, task.trigger_node_id)
+        self.path = path
         plan = prepare(path, settings)
         if isinstance(plan, NothingToDo):
             return await sync_to_async(self._finish_cancelled)(plan.reason)
@@ -465,9 +487,11 @@ class CompactFork:
         task = self.task
         with transaction.atomic():
             session = Session.objects.select_for_update().get(pk=task.session_id)
-            stale_reason = _staleness(session, task)
+            stale_reason, after_trigger = _staleness(session, task)
             if stale_reason:
                 return self._finish_stale(session, stale_reason)
+            # The path to the active node = what the fork saw + what the loop appended since.
+            current = self.path + [store.to_entry(n) for n in after_trigger]
             entry = store.append_compaction(
                 session,
                 session.active_node_id,
@@ -477,9 +501,10 @@ class CompactFork:
                 fork_run_id=self.run.pk if self.run else None,
                 run_id=self.run.pk if self.run else None,
                 agent_id=self.agent.pk if self.agent else None,
+                path=current,
             )
             # Re-estimate from the rebuilt context: usage measured before the compaction is stale.
-            tokens_after = context_tokens(store.context_path_entries(session), settings).tokens
+            tokens_after = context_tokens([*current, store.to_entry(entry.node)], settings).tokens
             CompactionEntry.objects.filter(pk=entry.pk).update(tokens_after=tokens_after)
             warnings: list[str] = []
             threshold = resolve_threshold(context_window(session), settings)
@@ -608,18 +633,19 @@ class CompactFork:
         return CompactionOutcome(task.pk, status, error=error)
 
 
-def _staleness(session: Session, task: CompactionTask) -> str:
-    """Why the result of `task` may not be applied to the session as it is now ("" = apply it)."""
+def _staleness(session: Session, task: CompactionTask) -> tuple[str, list[Node]]:
+    """Why the result of `task` may not be applied to the session as it is now ("" = apply it),
+    and the nodes appended after the trigger node (oldest first) when it may."""
     if session.active_node_id is None or task.trigger_node_id is None:
-        return "the session has no active node"
+        return "the session has no active node", []
     # Walk from the active node up to the trigger node (a short walk: only what came after it).
     between = store.active_path(session, leaf=session.active_node_id, stop_at=task.trigger_node_id)
     if between[0].pk != task.trigger_node_id:
-        return "the active node was switched away from the path the compaction summarized"
+        return "the active node was switched away from the path the compaction summarized", []
     newer = [n.key for n in between[1:] if n.kind == COMPACTION]
     if newer:
-        return f"a newer compaction ({newer[-1]}) already covers this path"
-    return ""
+        return f"a newer compaction ({newer[-1]}) already covers this path", []
+    return "", between[1:]
 
 
 def _node_payload(node: Node) -> dict[str, Any]:

@@ -1,0 +1,137 @@
+"""Compaction overhead outside the model call (issue 5): load, prepare, validate, write — on a
+20,000-node session, the fake Anthropic server answering instantly through the real SDK.
+
+Two shapes of session are measured:
+  with-history  a long session as it really grows: an earlier compaction every 2,000 nodes, so the
+                new compaction reads only what came after the last one (the normal case);
+  never-compacted  all 20,000 nodes since the start are summarized (the worst case: the whole
+                history is loaded and serialized into the prompt).
+Each run compacts, then moves the active node back (pointer only) so the next run repeats it.
+
+    python bench/compaction.py [--nodes 20000] [--runs 7] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import statistics
+import time
+from typing import Any
+
+from _django import ROOT, setup
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--nodes", type=int, default=20_000)
+    parser.add_argument("--every", type=int, default=2_000, help="earlier compaction interval (with-history)")
+    parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    setup()
+
+    from django.db import connection
+
+    from sessions_app import store
+    from sessions_app.compaction.validate import CompactionPayload
+    from sessions_app.llm.base import CompletionRequest, Provider
+    from sessions_app.llm.profiles import ModelProfile, build_provider
+    from sessions_app.models import Session
+    from sessions_app.runtime import compactor
+    from tests.fake_anthropic import running_fake_anthropic, text_reply
+
+    assert ROOT.exists()
+
+    class Timed(Provider):
+        """Wraps the real provider and adds up the time spent inside model calls."""
+
+        def __init__(self, inner: Provider) -> None:
+            super().__init__(
+                model=inner.model, context_window=inner.context_window, max_output=inner.max_output
+            )
+            self.inner, self.seconds, self.name = inner, 0.0, inner.name
+
+        async def stream(self, request: CompletionRequest) -> Any:  # pragma: no cover - unused
+            raise NotImplementedError
+
+        async def complete(self, request: CompletionRequest, on_event: Any = None) -> Any:
+            t0 = time.perf_counter()
+            try:
+                return await self.inner.complete(request, on_event)
+            finally:
+                self.seconds += time.perf_counter() - t0
+
+        async def count_tokens(self, request: CompletionRequest) -> int:
+            return await self.inner.count_tokens(request)
+
+    def build(title: str, every: int | None) -> Session:
+        session = Session.objects.create(title=title, metadata={"compaction": {"keep_recent_tokens": 20_000}})
+        parent: str | None = None
+        for i in range(args.nodes):
+            if every and i and i % every == 0:
+                path = store.context_path_entries(session)
+                kept = path[-40].key if path[-40].role != "tool_result" else path[-41].key
+                payload = CompactionPayload(summary=f"summary {i}", first_kept=kept, tokens_before=50_000)
+                parent = store.append_compaction(session, parent, payload, reason="threshold").node.key
+                continue
+            role = ("user", "assistant", "tool_result")[i % 3]
+            data = (
+                {"tool_call_id": f"t{i}", "tool_name": "read", "is_error": False}
+                if role == "tool_result"
+                else {}
+            )
+            content: list[dict[str, Any]] = [
+                {"type": "text", "text": f"{role} {i}: " + "some words of work " * 20}
+            ]
+            if role == "assistant":
+                content.append(
+                    {
+                        "type": "tool_call",
+                        "id": f"t{i + 1}",
+                        "name": "read",
+                        "arguments": {"path": f"f{i}.py"},
+                    }
+                )
+            parent = store.append(session, parent, kind="message", role=role, content=content, data=data).key
+        session.refresh_from_db()
+        return session
+
+    results: dict[str, Any] = {"database": connection.vendor, "nodes": args.nodes}
+    with running_fake_anthropic() as fake:
+        fake.default = text_reply("## Goal\nbenchmark\n", chunk_size=4096)
+        for label, every in (("with_history", args.every), ("never_compacted", None)):
+            session = build(f"bench-{label}", every)
+            leaf = session.active_node_id
+            assert leaf is not None
+            overhead, model = [], []
+            for _ in range(args.runs):
+                provider = Timed(
+                    build_provider(
+                        ModelProfile("main", "anthropic", "m", 200_000, 4096),
+                        api_key="k",
+                        base_url=fake.base_url,
+                    )
+                )
+                compactor._PATHS.clear()  # a cold start: every run reads its path from the database
+                t0 = time.perf_counter()
+                outcome = asyncio.run(compactor.compact(session, provider=provider))
+                total = time.perf_counter() - t0
+                assert outcome.status == "completed", outcome.error
+                overhead.append((total - provider.seconds) * 1000)
+                model.append(provider.seconds * 1000)
+                store.switch_active_node(session, store.active_path(session, leaf=leaf)[-1].key)
+            loaded = len(store.context_path_entries(session))
+            results[label] = {
+                "entries_loaded": loaded,
+                "overhead_ms_median": round(statistics.median(overhead), 1),
+                "overhead_ms_min": round(min(overhead), 1),
+                "model_call_ms_median": round(statistics.median(model), 1),
+            }
+    results["target"] = "overhead < 100 ms on SQLite"
+    print(json.dumps(results, indent=2) if args.json else "\n".join(f"{k}: {v}" for k, v in results.items()))
+
+
+if __name__ == "__main__":
+    main()

@@ -190,6 +190,15 @@ LOGGING: dict[str, Any] = {
     "loggers": {"django.db.backends": {"level": "INFO"}},
 }
 
+# Compaction defaults (per session overrides live in Session.metadata["compaction"]).
+CUTPOINT_COMPACTION: dict[str, Any] = {
+    "enabled": env_bool("CUTPOINT_COMPACTION_ENABLED", True),
+    "reserve_tokens": env_int("CUTPOINT_RESERVE_TOKENS", 16_384),
+    "keep_recent_tokens": env_int("CUTPOINT_KEEP_RECENT_TOKENS", 20_000),
+}
+# How often each server process looks for compaction tasks a dead process left running (0 = never).
+CUTPOINT_SWEEP_SECONDS = env_int("CUTPOINT_SWEEP_SECONDS", 30)
+
 # Model profiles (seed R21: "compact" falls back to "main" when not configured).
 ANTHROPIC_API_KEY = os.environ.get("ANTHROPIC_API_KEY", "")
 ANTHROPIC_BASE_URL = os.environ.get("ANTHROPIC_BASE_URL", "")

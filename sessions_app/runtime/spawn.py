@@ -4,10 +4,10 @@ view served by daphne), or plain sync code (a management command)."""
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import logging
 import threading
 from collections.abc import Coroutine
-from concurrent.futures import Future
 from typing import Any
 
 from asgiref.sync import SyncToAsync
@@ -31,17 +31,31 @@ def spawn(coro: Coroutine[Any, Any, Any], *, name: str = "cutpoint-background") 
     # that loop, so it shares the server's channel layer and outlives the request.
     main_loop = getattr(SyncToAsync.threadlocal, "main_event_loop", None)
     if main_loop is not None and main_loop.is_running():
-        asyncio.run_coroutine_threadsafe(coro, main_loop).add_done_callback(_done)
+        # A fresh context: this thread's context says "inside asgiref's sync thread", and a
+        # coroutine inheriting it would have its own sync_to_async calls refused as deadlocks.
+        def start() -> None:
+            task = main_loop.create_task(coro, name=name, context=contextvars.Context())
+            _running.add(task)
+            task.add_done_callback(_done)
+
+        main_loop.call_soon_threadsafe(start)
         return
     # No loop anywhere: a daemon thread with a loop of its own.
     threading.Thread(target=asyncio.run, args=(coro,), daemon=True, name=name).start()
 
 
-def _done(fut: asyncio.Future[Any] | Future[Any]) -> None:
-    if isinstance(fut, asyncio.Future):
-        _running.discard(fut)
+def _done(fut: asyncio.Future[Any]) -> None:
+    _running.discard(fut)
     if fut.cancelled():
         return
     exc = fut.exception()
     if exc is not None:
         log.error("background work failed", exc_info=exc)
+
+
+async def drain() -> None:
+    """Wait for the background work spawned on the running loop so far (tests, shutdown)."""
+    loop = asyncio.get_running_loop()
+    mine = [t for t in _running if t.get_loop() is loop]
+    if mine:
+        await asyncio.gather(*mine, return_exceptions=True)

@@ -565,3 +565,40 @@ async def test_a_task_claimed_twice_runs_once(fake_anthropic: FakeAnthropic) -> 
     )
     assert sorted(o.status for o in outcomes) == ["completed", "skipped"]
     assert await Node.objects.filter(session=session, kind="compaction").acount() == 1
+
+
+async def test_the_server_sweeper_recovers_orphans_and_finishes_them(settings: Any) -> None:
+    settings.CUTPOINT_MODEL_PROFILES = {
+        "main": {"provider": "offline", "model": "offline", "context_window": 200_000, "max_output": 8192}
+    }
+    from sessions_app.runtime import spawn
+    from sessions_app.runtime.sweeper import sweep_once
+
+    session = await sync_to_async(build_session)()
+    task = await sync_to_async(_orphan)(session, owner="gone:99")
+    assert await sweep_once() == [task.pk]
+    await spawn.drain()  # the retry runs in the background on this loop
+    row = await CompactionTask.objects.aget(pk=task.pk)
+    assert row.status == "completed" and row.attempts == 2
+    assert await Node.objects.filter(session=session, kind="compaction").acount() == 1
+
+
+async def test_spawn_from_a_sync_view_thread_runs_on_the_server_loop(settings: Any) -> None:
+    """A Django view runs in asgiref's sync thread: background work it starts must run on the
+    server's loop and still be able to use the database (no false deadlock refusal)."""
+    settings.CUTPOINT_MODEL_PROFILES = {
+        "main": {"provider": "offline", "model": "offline", "context_window": 200_000, "max_output": 8192}
+    }
+    from sessions_app.runtime import spawn
+
+    session = await sync_to_async(build_session)()
+
+    def view_like() -> int:
+        task = compactor.request_compaction(session, trigger="manual")
+        compactor.start_in_background(task.pk)
+        return task.pk
+
+    # start() was queued on this loop before the sync call's own completion: it has run by now.
+    task_id = await sync_to_async(view_like)()
+    await spawn.drain()
+    assert (await CompactionTask.objects.aget(pk=task_id)).status == "completed"

@@ -21,6 +21,7 @@ $(VENV)/.stamp-dev: pyproject.toml $(VENV)/.stamp-run
 
 run: $(VENV)/.stamp-run
 	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py demo
 	$(BIN)/python manage.py ensure_operator --url http://$(HOST):$(PORT)/
 	$(BIN)/daphne -b $(HOST) -p $(PORT) dashboard.asgi:application
 

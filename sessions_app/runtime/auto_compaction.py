@@ -53,6 +53,8 @@ class ForkCompaction(CompactionHooks):
         return outcome
 
     async def ensure_fits(self, loop: AgentLoop, tokens: int, *, overflow: bool) -> bool:
+        if not compactor.compaction_settings(loop.session).enabled:
+            return False  # recovery is automatic too: `enabled = False` gates it (DESIGN §3.2)
         # A background compaction of this session may already be on its way: let it land first.
         await self.drain()
         try:

@@ -261,6 +261,23 @@ async def test_disabled_compaction_never_triggers_automatically(tmp_path: Path) 
     assert await CompactionTask.objects.filter(session=session).acount() == 0
 
 
+async def test_disabled_compaction_does_not_recover_either(
+    fake_anthropic: FakeAnthropic, tmp_path: Path
+) -> None:
+    session = await sync_to_async(build_session)(window=200_000)
+    session.metadata["compaction"]["enabled"] = False
+    await Session.objects.filter(pk=session.pk).aupdate(metadata=session.metadata)
+    session.workspace = str(tmp_path)
+    fake_anthropic.queue(overflow_error())
+    provider = anthropic(fake_anthropic)
+    outcome = await AgentLoop(session, provider, hooks=ForkCompaction(provider=provider)).run_prompt(
+        "continue"
+    )
+    assert outcome.end_reason == "prompt_too_long"
+    assert await CompactionTask.objects.filter(session=session).acount() == 0
+    assert len(fake_anthropic.message_requests) == 1
+
+
 # --- stale results ---------------------------------------------------------------------------------
 
 

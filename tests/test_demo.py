@@ -1,0 +1,52 @@
+"""`manage.py demo` builds data that shows every feature, and a second run changes nothing."""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+import pytest
+from django.core.management import call_command
+
+from sessions_app.demo import NATIVE_TAG, fixtures_dir
+from sessions_app.models import Agent, Artifact, CompactionEntry, CompactionTask, Event, Node, Session
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def test_demo_contains_every_feature_and_is_idempotent(settings: Any, tmp_path: Any) -> None:
+    settings.WORKSPACE_ROOT = tmp_path / "ws"
+    settings.ARTIFACT_ROOT = tmp_path / "artifacts"
+    settings.CUTPOINT_ARTIFACT_LIMIT = 8000
+    out = io.StringIO()
+    call_command("demo", stdout=out)
+
+    fixtures = sorted(fixtures_dir().glob("*.jsonl"))
+    assert fixtures, "the pi fixtures ship beside the repository"
+    assert Session.objects.filter(source="pi").count() == len(fixtures)
+
+    native = Session.objects.get(metadata__demo=NATIVE_TAG)
+    entries = CompactionEntry.objects.filter(node__session=native).select_related("fork_run")
+    auto = [e for e in entries if e.fork_run and e.fork_run.trigger == "auto"]
+    assert len(auto) >= 2, "several automatic compactions"
+    assert any(e.reason == "manual" for e in entries)
+    manual_task = CompactionTask.objects.get(session=native, trigger="manual", status="completed")
+    assert "design decision" in manual_task.instructions
+    assert any(e.fork_run and e.fork_run.trigger == "recovery" for e in entries)
+    assert CompactionTask.objects.filter(session=native, status="stale").count() == 1
+    events = set(Event.objects.filter(session=native).values_list("type", flat=True))
+    assert {"active_node_switched", "tool_denied", "compact_stale", "compact_completed"} <= events
+    assert Artifact.objects.filter(session=native, node__isnull=False).exists()
+    sub = Agent.objects.get(role="sub", parent__session=native)
+    assert sub.session.metadata["parent_session"] == native.pk
+    # A branch: some node has two children.
+    parents = list(Node.objects.filter(session=native).values_list("parent_id", flat=True))
+    assert any(parents.count(p) > 1 for p in set(parents) if p is not None)
+    # Every run of the main agent finished normally.
+    assert set(native.runs.filter(agent__role="main").values_list("end_reason", flat=True)) == {"completed"}
+
+    counts = (Session.objects.count(), Node.objects.count(), Event.objects.count())
+    again = io.StringIO()
+    call_command("demo", stdout=again)
+    assert "0 new session(s)" in again.getvalue()
+    assert (Session.objects.count(), Node.objects.count(), Event.objects.count()) == counts

@@ -1,8 +1,13 @@
-"""Websocket routes. The live session consumer arrives with the dashboard; the router is wired
-into dashboard.asgi (behind AuthMiddlewareStack) already."""
+"""Websocket routes (wired into dashboard.asgi behind AllowedHostsOriginValidator + AuthMiddlewareStack)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-websocket_urlpatterns: list[Any] = []
+from django.urls import path
+
+from sessions_app.consumers import SessionConsumer
+
+websocket_urlpatterns: list[Any] = [
+    path("ws/sessions/<int:session_id>/", SessionConsumer.as_asgi()),
+]

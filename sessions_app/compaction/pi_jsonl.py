@@ -451,6 +451,86 @@ def _loads(line: bytes) -> Any:
         return None
 
 
+class Builder:
+    """Turns a pi file's entries into engine entries one line at a time, with the keys `parse` gives.
+
+    `parse` uses it for a whole file; importers feed it decoded lines as they stream a file. The
+    index counts entries the way pi's v1 migration does: the header is 0 and every non-blank,
+    decodable line after it is the next index (lines a caller skips do not count).
+    """
+
+    __slots__ = ("_pending", "index", "keys", "prev", "v1", "version")
+
+    def __init__(self, header: dict[str, Any]) -> None:
+        version = header.get("version")
+        self.version: int = version if isinstance(version, int) else 1
+        self.v1 = self.version < 2
+        self.index = 0  # file index of the last entry added
+        self.keys: list[str | None] = [None]  # by file index (the header is index 0)
+        self.prev: str | None = None  # v1 parent chain: the previous entry
+        self._pending: list[tuple[Entry, int]] = []
+
+    def add(self, obj: dict[str, Any], *, estimate: bool = False) -> Entry:
+        """The entry for one decoded line (a JSON object)."""
+        self.index += 1
+        fi = self.index
+        oid = obj.get("id")
+        if not self.v1 and isinstance(oid, str):
+            key = oid
+            p = obj.get("parentId")
+            parent = p if isinstance(p, str) else None
+        else:
+            key = v1_key(fi) if self.v1 else f"{v1_key(fi)}-{fi}"
+            parent = self.prev
+        first_kept: str | None = None
+        if obj.get("type") == COMPACTION:
+            fk = obj.get("firstKeptEntryId")
+            if isinstance(fk, str):
+                first_kept = fk
+        e = _entry(obj, key, parent, first_kept)
+        if e.kind == COMPACTION and first_kept is None:
+            idx = first_kept_index(obj)
+            if idx is not None:
+                if idx < len(self.keys):
+                    e.data["first_kept"] = self.keys[idx]
+                else:  # a later line: known only once the whole file is read
+                    self._pending.append((e, idx))
+        if estimate:
+            e.tokens = estimate_entry(e)
+        self._added(e)
+        return e
+
+    def add_lazy(self, key: str, parent: str | None, role: str, ts: str, raw: bytes) -> Entry:
+        self.index += 1
+        e = _lazy_entry(key, parent, role, ts, raw)
+        self._added(e)
+        return e
+
+    def _added(self, e: Entry) -> None:
+        self.keys.append(e.key)
+        self.prev = e.key
+
+    def finish(self) -> None:
+        """Resolve v1 `firstKeptEntryIndex` values that pointed past the entry itself."""
+        keys = self.keys
+        for comp, idx in self._pending:
+            comp.data["first_kept"] = keys[idx] if idx < len(keys) else None
+        self._pending.clear()
+
+
+def first_kept_index(obj: dict[str, Any]) -> int | None:
+    """A v1 compaction's `firstKeptEntryIndex` (an index into the file's lines, header = 0), if usable."""
+    idx = obj.get("firstKeptEntryIndex")
+    if isinstance(idx, int) and not isinstance(idx, bool) and idx > 0:
+        return idx
+    return None
+
+
+def is_header(obj: Any) -> bool:
+    """pi's test for a session file's first line."""
+    return isinstance(obj, dict) and obj.get("type") == "session" and isinstance(obj.get("id"), str)
+
+
 def parse(raw: bytes | str, *, estimate: bool = False, lazy: bool = True) -> PiSession:
     """Parse the text of a pi session file.
 
@@ -470,23 +550,14 @@ def parse(raw: bytes | str, *, estimate: bool = False, lazy: bool = True) -> PiS
             header = _loads(line)
             if header is not None:
                 break
-    if (
-        not isinstance(header, dict)
-        or header.get("type") != "session"
-        or not isinstance(header.get("id"), str)
-    ):
+    if not is_header(header):
         return PiSession({}, 0, [])  # pi treats a file without a valid header as empty
-    version = header.get("version")
-    version = version if isinstance(version, int) else 1
-    v1 = version < 2
+    builder = Builder(header)
+    v1 = builder.v1
     use_lazy = lazy and not estimate
     match_head = _MESSAGE_HEAD.match
     entries: list[Entry] = []
     by_key: dict[str, Entry] = {}
-    keys: list[str | None] = [None]  # by file index (the header is index 0)
-    pending_first_kept: list[tuple[Entry, int]] = []
-    prev: str | None = None
-    fi = 0
     for li in range(body, n_lines):
         line = lines[li]
         e: Entry | None = None
@@ -494,49 +565,24 @@ def parse(raw: bytes | str, *, estimate: bool = False, lazy: bool = True) -> PiS
         if head is not None and line.rstrip().endswith(b"}}"):
             role = _ROLES.get(head.group(4).decode())
             if role is not None and head.group(4) != b"hookMessage" and (head.group(1) is None) == v1:
-                fi += 1
                 if v1:
-                    key, parent = v1_key(fi), prev
+                    key, parent = v1_key(builder.index + 1), builder.prev
                 else:
                     key = head.group(1).decode()
                     p = head.group(2)
                     parent = p.decode() if p is not None else None
-                e = _lazy_entry(key, parent, role, head.group(3).decode(), line)
+                e = builder.add_lazy(key, parent, role, head.group(3).decode(), line)
         if e is None:
             if not line.strip():
                 continue
             obj = _loads(line)
             if not isinstance(obj, dict):
                 continue
-            fi += 1
-            oid = obj.get("id")
-            if not v1 and isinstance(oid, str):
-                key = oid
-                p = obj.get("parentId")
-                parent = p if isinstance(p, str) else None
-            else:
-                key = v1_key(fi) if v1 else f"{v1_key(fi)}-{fi}"
-                parent = prev
-            first_kept: str | None = None
-            if obj.get("type") == COMPACTION:
-                fk = obj.get("firstKeptEntryId")
-                if isinstance(fk, str):
-                    first_kept = fk
-            e = _entry(obj, key, parent, first_kept)
-            if e.kind == COMPACTION and first_kept is None:
-                idx = obj.get("firstKeptEntryIndex")
-                if isinstance(idx, int) and not isinstance(idx, bool) and idx > 0:
-                    pending_first_kept.append((e, idx))
-            if estimate:
-                e.tokens = estimate_entry(e)
-        keys.append(e.key)
+            e = builder.add(obj, estimate=estimate)
         entries.append(e)
         by_key[e.key] = e
-        prev = e.key
-    for comp, idx in pending_first_kept:
-        # v1: an index into the file's entries, header included (resolved once all are known).
-        comp.data["first_kept"] = keys[idx] if idx < len(keys) else None
-    return PiSession(header, version, entries, by_key)
+    builder.finish()
+    return PiSession(header, builder.version, entries, by_key)
 
 
 def load(file: str | Path, *, estimate: bool = False, lazy: bool = True) -> PiSession:

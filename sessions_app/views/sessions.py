@@ -1,22 +1,161 @@
-"""Session pages."""
+"""The sessions list, and importing a session file."""
 
 from __future__ import annotations
 
-from django.core.paginator import Paginator
-from django.db.models import Count, Q
-from django.http import HttpRequest, HttpResponse
-from django.template.response import TemplateResponse
+from typing import Any
 
-from sessions_app.models import Session
+from django import forms
+from django.contrib import messages
+from django.core.paginator import Paginator
+from django.db.models import Count, Exists, IntegerField, OuterRef, Q, QuerySet, Subquery, Value
+from django.db.models.functions import Coalesce
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.template.response import TemplateResponse
+from django.views.decorators.http import require_POST
+
+from sessions_app.models import Agent, CompactionTask, Node, Session
+from sessions_app.presenters.stats import context_stats
+from sessions_app.views._common import is_htmx, staff_required
+
+PAGE_SIZE = 25
+SOURCES = [("", "All sources"), ("native", "native"), ("pi", "pi"), ("claude", "Claude Code")]
+STATES = [
+    ("", "Any state"),
+    ("compacting", "Compacting now"),
+    ("compacted", "Has compactions"),
+    ("fresh", "Never compacted"),
+]
+
+
+class ImportForm(forms.Form):
+    file = forms.FileField(label="Session file (.jsonl)")
+    format = forms.ChoiceField(
+        choices=[("auto", "Detect"), ("pi", "pi"), ("claude", "Claude Code")], initial="auto"
+    )
+    title = forms.CharField(max_length=300, required=False)
+    skip_bad_lines = forms.BooleanField(required=False, label="Skip lines that do not parse")
+
+
+def _count(model: Any, **filters: Any) -> Coalesce:
+    sub = (
+        model.objects.filter(session_id=OuterRef("pk"), **filters)
+        .order_by()
+        .values("session_id")
+        .annotate(c=Count("pk"))
+        .values("c")
+    )
+    return Coalesce(Subquery(sub, output_field=IntegerField()), Value(0))
+
+
+def sessions_queryset(query: str, source: str, state: str) -> QuerySet[Session]:
+    qs = Session.objects.annotate(
+        node_count=_count(Node),
+        compaction_count=_count(Node, kind="compaction"),
+        agent_count=_count(Agent, hidden=False),
+        compacting=Exists(
+            CompactionTask.objects.filter(
+                session_id=OuterRef("pk"), status__in=CompactionTask.ACTIVE_STATUSES
+            )
+        ),
+    ).order_by("-updated_at", "-id")
+    if query:
+        cond = Q(title__icontains=query)
+        if query.lstrip("#").isdigit():
+            cond |= Q(pk=int(query.lstrip("#")))
+        qs = qs.filter(cond)
+    if source:
+        qs = qs.filter(source=source)
+    if state == "compacting":
+        qs = qs.filter(compacting=True)
+    elif state == "compacted":
+        qs = qs.filter(compaction_count__gt=0)
+    elif state == "fresh":
+        qs = qs.filter(compaction_count=0)
+    return qs
 
 
 def session_list(request: HttpRequest) -> HttpResponse:
     query = request.GET.get("q", "").strip()
-    sessions = Session.objects.annotate(
-        node_count=Count("nodes", distinct=True),
-        compaction_count=Count("nodes", filter=Q(nodes__kind="compaction"), distinct=True),
-    ).order_by("-updated_at", "-id")
-    if query:
-        sessions = sessions.filter(title__icontains=query)
-    page = Paginator(sessions, 50).get_page(request.GET.get("page"))
-    return TemplateResponse(request, "sessions/session_list.html", {"page": page, "query": query})
+    source = request.GET.get("source", "")
+    state = request.GET.get("state", "")
+    page = Paginator(sessions_queryset(query, source, state), PAGE_SIZE).get_page(request.GET.get("page"))
+    rows = []
+    for s in page.object_list:
+        active = (
+            CompactionTask.objects.filter(session_id=s.pk, status__in=CompactionTask.ACTIVE_STATUSES).first()
+            if getattr(s, "compacting", False)
+            else None
+        )
+        rows.append({"session": s, "stats": context_stats(s), "task": active})
+    context = {
+        "page": page,
+        "rows": rows,
+        "query": query,
+        "source": source,
+        "state": state,
+        "sources": SOURCES,
+        "states": STATES,
+        "form": ImportForm(),
+    }
+    template = "sessions/session_list.html#results" if is_htmx(request) else "sessions/session_list.html"
+    return TemplateResponse(request, template, context)
+
+
+@require_POST
+@staff_required
+def session_import(request: HttpRequest) -> HttpResponse:
+    form = ImportForm(request.POST, request.FILES)
+    error = ""
+    if form.is_valid():
+        try:
+            from sessions_app.importers import import_file
+            from sessions_app.importers.errors import ImportFailed
+        except ImportError:
+            error = "The importer is not installed on this server."
+        else:
+            upload = form.cleaned_data["file"]
+            try:
+                result = import_file(
+                    upload,
+                    format=form.cleaned_data["format"],
+                    title=form.cleaned_data["title"] or None,
+                    skip_bad_lines=form.cleaned_data["skip_bad_lines"],
+                    filename=upload.name,
+                )
+            except ImportFailed as exc:
+                error = f"Import failed: {exc}"
+            else:
+                session = result.session
+                messages.success(
+                    request,
+                    f"Imported {result.node_count} nodes and {result.compactions} compactions"
+                    + (f"; skipped {len(result.skipped)} bad line(s)" if result.skipped else "")
+                    + ".",
+                )
+                for problem in [*result.skipped, *result.warnings][:10]:
+                    messages.warning(request, str(problem))
+                response = redirect("sessions_app:session_detail", session_id=session.pk)
+                if is_htmx(request):
+                    resp = HttpResponse(status=204)
+                    resp["HX-Redirect"] = response["Location"]
+                    return resp
+                return response
+    context = {"form": form, "import_error": error, "open_import": True}
+    if is_htmx(request):
+        return TemplateResponse(request, "sessions/session_list.html#import", context)
+    query = ""
+    page = Paginator(sessions_queryset(query, "", ""), PAGE_SIZE).get_page(1)
+    rows = [{"session": s, "stats": context_stats(s), "task": None} for s in page.object_list]
+    context.update(
+        {
+            "page": page,
+            "rows": rows,
+            "query": query,
+            "source": "",
+            "state": "",
+            "sources": SOURCES,
+            "states": STATES,
+        }
+    )
+    return TemplateResponse(request, "sessions/session_list.html", context, status=400)

@@ -1,0 +1,186 @@
+"""Import pi and Claude Code session files into the store.
+
+One entry point for the `import_session` command and the dashboard's upload form:
+
+    result = import_file("session.jsonl")                       # a path
+    result = import_file(request.FILES["file"], filename=...)   # or any binary file object
+
+The file is read line by line and written with bulk inserts in one transaction. Without
+`skip_bad_lines` any problem fails the import with `ImportFailed` (file, line, problem) and
+nothing is written; with it, unreadable lines are skipped, repairable ones are repaired, and
+both are listed in the result.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import IO, Any
+
+from django.db import transaction
+
+from sessions_app import store
+from sessions_app.models import Session
+
+from .claude import ClaudeImporter, is_claude_record
+from .errors import ImportFailed, LineProblem
+from .lines import DEFAULT_MAX_LINE_BYTES, LineReader, Problems, Progress
+from .pi import PiImporter
+from .writer import FormatImporter
+
+__all__ = [
+    "DEFAULT_MAX_LINE_BYTES",
+    "FORMATS",
+    "ImportFailed",
+    "ImportResult",
+    "LineProblem",
+    "detect_format",
+    "import_file",
+]
+
+FORMATS = ("auto", "pi", "claude")
+_IMPORTERS: dict[str, type[FormatImporter]] = {"pi": PiImporter, "claude": ClaudeImporter}
+_TITLE_MAX = Session._meta.get_field("title").max_length or 300
+_PROBLEMS_KEPT = 100  # listed in Session.metadata for the dashboard; the result has them all
+
+
+@dataclass
+class ImportResult:
+    session: Session
+    node_count: int
+    compactions: int
+    skipped: list[LineProblem] = field(default_factory=list)  # lines not imported
+    warnings: list[LineProblem] = field(default_factory=list)  # imported after a repair, or notes
+    format: str = ""
+    file: str = ""
+    lines: int = 0
+    bytes: int = 0
+    events: int = 0  # Event rows for records that are not nodes (Claude Code metadata)
+    agents: int = 0
+    seconds: float = 0.0
+
+
+def detect_format(record: dict[str, Any]) -> str | None:
+    """ "pi" or "claude" from a file's first record, None if it is neither."""
+    if record.get("type") == "session":
+        return "pi"
+    if is_claude_record(record):
+        return "claude"
+    return None
+
+
+@contextlib.contextmanager
+def _open(
+    source: str | os.PathLike[str] | IO[bytes], filename: str | None
+) -> Iterator[tuple[IO[bytes], str, int | None]]:
+    if isinstance(source, str | os.PathLike):
+        path = Path(source)
+        name = filename or str(source)
+        try:
+            fh = path.open("rb")
+        except OSError as exc:
+            raise ImportFailed(
+                [LineProblem(name, 1, f"cannot open the file: {exc.strerror or exc}")]
+            ) from exc
+        with fh:
+            yield fh, name, os.fstat(fh.fileno()).st_size
+        return
+    name = filename or str(getattr(source, "name", "") or "<upload>")
+    size = getattr(source, "size", None)
+    yield source, name, size if isinstance(size, int) else None
+
+
+def import_file(
+    source: str | os.PathLike[str] | IO[bytes],
+    *,
+    format: str = "auto",
+    title: str | None = None,
+    skip_bad_lines: bool = False,
+    filename: str | None = None,
+    max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
+    progress: Progress | None = None,
+    progress_every: int = 8 * 1024 * 1024,
+) -> ImportResult:
+    """Import one session file (a path or a binary file object) as a new session.
+
+    `format` is "pi", "claude" or "auto" (decided by the first non-blank line). `title` defaults
+    to what the file names (pi: its session_info name), else the file name. `filename` names the
+    file in messages and the default title (uploads). Lines longer than `max_line_bytes` are bad
+    lines. `progress(bytes_read, total_bytes, lines)` is called every `progress_every` bytes.
+    """
+    if format not in FORMATS:
+        raise ValueError(f"format must be one of {', '.join(FORMATS)}, not {format!r}")
+    t0 = time.perf_counter()
+    with _open(source, filename) as (fh, name, size):
+        reader = LineReader(
+            fh,
+            name,
+            max_line_bytes=max_line_bytes,
+            total_bytes=size,
+            progress=progress,
+            progress_every=progress_every,
+        )
+        problems = Problems(name, skip_bad_lines=skip_bad_lines)
+        first = next(iter(reader), None)
+        if first is None:
+            if reader.bytes_read == 0:
+                problems.fatal(1, "the file is empty (0 bytes)")
+            problems.fatal(1, f"the file has no records ({reader.lines} blank line(s))")
+        n, obj, problem = first
+        fmt = format
+        first_record: tuple[int, dict[str, Any]] | None = None
+        if obj is None:
+            if fmt != "claude":
+                problems.fatal(n, f"{problem} (the first record must be readable to tell the format)")
+            reader.push_back(first)  # a bad line like any other
+        else:
+            first_record = (n, obj)
+        if obj is not None and fmt == "auto":
+            detected = detect_format(obj)
+            if detected is None:
+                problems.fatal(
+                    n,
+                    "cannot tell the format: the first record is neither a pi session header nor a "
+                    "Claude Code record (pass the format explicitly)",
+                )
+            fmt = detected
+        importer = _IMPORTERS[fmt](reader, problems)
+        with transaction.atomic():
+            session = Session.objects.create(title=(title or "")[:_TITLE_MAX], source=fmt)
+            importer.start(session, first_record)
+            stats = store.import_entries(session, importer.nodes(), active_key=importer.active_key)
+            session.title = (title or importer.title or Path(name).stem or name)[:_TITLE_MAX]
+            session.metadata = {
+                "import": {
+                    "format": fmt,
+                    "file": name,
+                    "bytes": reader.bytes_read,
+                    "lines": reader.lines,
+                    "nodes": stats.nodes,
+                    "skipped": len(problems.skipped),
+                    "warnings": len(problems.warnings),
+                    "problems": [str(p) for p in (problems.skipped + problems.warnings)[:_PROBLEMS_KEPT]],
+                    "imported_at": datetime.now(UTC).isoformat(),
+                    **importer.metadata,
+                }
+            }
+            session.save(update_fields=["title", "metadata", "updated_at"])
+    return ImportResult(
+        session=session,
+        node_count=stats.nodes,
+        compactions=stats.compactions,
+        skipped=problems.skipped,
+        warnings=problems.warnings,
+        format=fmt,
+        file=name,
+        lines=reader.lines,
+        bytes=reader.bytes_read,
+        events=importer.events,
+        agents=importer.agents,
+        seconds=time.perf_counter() - t0,
+    )

@@ -1,0 +1,604 @@
+"""Claude Code transcripts (`~/.claude/projects/<project>/<session>.jsonl`) into the store.
+
+Claude Code writes one JSON record per line; records with a `uuid` form a tree through
+`parentUuid`. How they map (the format is undocumented; these are the choices made here):
+
+- Every record with a `uuid` becomes a node, so the chain stays connected: user, assistant,
+  system, progress, attachment and unknown types. Records without one (summary,
+  file-history-snapshot, queue-operation, ...) have no place in the tree and are kept verbatim as
+  Event rows of type `import_record`.
+- Claude Code writes one assistant record per content block, all with the same `message.id`:
+  they become ONE assistant node (key = the first record's uuid, blocks in order). Usage is
+  counted once: the last record's usage (the most complete snapshot) replaces earlier ones.
+  Children of any part hang under the merged node.
+- `tool_result` blocks in a user record become tool_result nodes (`tool_call_id`, `tool_name`
+  from the matching tool_use, `is_error`); other blocks of the record become a user node after
+  them. The first node of a record has the record's uuid as key, the next ones `<uuid>#<n>`, and
+  the record's children hang under its last node.
+- `system` records with subtype `compact_boundary` plus the following user record with
+  `isCompactSummary` become one compaction node (key = the boundary's uuid; the summary record's
+  uuid is an alias) whose parent is `logicalParentUuid`, so the new chain continues the old one.
+  Reason: trigger "auto" -> threshold, "manual" -> manual; `tokens_before` = `preTokens`.
+  Claude Code keeps nothing from before the boundary, so `first_kept` is the compaction node
+  itself: pi's rule ("first kept not found before the compaction => nothing kept") then gives
+  exactly Claude Code's context, and the store's context load (which stops at `first_kept`)
+  still includes the compaction. (The first node after the summary would make that load start
+  below the compaction and lose the summary.)
+- Sidechain records (`isSidechain: true`) belong to sub-agents: one Agent (role "sub", parent =
+  the main agent) per `agentId`, or, in older transcripts without agent ids, per sidechain chain.
+  Their nodes are in the same session but off the main path.
+- The active node is the last node of a main-chain user/assistant/compaction record.
+- Unmapped fields are kept: record-level ones under `data["extra"]["record"]`, message-level ones
+  under `data["extra"]["message"]`, unknown usage fields under `data["extra"]["usage"]`.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterator
+from datetime import datetime
+from typing import Any
+
+from sessions_app.compaction.messages import (
+    ASSISTANT,
+    COMPACTION,
+    CUSTOM,
+    MESSAGE,
+    TOOL_RESULT,
+    USER,
+    Block,
+    Entry,
+    Usage,
+)
+from sessions_app.models import Agent, Event, Session
+from sessions_app.store import ImportCompaction, ImportNode
+
+from .writer import FormatImporter
+
+_RECORD_TYPES = frozenset(
+    {
+        "user",
+        "assistant",
+        "system",
+        "summary",
+        "progress",
+        "attachment",
+        "file-history-snapshot",
+        "queue-operation",
+    }
+)
+_BASE = frozenset({"type", "uuid", "parentUuid", "timestamp", "message"})
+_STOP_REASONS = {
+    "end_turn": "stop",
+    "stop_sequence": "stop",
+    "tool_use": "tool_use",
+    "max_tokens": "length",
+    "pause_turn": "pause",
+    "refusal": "refusal",
+    "model_context_window_exceeded": "overflow",
+}
+_TRIGGERS = {"auto": "threshold", "manual": "manual"}
+_USAGE_KEYS = frozenset(
+    {"input_tokens", "output_tokens", "cache_read_input_tokens", "cache_creation_input_tokens"}
+)
+_MAX_UUID = 56  # node keys hold 64 characters; "#<n>" suffixes need room
+# Nodes stay editable this long after release (split assistant records, a boundary's summary).
+WINDOW = 4096
+_EVENT_BATCH = 500
+
+
+def is_claude_record(record: dict[str, Any]) -> bool:
+    return (
+        isinstance(record.get("uuid"), str)
+        or "parentUuid" in record
+        or "sessionId" in record
+        or record.get("type") in _RECORD_TYPES
+    )
+
+
+def _rest(d: dict[str, Any], known: frozenset[str]) -> dict[str, Any]:
+    if d.keys() <= known:
+        return {}
+    return {k: v for k, v in d.items() if k not in known}
+
+
+def _block(b: dict[str, Any]) -> Block:
+    t = b.get("type")
+    if t == "text":
+        out: Block = {"type": "text", "text": b.get("text") or ""}
+        rest = _rest(b, frozenset({"type", "text"}))
+    elif t == "thinking":
+        out = {"type": "thinking", "thinking": b.get("thinking") or "", "signature": b.get("signature")}
+        rest = _rest(b, frozenset({"type", "thinking", "signature"}))
+    elif t == "tool_use":
+        args = b.get("input")
+        out = {"type": "tool_call", "id": b.get("id"), "name": b.get("name"), "arguments": args}
+        rest = _rest(b, frozenset({"type", "id", "name", "input"}))
+    elif t == "image":
+        source = b.get("source")
+        if isinstance(source, dict) and source.get("type") == "base64":
+            out = {"type": "image", "mime_type": source.get("media_type"), "data": source.get("data")}
+            rest = _rest(b, frozenset({"type", "source"}))
+        else:  # a URL or file reference: counted as an image, the reference kept
+            out = {"type": "image", "mime_type": None, "data": None}
+            rest = _rest(b, frozenset({"type"}))
+    else:
+        return b  # redacted_thinking, document, server tool blocks: kept as they are
+    if rest:
+        out["extra"] = rest
+    return out
+
+
+def _blocks(content: Any) -> list[Block]:
+    if isinstance(content, str):
+        return [{"type": "text", "text": content}]
+    if not isinstance(content, list):
+        return []
+    return [_block(b) for b in content if isinstance(b, dict)]
+
+
+def _text(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "\n".join(
+            str(b.get("text") or "") for b in content if isinstance(b, dict) and b.get("type") == "text"
+        )
+    return ""
+
+
+def _usage(u: Any, extra: dict[str, Any]) -> Usage | None:
+    if not isinstance(u, dict):
+        return None
+    rest = _rest(u, _USAGE_KEYS)
+    if rest:
+        extra["usage"] = rest
+    else:
+        extra.pop("usage", None)
+
+    def n(key: str) -> int:
+        v = u.get(key)
+        return v if isinstance(v, int) and not isinstance(v, bool) and v > 0 else 0
+
+    return Usage(
+        n("input_tokens"),
+        n("output_tokens"),
+        n("cache_read_input_tokens"),
+        n("cache_creation_input_tokens"),
+        0,
+    )
+
+
+def _stop_reason(s: Any) -> str | None:
+    if not isinstance(s, str) or not s:
+        return None
+    return _STOP_REASONS.get(s, s[:32])
+
+
+def _valid_timestamp(value: Any) -> bool:
+    if not isinstance(value, str):
+        return False
+    try:
+        datetime.fromisoformat(value)
+    except ValueError:
+        return False
+    return True
+
+
+class ClaudeImporter(FormatImporter):
+    source = "claude"
+
+    def start(self, session: Session, first: tuple[int, dict[str, Any]] | None) -> None:
+        super().start(session, first)
+        if first is not None:
+            line, record = first
+            if record.get("type") == "session" and "uuid" not in record:
+                self.problems.fatal(
+                    line, "this is a pi session header, not a Claude Code record (use format pi)"
+                )
+            self.reader.push_back((line, record, None))
+        self.main = Agent.objects.create(
+            session=session, definition_name="claude-code", role="main", metadata={"source": "claude"}
+        )
+        self.agents = 1
+        self._sub: dict[str, Agent] = {}  # group key -> agent
+        self._side_group: dict[str, str] = {}  # sidechain uuid -> group key
+        self._lines: dict[str, int] = {}  # uuid -> line
+        self._alias: dict[str, str] = {}  # record uuid -> key of the node its children hang under
+        self._tool_names: dict[str, str] = {}
+        self._window: deque[ImportNode] = deque()
+        self._editable: dict[str, ImportNode] = {}  # released but not yet handed to the store
+        self._messages: dict[tuple[int, str], ImportNode] = {}  # (agent, message.id) -> node
+        self._message_of: dict[str, tuple[int, str]] = {}  # node key -> its message group
+        self._boundary: tuple[ImportNode, int] | None = None  # compaction awaiting its summary
+        self._no_summary: list[tuple[ImportNode, int]] = []
+        self._events: list[Event] = []
+        self._active: str | None = None
+        self._last_main: str | None = None
+        self._last_any: str | None = None
+        self._last_ts: str | None = None
+        self._session_ids: set[str] = set()
+        self._versions: set[str] = set()
+        self._cwd: str | None = None
+
+    def active_key(self) -> str | None:
+        return self._active or self._last_main or self._last_any
+
+    # --- the stream -------------------------------------------------------------------------
+
+    def nodes(self) -> Iterator[ImportNode]:
+        problems = self.problems
+        for n, rec, problem in self.reader:
+            if problems.full:
+                break
+            if rec is None:
+                problems.bad(n, problem or "unreadable line")
+                continue
+            self._record(n, rec)
+            window = self._window
+            while len(window) > WINDOW:
+                yield self._hand_over(window.popleft())
+        if self._boundary is not None:
+            self._no_summary.append(self._boundary)
+        for _, n in self._no_summary:
+            problems.warn(n, "compact boundary without an isCompactSummary record: its summary is empty")
+        while self._window:
+            yield self._hand_over(self._window.popleft())
+        yield from self.release_dangling("record")
+        self._flush_events(force=True)
+        problems.raise_if_failed()
+        self.metadata = {
+            "claude_session_ids": sorted(self._session_ids),
+            "claude_versions": sorted(self._versions),
+            "cwd": self._cwd,
+        }
+
+    def _hand_over(self, node: ImportNode) -> ImportNode:
+        key = node.entry.key
+        self._editable.pop(key, None)
+        group = self._message_of.pop(key, None)
+        if group is not None and self._messages.get(group) is node:
+            del self._messages[group]
+        return node
+
+    def _release(self, nodes: list[ImportNode]) -> None:
+        if self.problems.failed:
+            return  # nothing more is written; keep reading only to report problems
+        for node in nodes:
+            self._window.append(node)
+            self._editable[node.entry.key] = node
+
+    def _add(self, node: ImportNode, line: int) -> None:
+        self._release(self.order.add(node, line))
+
+    def _editable_node(self, key: str) -> bool:
+        return key in self._editable or key in self.order.waiting_keys
+
+    def _alias_to(self, uuid: str, key: str) -> None:
+        self._alias[uuid] = key
+        self._release(self.order.redirect(uuid, key))
+
+    def _event(self, rec: dict[str, Any]) -> None:
+        if self.problems.failed:
+            return
+        self._events.append(Event(session=self.session, type="import_record", payload=rec))
+        self.events += 1
+        self._flush_events()
+
+    def _flush_events(self, *, force: bool = False) -> None:
+        if self._events and (force or len(self._events) >= _EVENT_BATCH):
+            Event.objects.bulk_create(self._events)
+            self._events.clear()
+
+    # --- one record -------------------------------------------------------------------------
+
+    def _record(self, n: int, rec: dict[str, Any]) -> None:
+        problems = self.problems
+        t = rec.get("type")
+        uuid = rec.get("uuid")
+        if not isinstance(uuid, str) or not uuid:
+            if t in ("user", "assistant"):
+                problems.bad(n, f"a {t} record without a uuid")
+            else:
+                self._event(rec)
+            return
+        if uuid in self._lines:
+            problems.bad(n, f"duplicate uuid {uuid!r} (first used on line {self._lines[uuid]})")
+            return
+        if len(uuid) > _MAX_UUID:
+            problems.bad(n, f"uuid {uuid[:20]!r}… is longer than {_MAX_UUID} characters")
+            return
+        self._lines[uuid] = n
+        sid = rec.get("sessionId")
+        if isinstance(sid, str):
+            self._session_ids.add(sid)
+        version = rec.get("version")
+        if isinstance(version, str):
+            self._versions.add(version)
+        if self._cwd is None and isinstance(rec.get("cwd"), str):
+            self._cwd = rec["cwd"]
+        ts = rec.get("timestamp")
+        if _valid_timestamp(ts):
+            self._last_ts = ts
+        else:
+            if ts is not None:
+                problems.warn(n, f"bad timestamp {ts!r}; the previous one is used")
+            ts = self._last_ts
+        raw_parent = rec.get("parentUuid")
+        parent = self._alias.get(raw_parent, raw_parent) if isinstance(raw_parent, str) else None
+        sidechain = rec.get("isSidechain") is True
+        agent = self._agent_for(n, rec, uuid, raw_parent, sidechain)
+        extra_record = _rest(rec, _BASE)
+        msg = rec.get("message")
+        if t == "system" and rec.get("subtype") == "compact_boundary":
+            key = self._compaction(n, rec, uuid, parent, ts, agent, extra_record)
+            conversational = True
+        elif t == "user" and rec.get("isCompactSummary") is True and isinstance(msg, dict):
+            key = self._summary(n, rec, uuid, raw_parent, parent, ts, agent, extra_record)
+            conversational = True
+        elif t == "assistant" and isinstance(msg, dict):
+            key = self._assistant(n, msg, uuid, parent, ts, agent, extra_record)
+            conversational = True
+        elif t == "user" and isinstance(msg, dict):
+            key = self._user(n, msg, uuid, parent, ts, agent, extra_record)
+            conversational = True
+        else:
+            if t in ("user", "assistant"):
+                problems.warn(n, f"{t} record without a message object: kept as a custom node")
+            label = f"claude:{t}" if isinstance(t, str) else "claude:record"
+            if t == "system" and isinstance(rec.get("subtype"), str):
+                label += f":{rec['subtype']}"
+            entry = Entry(
+                uuid, parent, CUSTOM, data={"custom_type": label, "data": _rest(rec, _BASE - {"message"})}
+            )
+            entry.timestamp = ts
+            self._add(ImportNode(entry, agent_id=agent), n)
+            key = uuid
+            conversational = False
+        self._last_any = key
+        if not sidechain:
+            self._last_main = key
+            if conversational:
+                self._active = key
+
+    def _agent_for(self, n: int, rec: dict[str, Any], uuid: str, raw_parent: Any, sidechain: bool) -> int:
+        if not sidechain:
+            return int(self.main.pk)
+        agent_id = rec.get("agentId")
+        if isinstance(agent_id, str) and agent_id:
+            group = f"agent:{agent_id}"
+        else:  # older transcripts: a sidechain is its own chain, named by its first record
+            known = self._side_group.get(raw_parent) if isinstance(raw_parent, str) else None
+            group = known or f"chain:{uuid}"
+        self._side_group[uuid] = group
+        agent = self._sub.get(group)
+        if agent is None:
+            agent = Agent.objects.create(
+                session=self.session,
+                parent=self.main,
+                definition_name="claude-code:subagent",
+                role="sub",
+                metadata={
+                    "source": "claude",
+                    "agent_id": agent_id if isinstance(agent_id, str) else None,
+                    "first_uuid": uuid,
+                    "first_line": n,
+                },
+            )
+            self._sub[group] = agent
+            self.agents += 1
+        return int(agent.pk)
+
+    def _compaction(
+        self,
+        n: int,
+        rec: dict[str, Any],
+        uuid: str,
+        parent: str | None,
+        ts: str | None,
+        agent: int,
+        extra_record: dict[str, Any],
+    ) -> str:
+        meta = rec.get("compactMetadata")
+        meta = meta if isinstance(meta, dict) else {}
+        pre = meta.get("preTokens")
+        tokens = pre if isinstance(pre, int) and not isinstance(pre, bool) and pre > 0 else 0
+        trigger = meta.get("trigger")
+        reason = _TRIGGERS.get(trigger, "imported") if isinstance(trigger, str) else "imported"
+        logical = rec.get("logicalParentUuid")
+        if isinstance(logical, str) and logical:
+            if logical in self._lines:
+                parent = self._alias.get(logical, logical)
+            else:
+                self.problems.warn(n, f"compact boundary's logical parent {logical!r} is not in the file")
+        data: dict[str, Any] = {
+            "summary": "",
+            "first_kept": uuid,
+            "tokens_before": tokens,
+            "details": {},
+            "from_hook": False,
+            "extra": {"record": extra_record},
+        }
+        node = ImportNode(
+            Entry(uuid, parent, COMPACTION, data=data, timestamp=ts),
+            agent_id=agent,
+            compaction=ImportCompaction(
+                first_kept=uuid, summary="", tokens_before=tokens, details={}, reason=reason
+            ),
+        )
+        if self._boundary is not None:
+            self._no_summary.append(self._boundary)
+        self._boundary = (node, n)
+        self._add(node, n)
+        return uuid
+
+    def _summary(
+        self,
+        n: int,
+        rec: dict[str, Any],
+        uuid: str,
+        raw_parent: Any,
+        parent: str | None,
+        ts: str | None,
+        agent: int,
+        extra_record: dict[str, Any],
+    ) -> str:
+        msg = rec["message"]
+        text = _text(msg.get("content"))
+        pending = self._boundary
+        if pending is not None and (raw_parent is None or raw_parent == pending[0].entry.key):
+            node = pending[0]
+            self._boundary = None
+            if self._editable_node(node.entry.key):
+                node.entry.data["summary"] = text
+                node.entry.data["extra"]["summary_record"] = {
+                    "uuid": uuid,
+                    "timestamp": rec.get("timestamp"),
+                    "message": _rest(msg, frozenset({"content"})),
+                    **extra_record,
+                }
+                assert node.compaction is not None
+                node.compaction.summary = text
+                self._alias_to(uuid, node.entry.key)
+                return node.entry.key
+            self.problems.warn(n, "compact summary too far from its boundary: kept as a user message")
+            self._no_summary.append(pending)
+            return self._user(n, msg, uuid, parent, ts, agent, extra_record)
+        # No boundary record (older Claude Code): the summary record is the compaction itself.
+        data: dict[str, Any] = {
+            "summary": text,
+            "first_kept": uuid,
+            "tokens_before": 0,
+            "details": {},
+            "from_hook": False,
+            "extra": {"record": extra_record, "message": _rest(msg, frozenset({"content"}))},
+        }
+        node = ImportNode(
+            Entry(uuid, parent, COMPACTION, data=data, timestamp=ts),
+            agent_id=agent,
+            compaction=ImportCompaction(first_kept=uuid, summary=text, tokens_before=0, details={}),
+        )
+        self._add(node, n)
+        return uuid
+
+    def _assistant(
+        self,
+        n: int,
+        msg: dict[str, Any],
+        uuid: str,
+        parent: str | None,
+        ts: str | None,
+        agent: int,
+        extra_record: dict[str, Any],
+    ) -> str:
+        blocks = _blocks(msg.get("content"))
+        for b in blocks:
+            if b.get("type") == "tool_call" and isinstance(b.get("id"), str):
+                self._tool_names[b["id"]] = str(b.get("name") or "")
+        mid = msg.get("id")
+        group = (agent, mid) if isinstance(mid, str) and mid else None
+        first = self._messages.get(group) if group is not None else None
+        if first is not None:
+            if self._editable_node(first.entry.key):
+                e = first.entry
+                e.content.extend(blocks)
+                extra = e.data.setdefault("extra", {})
+                usage = _usage(msg.get("usage"), extra)
+                if usage is not None:
+                    e.usage = usage  # one usage per message: the latest snapshot wins
+                stop = _stop_reason(msg.get("stop_reason"))
+                if stop is not None:
+                    e.stop_reason = stop
+                extra.setdefault("merged_uuids", []).append(uuid)
+                self._alias_to(uuid, e.key)
+                return e.key
+            self.problems.warn(
+                n, f"part of message {mid!r} comes too late to merge: imported as its own node, no usage"
+            )
+            group = None
+        fresh: dict[str, Any] = {}
+        if extra_record:
+            fresh["record"] = extra_record
+        message_rest = _rest(msg, frozenset({"role", "content", "model", "usage", "stop_reason"}))
+        if message_rest:
+            fresh["message"] = message_rest
+        usage = _usage(msg.get("usage"), fresh) if first is None else None
+        data: dict[str, Any] = {
+            "provider": "anthropic",
+            "model": msg.get("model"),
+            "api": "anthropic-messages",
+            "error_message": None,
+        }
+        if fresh:
+            data["extra"] = fresh
+        entry = Entry(
+            uuid, parent, MESSAGE, ASSISTANT, blocks, data, usage, _stop_reason(msg.get("stop_reason"))
+        )
+        entry.timestamp = ts
+        node = ImportNode(entry, agent_id=agent)
+        if group is not None:
+            self._messages[group] = node
+            self._message_of[uuid] = group
+        self._add(node, n)
+        return uuid
+
+    def _user(
+        self,
+        n: int,
+        msg: dict[str, Any],
+        uuid: str,
+        parent: str | None,
+        ts: str | None,
+        agent: int,
+        extra_record: dict[str, Any],
+    ) -> str:
+        content = msg.get("content")
+        message_rest = _rest(msg, frozenset({"role", "content"}))
+        # Split the record into runs: each tool_result block alone, other blocks grouped.
+        runs: list[tuple[str, list[dict[str, Any]]]] = []
+        if isinstance(content, list):
+            for b in content:
+                if not isinstance(b, dict):
+                    continue
+                if b.get("type") == "tool_result":
+                    runs.append(("tool", [b]))
+                elif runs and runs[-1][0] == "user":
+                    runs[-1][1].append(b)
+                else:
+                    runs.append(("user", [b]))
+        if not runs:
+            runs = [("user", [{"type": "text", "text": content}] if isinstance(content, str) else [])]
+        entries: list[Entry] = []
+        for i, (kind, blocks) in enumerate(runs):
+            key = uuid if i == 0 else f"{uuid}#{i}"
+            extra: dict[str, Any] = {}
+            if i == 0:
+                if extra_record:
+                    extra["record"] = extra_record
+                if message_rest:
+                    extra["message"] = message_rest
+            if kind == "tool":
+                b = blocks[0]
+                call_id = b.get("tool_use_id")
+                block_rest = _rest(b, frozenset({"type", "tool_use_id", "content", "is_error"}))
+                if block_rest:
+                    extra["block"] = block_rest
+                data: dict[str, Any] = {
+                    "tool_call_id": call_id,
+                    "tool_name": self._tool_names.get(call_id) if isinstance(call_id, str) else None,
+                    "is_error": b.get("is_error") is True,
+                }
+                if extra:
+                    data["extra"] = extra
+                e = Entry(key, parent, MESSAGE, TOOL_RESULT, _blocks(b.get("content")), data)
+            else:
+                e = Entry(key, parent, MESSAGE, USER, _blocks(blocks), {"extra": extra} if extra else {})
+            e.timestamp = ts
+            entries.append(e)
+            parent = key
+        last = entries[-1].key
+        if last != uuid:
+            self._alias_to(uuid, last)
+        for e in entries:
+            self._add(ImportNode(e, agent_id=agent), n)
+        return last

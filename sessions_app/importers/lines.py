@@ -1,0 +1,174 @@
+"""Reading a JSONL file line by line, with a cap on line length, and the problem policy.
+
+A file is never read whole: one line at a time (at most `max_line_bytes` of it), so a 100 MB
+session costs the memory of its longest line plus what the importer keeps per entry.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from typing import IO, Any, NoReturn
+
+from .errors import ImportFailed, LineProblem
+
+DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024
+_DRAIN = 1 << 20
+_BOM = b"\xef\xbb\xbf"
+
+Progress = Callable[[int, int | None, int], None]  # (bytes read, total bytes or None, lines read)
+
+
+def _kind(value: Any) -> str:
+    if isinstance(value, list):
+        return "an array"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, bool) or value is None:
+        return json.dumps(value)
+    return "a number"
+
+
+class LineReader:
+    """Yields `(line number, object, None)` for each non-blank line holding a JSON object and
+    `(line number, None, problem)` for each line that does not; blank lines are skipped."""
+
+    def __init__(
+        self,
+        fh: IO[bytes],
+        file: str,
+        *,
+        max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
+        total_bytes: int | None = None,
+        progress: Progress | None = None,
+        progress_every: int = 8 * 1024 * 1024,
+    ) -> None:
+        if max_line_bytes < 1:
+            raise ValueError("max_line_bytes must be positive")
+        self.fh = fh
+        self.file = file
+        self.max_line_bytes = max_line_bytes
+        self.total_bytes = total_bytes
+        self.bytes_read = 0
+        self.lines = 0  # physical lines read so far
+        self.records = 0  # non-blank lines
+        self._progress = progress
+        self._every = max(progress_every, 1)
+        self._pushed: list[tuple[int, dict[str, Any] | None, str | None]] = []
+
+    def push_back(self, item: tuple[int, dict[str, Any] | None, str | None]) -> None:
+        """Return a line to the reader (format detection reads the first record ahead)."""
+        self._pushed.append(item)
+
+    def _read(self, limit: int) -> bytes:
+        raw: bytes | str = self.fh.readline(limit)
+        if isinstance(raw, str):  # a text-mode handle: treat its text as UTF-8
+            raw = raw.encode("utf-8", "surrogateescape")
+        self.bytes_read += len(raw)
+        return raw
+
+    def __iter__(self) -> Iterator[tuple[int, dict[str, Any] | None, str | None]]:
+        while self._pushed:
+            yield self._pushed.pop()
+        cap = self.max_line_bytes
+        loads = json.loads
+        mark = self.bytes_read + self._every if self._progress else -1
+        while True:
+            raw = self._read(cap + 1)
+            if not raw:
+                break
+            self.lines += 1
+            n = self.lines
+            ended = raw.endswith(b"\n")
+            if not ended and len(raw) > cap:
+                while True:  # skip the rest of the line without holding it
+                    rest = self._read(_DRAIN)
+                    if not rest or rest.endswith(b"\n"):
+                        break
+                self.records += 1
+                yield n, None, f"line is longer than the limit of {cap} bytes"
+                continue
+            if n == 1 and raw.startswith(_BOM):
+                raw = raw[3:]
+            line = raw.rstrip(b"\r\n") if ended else raw
+            if not line or line.isspace():
+                continue
+            self.records += 1
+            try:
+                text = line.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                yield n, None, f"not valid UTF-8: byte 0x{line[exc.start]:02x} at column {exc.start + 1}"
+                continue
+            try:
+                obj = loads(text)
+            except ValueError as exc:
+                msg = getattr(exc, "msg", str(exc))
+                col = getattr(exc, "colno", None)
+                where = f" at column {col}" if col is not None else ""
+                if ended:
+                    yield n, None, f"malformed JSON: {msg}{where}"
+                else:
+                    yield n, None, f"truncated last line (no newline at the end, JSON {msg}{where})"
+                continue
+            if not isinstance(obj, dict):
+                yield n, None, f"not a JSON object but {_kind(obj)}"
+                continue
+            yield n, obj, None
+            if 0 <= mark <= self.bytes_read and self._progress is not None:
+                self._progress(self.bytes_read, self.total_bytes, n)
+                mark = self.bytes_read + self._every
+
+
+class Problems:
+    """What to do with a problem: without `skip_bad_lines` every problem is an error (the import
+    fails and writes nothing); with it, unreadable lines are skipped and repairable ones are
+    imported with the repair noted. Errors are collected up to `limit` to report them together."""
+
+    def __init__(self, file: str, *, skip_bad_lines: bool, limit: int = 50) -> None:
+        self.file = file
+        self.skip_bad_lines = skip_bad_lines
+        self.limit = limit
+        self.errors: list[LineProblem] = []
+        self.more = 0
+        self.skipped: list[LineProblem] = []
+        self.warnings: list[LineProblem] = []
+
+    @property
+    def failed(self) -> bool:
+        return bool(self.errors)
+
+    @property
+    def full(self) -> bool:
+        """Enough errors to report: stop reading."""
+        return len(self.errors) >= self.limit
+
+    def _error(self, line: int, problem: str) -> None:
+        if len(self.errors) < self.limit:
+            self.errors.append(LineProblem(self.file, line, problem))
+        else:
+            self.more += 1
+
+    def bad(self, line: int, problem: str) -> None:
+        """A line that cannot be imported: skipped with `skip_bad_lines`."""
+        if self.skip_bad_lines:
+            self.skipped.append(LineProblem(self.file, line, problem))
+        else:
+            self._error(line, problem)
+
+    def repaired(self, line: int, problem: str, repair: str) -> None:
+        """A line that can be imported after `repair`: done (and reported) with `skip_bad_lines`."""
+        if self.skip_bad_lines:
+            self.warnings.append(LineProblem(self.file, line, f"{problem}; {repair}"))
+        else:
+            self._error(line, problem)
+
+    def warn(self, line: int, problem: str) -> None:
+        self.warnings.append(LineProblem(self.file, line, problem))
+
+    def fatal(self, line: int, problem: str) -> NoReturn:
+        """A problem nothing can be imported past, whatever the mode."""
+        raise ImportFailed([*self.errors, LineProblem(self.file, line, problem)], more=self.more)
+
+    def raise_if_failed(self) -> None:
+        if self.errors:
+            raise ImportFailed(list(self.errors), more=self.more)

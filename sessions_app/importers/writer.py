@@ -1,0 +1,158 @@
+"""Putting streamed entries in the order the store's bulk writer needs: parents first.
+
+pi and Claude Code append to their files, so a parent nearly always comes before its children;
+the exception is an exported file whose active node has descendants (the active node must be the
+last line for pi, so its children come before it). Entries whose parent has not been seen wait
+here until it arrives; whatever still waits at the end has a parent that is not in the file.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from sessions_app.models import Session
+from sessions_app.store import ImportNode
+
+from .lines import LineReader, Problems
+
+
+@dataclass(slots=True)
+class Waiting:
+    node: ImportNode
+    line: int
+
+
+class TreeOrder:
+    def __init__(self) -> None:
+        self.seen: set[str] = set()  # keys released to the writer
+        self.waiting: dict[str, list[Waiting]] = {}  # missing parent key -> its children
+        self.waiting_keys: dict[str, Waiting] = {}
+        self.count = 0  # entries added
+
+    def add(self, node: ImportNode, line: int) -> list[ImportNode]:
+        """`node` and every waiting descendant, parents first, once its parent is known; else []."""
+        self.count += 1
+        parent = node.entry.parent
+        if parent is not None and parent not in self.seen:
+            w = Waiting(node, line)
+            self.waiting.setdefault(parent, []).append(w)
+            self.waiting_keys[node.entry.key] = w
+            return []
+        return self._release(node)
+
+    def _release(self, node: ImportNode) -> list[ImportNode]:
+        key = node.entry.key
+        self.seen.add(key)
+        if not self.waiting:
+            return [node]
+        out = [node]
+        stack = [key]
+        while stack:
+            for w in self.waiting.pop(stack.pop(), ()):
+                child = w.node.entry.key
+                del self.waiting_keys[child]
+                self.seen.add(child)
+                out.append(w.node)
+                stack.append(child)
+        return out
+
+    def redirect(self, old: str, new: str) -> list[ImportNode]:
+        """Entries waiting for `old` belong under `new` (a record merged into another node)."""
+        moved = self.waiting.pop(old, None)
+        if not moved:
+            return []
+        for w in moved:
+            w.node.entry.parent = new
+        if new not in self.seen:
+            self.waiting.setdefault(new, []).extend(moved)
+            return []
+        out: list[ImportNode] = []
+        for w in moved:
+            del self.waiting_keys[w.node.entry.key]
+            out.extend(self._release(w.node))
+        return out
+
+    def dangling(self) -> list[Waiting]:
+        """Waiting entries whose parent is not a waiting entry either: their parent is missing.
+        (What remains after those is a cycle of parents.)"""
+        found = [w for parent, ws in self.waiting.items() if parent not in self.waiting_keys for w in ws]
+        found.sort(key=lambda w: w.line)
+        return found
+
+    def make_root(self, w: Waiting) -> list[ImportNode]:
+        """Release a waiting entry as a root (its parent never came), with its descendants."""
+        parent = w.node.entry.parent
+        assert parent is not None
+        siblings = self.waiting.get(parent, [])
+        siblings.remove(w)
+        if not siblings:
+            self.waiting.pop(parent, None)
+        del self.waiting_keys[w.node.entry.key]
+        w.node.entry.parent = None
+        return self._release(w.node)
+
+    def in_cycles(self) -> list[Waiting]:
+        """Waiting entries that no missing parent explains: each lies on or below a parent cycle."""
+        below_missing: set[str] = set()
+        stack = [w.node.entry.key for w in self.dangling()]
+        while stack:
+            key = stack.pop()
+            below_missing.add(key)
+            stack.extend(w.node.entry.key for w in self.waiting.get(key, ()))
+        rest = [w for k, w in self.waiting_keys.items() if k not in below_missing]
+        rest.sort(key=lambda w: w.line)
+        return rest
+
+
+class FormatImporter:
+    """One file format: turns the reader's records into nodes for `store.import_entries`.
+
+    `nodes()` is a generator the store consumes inside the import transaction; it raises
+    ImportFailed (rolling everything back) when the file has problems and `skip_bad_lines` is off.
+    """
+
+    source = ""  # Session.source
+
+    def __init__(self, reader: LineReader, problems: Problems) -> None:
+        self.reader = reader
+        self.problems = problems
+        self.order = TreeOrder()
+        self.title: str | None = None  # a title the file itself gives, if any
+        self.metadata: dict[str, Any] = {}  # goes to Session.metadata["import"]
+        self.events = 0  # Event rows written for records that are not nodes
+        self.agents = 0  # Agent rows written
+
+    def start(self, session: Session, first: tuple[int, dict[str, Any]] | None) -> None:
+        """Called inside the transaction, before `nodes()`, with the file's first record (line,
+        object), already read to tell the format; None if that line was unreadable."""
+        self.session = session
+        self.first = first
+
+    def nodes(self) -> Iterator[ImportNode]:
+        raise NotImplementedError
+
+    def active_key(self) -> str | None:
+        raise NotImplementedError
+
+    def release_dangling(self, what: str = "node") -> Iterator[ImportNode]:
+        """At the end of the file: entries whose parent never came are errors, or roots when
+        skipping bad lines; parent cycles likewise (broken at the earliest line)."""
+        cycles = self.order.in_cycles()
+        for w in self.order.dangling():
+            parent = w.node.entry.parent
+            self.problems.repaired(
+                w.line, f"parent {parent!r} is not in the file", f"{what} imported as a root"
+            )
+            if self.problems.skip_bad_lines:
+                yield from self.order.make_root(w)
+        for w in cycles:
+            if w.node.entry.key not in self.order.waiting_keys:
+                continue  # released by an earlier repair
+            parent = w.node.entry.parent
+            self.problems.repaired(
+                w.line, f"parent {parent!r} leads back to this entry (a cycle)", f"{what} imported as a root"
+            )
+            if self.problems.skip_bad_lines:
+                yield from self.order.make_root(w)

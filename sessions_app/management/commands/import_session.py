@@ -1,0 +1,82 @@
+"""Import a pi or Claude Code session file as a new session; prints `session <id>` last."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from sessions_app.importers import DEFAULT_MAX_LINE_BYTES, ImportFailed, import_file
+
+# Files at least this big get progress lines on stderr.
+PROGRESS_FROM_BYTES = 1024 * 1024
+
+
+class Command(BaseCommand):
+    help = "Import a pi (JSONL v1-v3) or Claude Code transcript file as a new session."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("path", metavar="PATH")
+        parser.add_argument("--format", choices=["auto", "pi", "claude"], default="auto")
+        parser.add_argument("--title", help="session title (default: from the file)")
+        parser.add_argument(
+            "--skip-bad-lines",
+            action="store_true",
+            help="import what can be imported; report the lines skipped or repaired",
+        )
+        parser.add_argument(
+            "--max-line-bytes",
+            type=int,
+            default=DEFAULT_MAX_LINE_BYTES,
+            help=f"longest line accepted (default {DEFAULT_MAX_LINE_BYTES})",
+        )
+
+    def handle(self, *args: Any, **opts: Any) -> None:
+        path: str = opts["path"]
+        t0 = time.perf_counter()
+
+        def progress(done: int, total: int | None, line: int) -> None:
+            if total is None or total < PROGRESS_FROM_BYTES:
+                return
+            rate = done / max(time.perf_counter() - t0, 1e-9) / 1e6
+            self.stderr.write(
+                f"  {done / total:6.1%}  line {line:>9,}  {done / 1e6:8.1f} MB  {rate:6.1f} MB/s"
+            )
+
+        if opts["max_line_bytes"] < 1:
+            raise CommandError("--max-line-bytes must be positive")
+        try:
+            result = import_file(
+                path,
+                format=opts["format"],
+                title=opts["title"],
+                skip_bad_lines=opts["skip_bad_lines"],
+                max_line_bytes=opts["max_line_bytes"],
+                progress=progress,
+                progress_every=PROGRESS_FROM_BYTES,
+            )
+        except ImportFailed as exc:
+            hint = " Nothing was imported."
+            if not opts["skip_bad_lines"]:
+                hint += " --skip-bad-lines imports the rest."
+            if len(exc.problems) > 1:
+                self.stderr.write(exc.report())
+            raise CommandError(f"{exc}.{hint}") from exc
+        for p in result.skipped:
+            self.stderr.write(f"skipped {p}")
+        for p in result.warnings:
+            self.stderr.write(f"warning {p}")
+        seconds = max(result.seconds, 1e-9)
+        if result.bytes >= PROGRESS_FROM_BYTES:
+            self.stderr.write(
+                f"read {result.lines:,} lines, {result.bytes / 1e6:.1f} MB in {seconds:.2f} s "
+                f"({result.node_count / seconds:,.0f} entries/s)"
+            )
+        s = result.session
+        self.stdout.write(
+            f"imported {result.file} ({result.format}): {result.node_count} nodes, "
+            f"{result.compactions} compactions, {result.agents} agents, {result.events} events, "
+            f"{len(result.skipped)} lines skipped, {len(result.warnings)} warnings; title {s.title!r}"
+        )
+        self.stdout.write(f"session {s.pk}")

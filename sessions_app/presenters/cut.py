@@ -1,0 +1,262 @@
+"""The cut-point view: `prepare` on the active path with chosen settings, drawn to scale.
+
+The span since the boundary becomes token-proportional segments on a 0–1000 axis; the engine's
+plan colours them (summarized / split-turn prefix / kept). Nothing is written.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from sessions_app.compaction import (
+    CompactionSettings,
+    Entry,
+    NothingToDo,
+    Preparation,
+    is_cut_point,
+    prepare,
+    resolve_threshold,
+    should_compact,
+)
+from sessions_app.compaction.messages import COMPACTION
+from sessions_app.compaction.tokens import pi_tokens
+from sessions_app.presenters.content import preview
+
+AXIS = 1000.0
+NEAR = 6  # entries listed on each side of the cut
+
+
+@dataclass(frozen=True, slots=True)
+class Segment:
+    x: float
+    w: float
+    region: str  # summarize | prefix | kept | previous (before the boundary: not drawn)
+    keys: str  # first key (… last key) for the tooltip
+    tokens: int
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class NearRow:
+    index: int
+    key: str
+    label: str
+    tokens: int
+    from_end: int  # tokens from this entry to the end of the path
+    cut_point: bool
+    region: str
+    is_cut: bool
+    is_turn_start: bool
+    preview: str
+
+
+@dataclass(slots=True)
+class CutView:
+    settings: CompactionSettings
+    window: int
+    threshold: int
+    tokens_before: int
+    would_trigger: bool
+    path_length: int
+    boundary_index: int
+    span_tokens: int
+    segments: list[Segment] = field(default_factory=list)
+    ticks: list[float] = field(default_factory=list)  # valid cut points (x)
+    keep_x: float = 0.0  # where keep_recent_tokens, counted from the end, begins
+    cut_x: float | None = None
+    turn_x: float | None = None
+    nothing: str | None = None
+    prep: Preparation | None = None
+    near: list[NearRow] = field(default_factory=list)
+    summarize_tokens: int = 0
+    prefix_tokens: int = 0
+    kept_tokens: int = 0
+    summarize_preview: list[tuple[str, str, int, str]] = field(default_factory=list)
+    summarize_hidden: int = 0
+    prefix_preview: list[tuple[str, str, int, str]] = field(default_factory=list)
+
+    @property
+    def keep_w(self) -> float:
+        return AXIS - self.keep_x
+
+
+def _label(e: Entry) -> str:
+    return (e.role or "") if e.kind == "message" else e.kind
+
+
+def _weight(e: Entry, pi: bool) -> int:
+    if e.kind == COMPACTION:
+        return 0
+    return pi_tokens(e) if pi else e.tokens
+
+
+def _plan_rows(entries: list[Entry], pi: bool) -> list[tuple[str, str, int, str]]:
+    return [
+        (e.key, _label(e), _weight(e, pi), preview(e.kind, e.role, e.content, e.data, 120)) for e in entries
+    ]
+
+
+def cut_view(path: list[Entry], settings: CompactionSettings, window: int) -> CutView:
+    pi = settings.is_pi
+    result = prepare(path, settings)
+    threshold = resolve_threshold(window, settings)
+    prep = result if isinstance(result, Preparation) else None
+    if prep is not None:
+        tokens_before = prep.tokens_before
+        start = prep.boundary_start_index
+    else:
+        from sessions_app.compaction import context_tokens
+        from sessions_app.compaction.boundary import find_boundary
+
+        tokens_before = context_tokens(path, settings).tokens
+        start = find_boundary(path, settings).start if path else 0
+    view = CutView(
+        settings=settings,
+        window=window,
+        threshold=threshold,
+        tokens_before=tokens_before,
+        would_trigger=should_compact(tokens_before, window, settings),
+        path_length=len(path),
+        boundary_index=start,
+        span_tokens=0,
+        prep=prep,
+        nothing=result.reason if isinstance(result, NothingToDo) else None,
+    )
+    span = path[start:]
+    weights = [_weight(e, pi) for e in span]
+    total = sum(weights)
+    view.span_tokens = total
+    if not span:
+        return view
+    # Each entry gets a sliver even at 0 tokens so that it stays visible/clickable.
+    floor = total / AXIS * 0.6 if total else 1.0
+    widths = [max(w, floor) for w in weights]
+    scale = AXIS / sum(widths)
+    fk = prep.first_kept_index - start if prep else len(span)
+    ts = prep.turn_start_index - start if prep and prep.is_split_turn else -1
+
+    def region(i: int) -> str:
+        if i >= fk:
+            return "kept"
+        if ts >= 0 and i >= ts:
+            return "prefix"
+        return "summarize"
+
+    xs: list[float] = []
+    x = 0.0
+    for w in widths:
+        xs.append(x)
+        x += w * scale
+    # Merge neighbours of one region until a segment is at least ~1.5 units wide.
+    segs: list[Segment] = []
+    i = 0
+    n = len(span)
+    while i < n:
+        r = region(i)
+        j = i
+        w = 0.0
+        tok = 0
+        while j < n and region(j) == r and (j == i or w < 1.5):
+            w += widths[j] * scale
+            tok += weights[j]
+            j += 1
+        keys = span[i].key if j - i == 1 else f"{span[i].key} … {span[j - 1].key}"
+        segs.append(Segment(round(xs[i], 2), round(w, 2), r, keys, tok, j - i))
+        i = j
+    view.segments = segs
+    seen: set[int] = set()
+    for idx, e in enumerate(span):
+        if is_cut_point(e):
+            px = round(xs[idx] * 2)  # dedupe ticks closer than half a unit
+            if px not in seen:
+                seen.add(px)
+                view.ticks.append(round(xs[idx], 2))
+    keep = settings.keep_recent_tokens
+    # Position on the axis where the last `keep` tokens begin (walking from the end).
+    acc = 0
+    keep_x = 0.0
+    for idx in range(n - 1, -1, -1):
+        acc += weights[idx]
+        if acc >= keep:
+            frac = (acc - keep) / weights[idx] if weights[idx] else 0.0
+            keep_x = xs[idx] + widths[idx] * scale * frac
+            break
+    view.keep_x = round(keep_x, 2)
+    if prep is not None:
+        view.cut_x = round(xs[fk], 2)
+        view.turn_x = round(xs[ts], 2) if ts >= 0 else None
+        view.summarize_tokens = sum(weights[: ts if ts >= 0 else fk])
+        view.prefix_tokens = sum(weights[ts:fk]) if ts >= 0 else 0
+        view.kept_tokens = sum(weights[fk:])
+        summarized = prep.summarize
+        rows = _plan_rows(summarized[:25], pi)
+        if len(summarized) > 35:
+            view.summarize_hidden = len(summarized) - 35
+            rows += _plan_rows(summarized[-10:], pi)
+        else:
+            rows = _plan_rows(summarized, pi)
+        view.summarize_preview = rows
+        view.prefix_preview = _plan_rows(prep.turn_prefix[:40], pi)
+    # The entries around the cut (or the end, when nothing would be cut).
+    centre = fk if prep is not None else n - 1
+    from_end = 0
+    suffix: list[int] = [0] * n
+    for idx in range(n - 1, -1, -1):
+        from_end += weights[idx]
+        suffix[idx] = from_end
+    for idx in range(max(0, centre - NEAR), min(n, centre + NEAR + 1)):
+        e = span[idx]
+        view.near.append(
+            NearRow(
+                index=start + idx,
+                key=e.key,
+                label=_label(e),
+                tokens=weights[idx],
+                from_end=suffix[idx],
+                cut_point=is_cut_point(e),
+                region=region(idx),
+                is_cut=prep is not None and idx == fk,
+                is_turn_start=idx == ts,
+                preview=preview(e.kind, e.role, e.content, e.data, 90),
+            )
+        )
+    return view
+
+
+def parse_settings(
+    params: Any, base: CompactionSettings, window: int
+) -> tuple[CompactionSettings, int, list[str]]:
+    """Settings from a GET form (keep, reserve, window, compat); bad values are reported and ignored."""
+    errors: list[str] = []
+
+    def number(name: str, default: int, lo: int, hi: int) -> int:
+        raw = str(params.get(name, "") or "").strip().replace(",", "").replace("_", "")
+        if not raw:
+            return default
+        try:
+            value = int(raw)
+        except ValueError:
+            errors.append(f"{name} must be a whole number")
+            return default
+        if not lo <= value <= hi:
+            errors.append(f"{name} must be between {lo:,} and {hi:,}")
+            return default
+        return value
+
+    keep = number("keep", base.keep_recent_tokens, 0, 10_000_000)
+    reserve = number("reserve", base.reserve_tokens, 0, 10_000_000)
+    win = number("window", window, 1000, 100_000_000)
+    compat = str(params.get("compat") or base.compat)
+    if compat not in ("default", "pi"):
+        errors.append("compat must be default or pi")
+        compat = base.compat
+    settings = CompactionSettings(
+        enabled=base.enabled,
+        reserve_tokens=reserve,
+        keep_recent_tokens=keep,
+        threshold_tokens=base.threshold_tokens,
+        threshold_percent=base.threshold_percent,
+        compat=compat,  # type: ignore[arg-type]
+    )
+    return settings, win, errors

@@ -1,0 +1,208 @@
+"""Server-rendered htmx fragments for the live websocket (see sessions_app.consumers).
+
+Every top-level element of a message is swapped out of band by the htmx ws extension: by id
+(`outerHTML`) unless it carries its own `hx-swap-oob`. All text is escaped by the templates or
+by `format_html`; summary deltas never touch the database.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils.html import format_html
+
+from sessions_app.models import CompactionTask, Event, Node, Session
+from sessions_app.presenters.header import active_task, build_header
+from sessions_app.presenters.tree import Branch, Line, Row
+
+_PART = re.compile(r"^[a-z_]{1,32}$")
+PANEL_REFRESH_KINDS = {"compact_completed", "compact_stale", "compact_failed", "active_node", "run"}
+
+
+@dataclass(slots=True)
+class LiveTask:
+    task: CompactionTask
+    streams: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def active(self) -> bool:
+        return self.task.status in CompactionTask.ACTIVE_STATUSES
+
+
+def part_name(value: Any) -> str:
+    text = str(value or "history")
+    return text if _PART.match(text) else "history"
+
+
+def task_streams(task: CompactionTask) -> dict[str, str]:
+    parts: dict[str, str] = {}
+    for payload in (
+        Event.objects.filter(session_id=task.session_id, type="compact_delta", payload__task_id=task.pk)
+        .order_by("id")
+        .values_list("payload", flat=True)
+    ):
+        if isinstance(payload, dict):
+            p = part_name(payload.get("part"))
+            parts[p] = parts.get(p, "") + str(payload.get("text") or "")
+    return parts
+
+
+def live_task(session: Session, task_id: int | None = None) -> LiveTask | None:
+    task = (
+        CompactionTask.objects.filter(session_id=session.pk, pk=task_id)
+        .select_related("fork_run", "compaction")
+        .first()
+        if task_id is not None
+        else active_task(session)
+    )
+    if task is None:
+        return None
+    return LiveTask(task, task_streams(task))
+
+
+def delta_fragment(payload: dict[str, Any]) -> str:
+    """One chunk of summary text, appended to its stream (no database access)."""
+    try:
+        task_id = int(payload.get("task_id") or 0)
+    except (TypeError, ValueError):
+        return ""
+    return str(
+        format_html(
+            '<span hx-swap-oob="beforeend:#stream-{}-{}">{}</span>',
+            task_id,
+            part_name(payload.get("part")),
+            str(payload.get("text") or ""),
+        )
+    )
+
+
+def signal_fragment(kind: str, *, refresh: str = "", active: str | None = None, new: str = "") -> str:
+    return str(
+        format_html(
+            '<div id="live-signal" hidden data-kind="{}" data-refresh="{}" data-active="{}" '
+            'data-new="{}"></div>',
+            kind,
+            refresh,
+            active or "",
+            new,
+        )
+    )
+
+
+def header_fragment(session: Session, can_act: bool) -> str:
+    return render_to_string(
+        "sessions/_header.html#header",
+        {"session": session, "header": build_header(session), "can_act": can_act},
+    )
+
+
+def task_fragment(session: Session, task_id: int | None) -> str:
+    return render_to_string(
+        "sessions/_live.html#live_task", {"session": session, "task": live_task(session, task_id)}
+    )
+
+
+def node_fragment(session: Session, key: str) -> tuple[str, str]:
+    """The new node's tree row placed after its parent's row (or as a new branch of it)."""
+    node = (
+        Node.objects.filter(session_id=session.pk, key=key)
+        .values_list("id", "parent_id", "kind", "role", "seq", "token_estimate", "content", "data")
+        .first()
+    )
+    if node is None:
+        return "", ""
+    nid, parent_id, kind, role, seq, tokens, content, data = node
+    from sessions_app.presenters.content import preview
+
+    row = Row(
+        nid,
+        key,
+        kind,
+        role,
+        tokens,
+        seq,
+        active=session.active_node_id == nid,
+        on_path=True,
+        preview=preview(kind, role, content, data),
+    )
+    d = data if isinstance(data, dict) else {}
+    row.subagent = d.get("tool_name") in ("agent.fork_agent", "Task", "Agent")
+    context = {"session": session, "base": reverse("sessions_app:session_detail", args=[session.pk])}
+    if parent_id is None:
+        return "", f"tn-{nid}"
+    siblings = Node.objects.filter(parent_id=parent_id).count()
+    if siblings > 1:
+        branch = Branch(nid, key, 1, int(kind == "compaction"), True, False, Line(key, 1, 0, 1, [row]))
+        html = render_to_string(
+            "sessions/_live.html#new_branch", {**context, "br": branch, "parent_id": parent_id}
+        )
+    else:
+        html = render_to_string(
+            "sessions/_live.html#new_row", {**context, "row": row, "parent_id": parent_id}
+        )
+    return html, f"tn-{nid}"
+
+
+def snapshot(session_id: int, can_act: bool, run_id: int | None = None) -> str:
+    session = Session.objects.filter(pk=session_id).first()
+    if session is None:
+        return ""
+    if run_id is not None:
+        task = CompactionTask.objects.filter(fork_run_id=run_id).first()
+        if task is None:
+            return signal_fragment("snapshot")
+        parts = task_streams(task)
+        return "".join(
+            str(format_html('<pre id="stream-{}-{}" class="stream">{}</pre>', task.pk, p, parts.get(p, "")))
+            for p in ("history", "turn_prefix")
+        ) + signal_fragment("snapshot")
+    return header_fragment(session, can_act) + task_fragment(session, None) + signal_fragment("snapshot")
+
+
+def update(
+    session_id: int, kind: str, payload: dict[str, Any], can_act: bool, run_id: int | None = None
+) -> str:
+    """The fragments for one live message (database access allowed; not used for deltas)."""
+    session = Session.objects.filter(pk=session_id).first()
+    if session is None:
+        return ""
+    if run_id is not None:  # the run page only follows its own run
+        if payload.get("run_id") == run_id and kind in (
+            "compact_completed",
+            "compact_stale",
+            "compact_failed",
+            "run",
+        ):
+            return signal_fragment(kind, refresh="run")
+        return ""
+    task_id = payload.get("task_id")
+    if kind == "node_appended":
+        row_html, new_id = node_fragment(session, str(payload.get("key") or ""))
+        return (
+            row_html
+            + header_fragment(session, can_act)
+            + signal_fragment(kind, refresh="panels", active=str(payload.get("key") or ""), new=new_id)
+        )
+    if kind in ("task", "compact_started"):
+        return (
+            task_fragment(session, task_id if isinstance(task_id, int) else None)
+            + header_fragment(session, can_act)
+            + signal_fragment(kind, refresh="runs")
+        )
+    if kind in ("compact_completed", "compact_stale", "compact_failed"):
+        return (
+            task_fragment(session, task_id if isinstance(task_id, int) else None)
+            + header_fragment(session, can_act)
+            + signal_fragment(kind, refresh="panels charts")
+        )
+    if kind == "active_node":
+        return header_fragment(session, can_act) + signal_fragment(
+            kind, refresh="tree panels", active=str(payload.get("key") or "")
+        )
+    if kind == "run":
+        return signal_fragment(kind, refresh="panels")
+    return ""

@@ -1,0 +1,94 @@
+"""Template helpers for the dashboard. Nothing here marks model text safe except `markdown`,
+which escapes first (see presenters.markdown)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from django import template
+from django.http import QueryDict
+from django.utils.safestring import SafeString
+
+from sessions_app.presenters.content import pretty_json
+from sessions_app.presenters.markdown import render_markdown
+
+register = template.Library()
+
+
+@register.filter
+def tokens(value: Any) -> str:
+    """12,345 → "12,345"; large values stay exact (these are debugging numbers)."""
+    try:
+        return f"{int(value):,}"
+    except (TypeError, ValueError):
+        return "—"
+
+
+@register.filter
+def ktokens(value: Any) -> str:
+    """Compact form: 950, 12.3k, 1.2M."""
+    try:
+        n = int(value)
+    except (TypeError, ValueError):
+        return "—"
+    if abs(n) < 1000:
+        return str(n)
+    if abs(n) < 1_000_000:
+        return f"{n / 1000:.1f}k".replace(".0k", "k")
+    return f"{n / 1_000_000:.2f}M"
+
+
+@register.filter
+def percent(value: Any, total: Any) -> float:
+    try:
+        t = float(total)
+        return round(min(100.0, max(0.0, 100.0 * float(value) / t)), 2) if t else 0.0
+    except (TypeError, ValueError):
+        return 0.0
+
+
+@register.filter
+def markdown(value: Any) -> SafeString:
+    return render_markdown(str(value or ""))
+
+
+@register.filter
+def jsonpretty(value: Any) -> str:
+    return pretty_json(value)
+
+
+@register.filter
+def short(value: Any, n: int = 8) -> str:
+    text = str(value or "")
+    return text if len(text) <= n else text[:n]
+
+
+@register.filter
+def duration(value: Any) -> str:
+    if not isinstance(value, timedelta):
+        return "—"
+    s = value.total_seconds()
+    if s < 1:
+        return f"{s * 1000:.0f} ms"
+    if s < 60:
+        return f"{s:.1f} s"
+    m, sec = divmod(int(s), 60)
+    if m < 60:
+        return f"{m} min {sec:02d} s"
+    h, m = divmod(m, 60)
+    return f"{h} h {m:02d} min"
+
+
+@register.simple_tag(takes_context=True)
+def query(context: dict[str, Any], **changes: Any) -> str:
+    """The current query string with some parameters changed (None/"" removes them)."""
+    request = context.get("request")
+    params = request.GET.copy() if request is not None else QueryDict(mutable=True)
+    for k, v in changes.items():
+        if v is None or v == "":
+            params.pop(k, None)
+        else:
+            params[k] = str(v)
+    encoded = params.urlencode()
+    return f"?{encoded}" if encoded else "?"

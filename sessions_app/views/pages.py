@@ -1,0 +1,59 @@
+"""Compaction, run and agent-definition pages."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404
+from django.template.response import TemplateResponse
+
+from sessions_app.models import CompactionEntry, Event, Run, Session
+from sessions_app.presenters.compaction import compaction_view
+from sessions_app.presenters.run import run_view
+from sessions_app.runtime import definitions
+
+
+def compaction_detail(request: HttpRequest, compaction_id: int) -> HttpResponse:
+    entry = get_object_or_404(
+        CompactionEntry.objects.select_related(
+            "node", "node__session", "first_kept_node", "fork_run", "fork_agent"
+        ),
+        pk=compaction_id,
+    )
+    context = {"session": entry.node.session, "cv": compaction_view(entry)}
+    return TemplateResponse(request, "sessions/compaction_detail.html", context)
+
+
+def run_detail(request: HttpRequest, run_id: int) -> HttpResponse:
+    run = get_object_or_404(Run.objects.select_related("agent", "agent__parent", "session"), pk=run_id)
+    context = {"session": run.session, "rv": run_view(run)}
+    return TemplateResponse(request, "sessions/run_detail.html", context)
+
+
+def _project_dir(session: Session | None) -> Path | None:
+    if session is None:
+        return None
+    path = Path(session.workspace) if session.workspace else Path(settings.WORKSPACE_ROOT) / str(session.pk)
+    return path if path.is_dir() else None
+
+
+def agent_definitions(request: HttpRequest) -> HttpResponse:
+    raw = request.GET.get("session", "")
+    session = Session.objects.filter(pk=int(raw)).first() if raw.isdigit() else None
+    project = _project_dir(session)
+    visible = definitions.list_agent_definitions(project)
+    debug = [r for r in definitions.list_all_definitions_for_debug(project) if r.status != "active"]
+    refused_events = list(
+        Event.objects.filter(type__in=("definition_refused", "definition_invalid")).order_by("-id")[:50]
+    )
+    context = {
+        "definitions": visible,
+        "debug_rows": debug,
+        "refused_events": refused_events,
+        "for_session": session,
+        "project_dir": project,
+        "user_dir": definitions.user_agents_dir(),
+    }
+    return TemplateResponse(request, "sessions/definitions.html", context)

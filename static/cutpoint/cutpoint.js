@@ -1,0 +1,283 @@
+/* Cutpoint dashboard behaviour: theme, popovers, tree keyboard navigation, live updates over the
+   htmx ws extension (connection dot, reconnect, pause/follow), and plotly charts. No framework. */
+(function () {
+  "use strict";
+  var doc = document;
+  var root = doc.documentElement;
+  var plotlySrc = (doc.currentScript && doc.currentScript.dataset.plotly) || "";
+
+  function $(sel, el) { return (el || doc).querySelector(sel); }
+  function $all(sel, el) { return Array.prototype.slice.call((el || doc).querySelectorAll(sel)); }
+
+  /* ---- theme ---------------------------------------------------------------------------- */
+  function effectiveTheme() {
+    if (root.dataset.theme) return root.dataset.theme;
+    return window.matchMedia && window.matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light";
+  }
+  doc.addEventListener("click", function (e) {
+    var t = e.target.closest && e.target.closest("#theme-toggle");
+    if (!t) return;
+    var next = effectiveTheme() === "dark" ? "light" : "dark";
+    root.dataset.theme = next;
+    try { localStorage.setItem("cp-theme", next); } catch (err) { /* private mode */ }
+    restyleCharts();
+  });
+
+  /* ---- flash messages, popovers, dismiss buttons ---------------------------------------- */
+  doc.addEventListener("click", function (e) {
+    var close = e.target.closest && e.target.closest(".flash-close");
+    if (close) { close.parentElement.remove(); return; }
+    var dismiss = e.target.closest && e.target.closest("[data-dismiss]");
+    if (dismiss) {
+      var el = doc.getElementById(dismiss.dataset.dismiss);
+      if (el) { el.innerHTML = ""; el.className = ""; }
+      return;
+    }
+    $all("details.popover[open]").forEach(function (d) { if (!d.contains(e.target)) d.removeAttribute("open"); });
+  });
+  doc.addEventListener("keydown", function (e) {
+    if (e.key === "Escape") $all("details.popover[open]").forEach(function (d) { d.removeAttribute("open"); });
+  });
+  doc.addEventListener("htmx:afterRequest", function (e) {
+    var form = e.target.closest && e.target.closest("form");
+    if (!form || !e.detail.successful) return;
+    if (form.hasAttribute("data-reset")) form.reset();
+    if (form.hasAttribute("data-close-popover")) {
+      var d = form.closest("details.popover");
+      if (d) d.removeAttribute("open");
+    }
+  });
+  function autoDismiss() {
+    $all(".flash-success:not([data-timer])").forEach(function (f) {
+      f.setAttribute("data-timer", "1");
+      setTimeout(function () { f.remove(); }, 9000);
+    });
+  }
+
+  /* ---- tabs ----------------------------------------------------------------------------- */
+  doc.addEventListener("click", function (e) {
+    var tab = e.target.closest && e.target.closest("[role=tab]");
+    if (!tab) return;
+    $all("[role=tab]", tab.parentElement).forEach(function (t) { t.setAttribute("aria-selected", t === tab ? "true" : "false"); });
+  });
+
+  /* ---- tree: keyboard, collapse/expand, highlight -------------------------------------- */
+  function visibleItems(tree) {
+    return $all(".tn-row, .tb > details > summary, .tree-more > button", tree).filter(function (el) {
+      return el.offsetParent !== null;
+    });
+  }
+  doc.addEventListener("keydown", function (e) {
+    var tree = e.target.closest && e.target.closest("#tree");
+    if (!tree) return;
+    var items = visibleItems(tree);
+    var i = items.indexOf(e.target);
+    if (i < 0) return;
+    var next = null;
+    if (e.key === "ArrowDown") next = items[i + 1];
+    else if (e.key === "ArrowUp") next = items[i - 1];
+    else if (e.key === "Home") next = items[0];
+    else if (e.key === "End") next = items[items.length - 1];
+    else if (e.key === "ArrowRight" || e.key === "ArrowLeft") {
+      var det = e.target.tagName === "SUMMARY" ? e.target.parentElement : null;
+      if (!det) {
+        var li = e.target.closest("li.tn");
+        var br = li && li.querySelector(":scope > .branches > .tb > details");
+        if (br) det = br;
+      }
+      if (det) {
+        if (e.key === "ArrowRight" && !det.open) det.open = true;
+        else if (e.key === "ArrowLeft" && det.open) det.open = false;
+        e.preventDefault();
+      }
+      return;
+    } else return;
+    if (next) {
+      e.preventDefault();
+      items.forEach(function (it) { if (it.classList.contains("tn-row")) it.tabIndex = -1; });
+      next.tabIndex = 0;
+      next.focus();
+    }
+  });
+  doc.addEventListener("click", function (e) {
+    var row = e.target.closest && e.target.closest(".tn-row");
+    if (row) {
+      $all(".tn.is-selected").forEach(function (x) { x.classList.remove("is-selected"); });
+      row.parentElement.classList.add("is-selected");
+    }
+    if (e.target.closest && e.target.closest("#tree-collapse")) $all("#tree details[open]").forEach(function (d) { d.open = false; });
+    if (e.target.closest && e.target.closest("#tree-expand")) $all("#tree .tb > details").forEach(function (d) { if (!d.hasAttribute("hx-get") || d.dataset.loaded) d.open = true; });
+  });
+  doc.addEventListener("input", function (e) {
+    if (e.target.id !== "tree-q") return;
+    var q = e.target.value.trim().toLowerCase();
+    $all("#tree .tn").forEach(function (li) {
+      var text = (li.querySelector(":scope > .tn-row") || li).textContent.toLowerCase();
+      li.classList.toggle("hit", q.length > 1 && (text.indexOf(q) >= 0 || (li.dataset.key || "").indexOf(q) === 0));
+    });
+  });
+
+  /* ---- live ----------------------------------------------------------------------------- */
+  var live = { paused: false, missed: 0, socket: null, opened: 0, timers: {}, retry: 0 };
+
+  function setConn(state, text) {
+    var c = $("#conn");
+    if (!c) return;
+    c.dataset.state = state;
+    $(".conn-text", c).textContent = text;
+  }
+  function debounce(name, ms, fn) {
+    clearTimeout(live.timers[name]);
+    live.timers[name] = setTimeout(fn, ms);
+  }
+  function refresh(what) {
+    what.split(/\s+/).forEach(function (w) {
+      if (w === "tree") htmx.trigger(doc.body, "cp:refresh-tree");
+      else if (w === "panels" || w === "runs") debounce("panels", 1200, function () { htmx.trigger(doc.body, "cp:refresh-panels"); });
+      else if (w === "charts") debounce("charts", 600, function () { htmx.trigger(doc.body, "cp:refresh-charts"); });
+      else if (w === "run") debounce("run", 300, function () {
+        var main = $("#run-main");
+        if (main) htmx.ajax("GET", location.pathname, { target: "#run-main", select: "#run-main", swap: "outerHTML" });
+      });
+    });
+  }
+  function markActive(key) {
+    if (!key) return;
+    $all("#tree .tn.is-active").forEach(function (li) {
+      if (li.dataset.key !== key) { li.classList.remove("is-active"); li.setAttribute("aria-selected", "false"); }
+    });
+    $all("#tree .tn").forEach(function (li) {
+      if (li.dataset.key === key) { li.classList.add("is-active", "on-path"); li.setAttribute("aria-selected", "true"); }
+    });
+    var tree = $("#tree");
+    if (tree) tree.dataset.active = key;
+  }
+  function follow(newId) {
+    if (live.paused) return;
+    if (newId) {
+      var el = doc.getElementById(newId);
+      var box = $("#tree-scroll");
+      if (el && box) {
+        el.classList.add("is-new");
+        box.scrollTop = el.offsetTop - box.clientHeight / 2;
+      }
+    }
+    $all("pre.stream").forEach(function (p) { p.scrollTop = p.scrollHeight; });
+  }
+
+  doc.addEventListener("htmx:wsConnecting", function () { setConn("connecting", live.opened ? "reconnecting…" : "connecting…"); });
+  doc.addEventListener("htmx:wsOpen", function (e) {
+    live.socket = e.detail.socketWrapper;
+    live.retry = 0;
+    live.reconnected = live.opened > 0;
+    live.opened += 1;
+    setConn("open", "live");
+  });
+  doc.addEventListener("htmx:wsClose", function (e) {
+    var code = e.detail.event && e.detail.event.code;
+    if (code === 4401 || code === 4403) { setConn("closed", "signed out — reload to log in"); return; }
+    if (code === 4404) { setConn("closed", "session not found"); return; }
+    setConn("closed", "disconnected — retrying");
+    // The extension retries abnormal closures itself; retry the rest (server restarts) here.
+    if ([1006, 1011, 1012, 1013].indexOf(code) < 0 && e.detail.socketWrapper) {
+      var wrapper = e.detail.socketWrapper;
+      live.retry += 1;
+      setTimeout(function () { if ($("#live")) wrapper.reconnect(); }, Math.min(30000, 1000 * Math.pow(2, live.retry)));
+    }
+  });
+  doc.addEventListener("htmx:wsBeforeMessage", function (e) {
+    if (!live.paused) return;
+    var msg = String(e.detail.message || "");
+    if (msg.indexOf('data-kind="snapshot"') >= 0) return;  // explicit snapshot requests always apply
+    e.preventDefault();
+    live.missed += 1;
+    var pc = $("#paused-count");
+    if (pc) { pc.hidden = false; pc.textContent = live.missed + " update" + (live.missed === 1 ? "" : "s") + " waiting"; }
+  });
+  doc.addEventListener("htmx:wsAfterMessage", function () {
+    var sig = $("#live-signal");
+    if (!sig) return;
+    var kind = sig.dataset.kind;
+    sig.dataset.kind = "";
+    if (kind === "snapshot") {
+      if (live.reconnected) { live.reconnected = false; refresh("tree panels charts"); }
+    } else if (kind) {
+      if (sig.dataset.refresh) refresh(sig.dataset.refresh);
+      if (sig.dataset.active) markActive(sig.dataset.active);
+    }
+    follow(sig.dataset.new);
+    sig.dataset.new = "";
+  });
+  doc.addEventListener("click", function (e) {
+    var b = e.target.closest && e.target.closest("#follow-toggle");
+    if (!b) return;
+    live.paused = !live.paused;
+    b.setAttribute("aria-pressed", live.paused ? "false" : "true");
+    b.textContent = live.paused ? "❚❚ Paused" : "● Following";
+    var pc = $("#paused-count");
+    if (!live.paused) {
+      if (pc) pc.hidden = true;
+      if (live.missed && live.socket) {
+        live.socket.send(JSON.stringify({ action: "snapshot" }));
+        refresh("tree panels charts");
+      }
+      live.missed = 0;
+    }
+  });
+
+  /* ---- charts --------------------------------------------------------------------------- */
+  var plotlyLoading = null;
+  function loadPlotly() {
+    if (window.Plotly) return Promise.resolve();
+    if (!plotlyLoading) {
+      plotlyLoading = new Promise(function (resolve, reject) {
+        var s = doc.createElement("script");
+        s.src = plotlySrc;
+        s.onload = resolve;
+        s.onerror = reject;
+        doc.head.appendChild(s);
+      });
+    }
+    return plotlyLoading;
+  }
+  function chartColors() {
+    var cs = getComputedStyle(doc.body);
+    return { fg: cs.getPropertyValue("--fg").trim() || "#222", grid: cs.getPropertyValue("--line").trim() || "#ddd" };
+  }
+  function themed(layout) {
+    var c = chartColors();
+    layout.font = Object.assign({}, layout.font || {}, { color: c.fg, family: "system-ui, sans-serif", size: 12 });
+    ["xaxis", "yaxis"].forEach(function (ax) {
+      layout[ax] = Object.assign({}, layout[ax] || {}, { gridcolor: c.grid, zerolinecolor: c.grid, linecolor: c.grid });
+    });
+    return layout;
+  }
+  function renderCharts() {
+    var els = $all("[data-plotly]:not([data-rendered])");
+    if (!els.length) return;
+    loadPlotly().then(function () {
+      els.forEach(function (el) {
+        var src = doc.getElementById(el.dataset.plotly);
+        if (!src) return;
+        var fig = JSON.parse(src.textContent);
+        el.dataset.rendered = "1";
+        window.Plotly.newPlot(el, fig.data, themed(fig.layout), { responsive: true, displaylogo: false });
+      });
+    });
+  }
+  function restyleCharts() {
+    if (!window.Plotly) return;
+    $all("[data-plotly][data-rendered]").forEach(function (el) {
+      var c = chartColors();
+      window.Plotly.relayout(el, { "font.color": c.fg, "xaxis.gridcolor": c.grid, "yaxis.gridcolor": c.grid });
+    });
+  }
+
+  function onLoad() { renderCharts(); autoDismiss(); }
+  doc.addEventListener("DOMContentLoaded", onLoad);
+  doc.addEventListener("htmx:afterSettle", onLoad);
+  doc.addEventListener("htmx:afterSwap", function (e) {
+    var d = e.target.closest && e.target.closest(".tb > details");
+    if (d) d.dataset.loaded = "1";
+  });
+})();

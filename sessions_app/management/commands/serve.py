@@ -1,0 +1,93 @@
+"""`manage.py serve [--workers N] [--host H] [--port P]`: several daphne processes behind one port.
+
+The supervisor opens the listening socket once and hands it to every worker (daphne `--fd`), so
+the kernel spreads connections over them. With more than one worker, set REDIS_URL (live updates
+must cross processes) and use PostgreSQL (many writers). A worker that exits is restarted; SIGTERM
+or Ctrl-C stops them all.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from typing import Any
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+
+class Command(BaseCommand):
+    help = "Serve the dashboard with several daphne worker processes sharing one port."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--workers", type=int, default=int(os.environ.get("CUTPOINT_WORKERS", "2")))
+        parser.add_argument("--host", default="127.0.0.1")
+        parser.add_argument("--port", type=int, default=8000)
+        parser.add_argument("--no-restart", action="store_true", help="exit when a worker exits")
+
+    def handle(self, *args: Any, workers: int, host: str, port: int, no_restart: bool, **opts: Any) -> None:
+        if workers < 1:
+            raise CommandError("--workers must be at least 1")
+        if workers > 1 and not settings.REDIS_URL:
+            self.stderr.write("warning: several workers without REDIS_URL cannot share live updates")
+        if workers > 1 and settings.DATABASES["default"]["ENGINE"].endswith("sqlite3"):
+            self.stderr.write("warning: several workers on SQLite serialize every write; use PostgreSQL")
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        sock = socket.socket(family, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            sock.bind((host, port))
+        except OSError as exc:
+            raise CommandError(f"cannot listen on {host}:{port}: {exc}") from exc
+        sock.listen(1024)
+        sock.set_inheritable(True)
+        fd = sock.fileno()
+
+        def start() -> subprocess.Popen[bytes]:
+            cmd = [
+                sys.executable,
+                "-m",
+                "daphne",
+                "--fd",
+                str(fd),
+                "--proxy-headers",
+                "dashboard.asgi:application",
+            ]
+            return subprocess.Popen(cmd, pass_fds=(fd,))
+
+        procs = [start() for _ in range(workers)]
+        self.stdout.write(
+            f"serving on http://{host}:{port}/ with {workers} worker(s): {[p.pid for p in procs]}"
+        )
+        stopping = False
+
+        def stop(signum: int, frame: Any) -> None:
+            nonlocal stopping
+            stopping = True
+
+        signal.signal(signal.SIGTERM, stop)
+        signal.signal(signal.SIGINT, stop)
+        try:
+            while not stopping:
+                for i, proc in enumerate(procs):
+                    if proc.poll() is not None:
+                        if no_restart:
+                            stopping = True
+                            break
+                        self.stderr.write(f"worker {proc.pid} exited with {proc.returncode}; restarting")
+                        procs[i] = start()
+                time.sleep(0.5)  # supervision tick
+        finally:
+            for proc in procs:
+                if proc.poll() is None:
+                    proc.terminate()
+            for proc in procs:
+                try:
+                    proc.wait(timeout=10)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+            sock.close()

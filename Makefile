@@ -7,7 +7,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 PG_URL ?= postgres://postgres@127.0.0.1:5432/postgres
 
-.PHONY: run test lint typecheck pytest pytest-pg services bench clean
+.PHONY: run test lint typecheck pytest pytest-pg browser chromium services bench clean
 
 $(VENV)/.stamp-run: pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -39,13 +39,22 @@ typecheck: $(VENV)/.stamp-dev
 	$(BIN)/mypy .
 
 pytest: $(VENV)/.stamp-dev
-	$(BIN)/pytest -q
+	$(BIN)/pytest -q -m "not browser and not multiprocess"
 
-# The store (and anything else marked `postgres`) again on a real PostgreSQL.
+# The store (and anything else marked `postgres`) again on a real PostgreSQL, then several server
+# processes on PostgreSQL + Redis (`multiprocess`).
 pytest-pg: $(VENV)/.stamp-dev services
-	DATABASE_URL=$(PG_URL) $(BIN)/pytest -q -m postgres
+	DATABASE_URL=$(PG_URL) $(BIN)/pytest -q -m "postgres or multiprocess"
 
-test: lint typecheck pytest pytest-pg
+# Debian's Chromium for the Playwright browser tests (Playwright's own download is not reachable).
+chromium:
+	@test -x /usr/bin/chromium || (apt-get update && apt-get install -y chromium)
+
+# The dashboard in Chromium against daphne (HTTP + websockets); screenshots land in test-artifacts/.
+browser: $(VENV)/.stamp-dev chromium
+	$(BIN)/pytest -q -m browser tests/browser
+
+test: lint typecheck pytest pytest-pg browser
 
 bench: $(VENV)/.stamp-dev
 	@for f in bench/*.py; do echo "== $$f"; $(BIN)/python $$f || exit 1; done

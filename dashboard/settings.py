@@ -156,7 +156,8 @@ CHANNEL_LAYERS: dict[str, Any] = (
     {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL]},
+            # A prefix per deployment (or test run) keeps several of them apart on one Redis.
+            "CONFIG": {"hosts": [REDIS_URL], "prefix": os.environ.get("CUTPOINT_CHANNEL_PREFIX", "cutpoint")},
         }
     }
     if REDIS_URL

@@ -570,6 +570,7 @@ class ImportNode:
     entry: Entry
     agent_id: int | None = None
     compaction: ImportCompaction | None = None  # compaction nodes: else derived from entry.data
+    tokens: int | None = None  # estimate_entry(entry), if the caller computed it already
 
 
 @dataclass(slots=True)
@@ -667,7 +668,8 @@ def import_entries(
 
     Entries must come parents first (an entry's parent is an earlier entry, or None for a root).
     Each node gets `seq` in iteration order, `depth`, `last_compaction` (itself for a compaction,
-    else its parent's) and `token_estimate` (estimate_entry). Compaction nodes get their
+    else its parent's) and `token_estimate` (estimate_entry, unless `ImportNode.tokens` already
+    holds it: importers may compute estimates in a helper process). Compaction nodes get their
     CompactionEntry from `ImportNode.compaction` or, for a bare Entry, from its `data`.
     `active_key` names the active node; None means the last entry (pi's leaf rule); a callable is
     asked once every entry has been consumed (for streaming readers that learn it at the end).
@@ -699,9 +701,9 @@ def import_entries(
 
         for item in entries:
             if isinstance(item, ImportNode):
-                entry, agent_id, comp = item.entry, item.agent_id, item.compaction
+                entry, agent_id, comp, tokens = item.entry, item.agent_id, item.compaction, item.tokens
             else:
-                entry, agent_id, comp = item, None, None
+                entry, agent_id, comp, tokens = item, None, None, None
             key, kind, role = entry.key, entry.kind, entry.role
             if key in ids:
                 raise StoreError(f"duplicate node key {key!r}")
@@ -741,7 +743,7 @@ def import_entries(
                     entry.stop_reason,
                     None,
                     agent_id,
-                    estimate_entry(entry),
+                    estimate_entry(entry) if tokens is None else tokens,
                     seq,
                     depth,
                     lc,

@@ -236,13 +236,13 @@ class ClaudeImporter(FormatImporter):
                 continue
             self._record(n, rec)
             window = self._window
-            while len(window) > WINDOW:
+            while len(window) > WINDOW and not problems.failed:
                 yield self._hand_over(window.popleft())
         if self._boundary is not None:
             self._no_summary.append(self._boundary)
         for _, n in self._no_summary:
             problems.warn(n, "compact boundary without an isCompactSummary record: its summary is empty")
-        while self._window:
+        while self._window and not problems.failed:
             yield self._hand_over(self._window.popleft())
         yield from self.release_dangling("record")
         self._flush_events(force=True)

@@ -36,6 +36,15 @@ def _inline(escaped: str) -> str:
     return "".join(out)
 
 
+def _task(item: str) -> str:
+    """`[x] done` / `[ ] open` list items (summaries use them for progress)."""
+    if item.startswith(("[x] ", "[X] ")):
+        return '<span class="md-check done" aria-label="done">✓</span> ' + item[4:]
+    if item.startswith("[ ] "):
+        return '<span class="md-check" aria-label="open">○</span> ' + item[4:]
+    return item
+
+
 def render_markdown(text: str) -> SafeString:
     lines = escape(text or "", quote=True).replace("\r\n", "\n").split("\n")
     html: list[str] = []
@@ -105,7 +114,7 @@ def render_markdown(text: str) -> SafeString:
                 flush_list()
                 list_tag = tag_name
             content = bullet.group(1) if bullet else numbered.group(2)  # type: ignore[union-attr]
-            items.append(_inline(content))
+            items.append(_task(_inline(content)))
             i += 1
             continue
         if not stripped:
@@ -122,4 +131,5 @@ def render_markdown(text: str) -> SafeString:
         i += 1
     flush_para()
     flush_list()
+    # Safe: every byte of the input was HTML-escaped above; only markup built here is added.
     return mark_safe("\n".join(html))

@@ -4,7 +4,7 @@
   "use strict";
   var doc = document;
   var root = doc.documentElement;
-  var plotlySrc = (doc.currentScript && doc.currentScript.dataset.plotly) || "";
+  var plotlySrc = (doc.currentScript && doc.currentScript.dataset.plotlySrc) || "";
 
   function $(sel, el) { return (el || doc).querySelector(sel); }
   function $all(sel, el) { return Array.prototype.slice.call((el || doc).querySelectorAll(sel)); }

@@ -12,6 +12,8 @@ from django.db import connection
 
 from sessions_app import store
 from sessions_app.compaction import pi_jsonl
+from sessions_app.compaction.context import build_context
+from sessions_app.compaction.validate import CompactionPayload
 from sessions_app.exporters import export_pi
 from sessions_app.importers import import_file
 from sessions_app.models import Node, Session
@@ -149,8 +151,6 @@ def test_claude_session_exports_as_pi(tmp_path: Path) -> None:
     parsed = pi_jsonl.parse(text)
     assert parsed.leaf == body[-1]["id"] == Node.objects.get(pk=session.active_node_id).key
     # pi's context for the leaf: the summary first, nothing from before the boundary.
-    from sessions_app.compaction.context import build_context
-
     msgs = build_context(parsed.path())
     assert msgs[0].source_key == comp["id"] and len(msgs) == 5
 
@@ -168,3 +168,55 @@ def test_export_session_command(tmp_path: Path) -> None:
         run("export_session", "999999")
     with pytest.raises(CommandError, match="is not a directory"):
         run("export_session", str(session.pk), "-o", str(tmp_path / "nope" / "x.jsonl"))
+
+
+def test_native_session_exports_as_pi(session: Session) -> None:
+    def text(t: str) -> list[dict[str, str]]:
+        return [{"type": "text", "text": t}]
+
+    u1 = store.append(session, None, kind="message", role="user", content=text("one " * 200))
+    a1 = store.append(
+        session,
+        u1.key,
+        kind="message",
+        role="assistant",
+        content=[
+            *text("reading"),
+            {"type": "tool_call", "id": "c1", "name": "read", "arguments": {"path": "/x"}},
+        ],
+        data={"provider": "anthropic", "model": "m"},
+        usage={"input": 5, "output": 6, "cache_read": 0, "cache_write": 0, "total": 0},
+        stop_reason="tool_use",
+    )
+    r1 = store.append(
+        session,
+        a1.key,
+        kind="message",
+        role="tool_result",
+        content=text("data"),
+        data={"tool_call_id": "c1", "tool_name": "read", "is_error": False},
+    )
+    u2 = store.append(session, r1.key, kind="message", role="user", content=text("two"))
+    payload = CompactionPayload("summary", u2.key, 1234, {"read_files": ["/x"], "modified_files": []})
+    ce = store.append_compaction(session, u2.key, payload, reason="manual")
+    store.append(session, ce.node.key, kind="message", role="user", content=text("three"))
+    session.refresh_from_db()
+
+    text_out = exported(session)
+    header = json.loads(text_out.splitlines()[0])
+    assert header["version"] == 3 and header["cwd"] == "" and len(header["id"]) == 36
+    assert exported(session).splitlines()[0] == text_out.splitlines()[0]  # a stable header id
+    parsed = pi_jsonl.parse(text_out, lazy=False)
+    stored = store.path_entries(session)
+    assert [(e.key, e.parent, e.kind, e.role, e.content) for e in parsed.path()] == [
+        (e.key, e.parent, e.kind, e.role, e.content) for e in stored
+    ]
+    comp = next(e for e in parsed.entries if e.kind == "compaction")
+    assert comp.data["first_kept"] == u2.key and comp.data["tokens_before"] == 1234
+    assert comp.data["details"] == {"read_files": ["/x"], "modified_files": []}
+    body = [json.loads(line) for line in text_out.splitlines()[1:]]
+    assert body[1]["message"]["stopReason"] == "toolUse" and body[1]["message"]["usage"]["output"] == 6
+    assert all(isinstance(e["message"]["timestamp"], int) for e in body if e["type"] == "message")
+    assert [m.source_key for m in build_context(parsed.path())] == [
+        m.source_key for m in build_context(stored)
+    ]

@@ -1,4 +1,5 @@
-"""store.import_entries: the bulk writer behind the importers."""
+"""store.import_entries, the bulk writer behind the importers, and the helper processes that
+compute token estimates for big imports."""
 
 from __future__ import annotations
 
@@ -9,9 +10,10 @@ import pytest
 from sessions_app import store
 from sessions_app.compaction.messages import Entry, Usage
 from sessions_app.compaction.tokens import estimate_entry
+from sessions_app.importers import import_file, writer
 from sessions_app.models import CompactionEntry, Node, Session
 
-from .helpers import row_counts
+from .helpers import PI_FIXTURES, row_counts, snapshot
 
 pytestmark = [pytest.mark.django_db, pytest.mark.postgres]
 
@@ -143,3 +145,51 @@ def test_only_into_an_empty_session(session: Session) -> None:
     with pytest.raises(store.StoreError, match="'nope' is not among the imported entries"):
         store.import_entries(Session.objects.create(), tree(), active_key="nope")
     assert row_counts()["sessions_app.Node"] == before["sessions_app.Node"]
+
+
+def test_estimates_from_helper_processes_equal_the_stores(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(writer, "ESTIMATE_BATCH", 150)  # several batches through the helpers
+    seen: list[int | None] = []
+    real = writer.with_estimates
+
+    def spy(nodes: Any, workers: int) -> Any:
+        for node in real(nodes, workers):
+            seen.append(node.tokens)
+            yield node
+
+    monkeypatch.setattr("sessions_app.importers.with_estimates", spy)
+    fixture = PI_FIXTURES[1]
+    helped = snapshot(import_file(fixture, estimate_workers=2).session)
+    assert sum(t is not None for t in seen) >= 900  # all but the last partial batch
+    seen.clear()
+    alone = snapshot(import_file(fixture, estimate_workers=0).session)
+    assert seen == [None] * len(alone["nodes"])
+    assert {k: n["tokens"] for k, n in helped["nodes"].items()} == {
+        k: n["tokens"] for k, n in alone["nodes"].items()
+    }
+
+
+def test_a_failing_helper_leaves_the_estimates_to_the_store(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(writer, "ESTIMATE_BATCH", 100)
+    monkeypatch.setattr(writer, "_HELPER", "import sys; sys.stdin.buffer.read(1)")  # dies at once
+    broken = snapshot(import_file(PI_FIXTURES[0], estimate_workers=1).session)
+
+    def no_processes(*args: Any, **kwargs: Any) -> Any:
+        raise OSError("no processes here")
+
+    monkeypatch.setattr(writer.subprocess, "Popen", no_processes)
+    unstarted = snapshot(import_file(PI_FIXTURES[0], estimate_workers=1).session)
+    monkeypatch.undo()
+    plain = snapshot(import_file(PI_FIXTURES[0], estimate_workers=0).session)
+    tokens = {k: n["tokens"] for k, n in plain["nodes"].items()}
+    assert sum(tokens.values()) > 0
+    assert {k: n["tokens"] for k, n in broken["nodes"].items()} == tokens
+    assert {k: n["tokens"] for k, n in unstarted["nodes"].items()} == tokens
+
+
+def test_helpers_only_for_big_files_on_machines_with_cpus_to_spare(monkeypatch: pytest.MonkeyPatch) -> None:
+    big = writer.AUTO_WORKERS_FROM_BYTES
+    monkeypatch.setattr(writer, "cpus", lambda: 8)
+    assert [writer.auto_workers(n) for n in (None, 0, big - 1, big)] == [0, 0, 0, 1]
+    monkeypatch.setattr(writer, "cpus", lambda: 2)
+    assert writer.auto_workers(big * 10) == 0

@@ -9,14 +9,23 @@ from django.contrib.auth.models import User
 from django.core.cache import cache
 from django.test import Client
 
+from sessions_app.runtime import compactor
 from tests.web.builders import Built, build_session
 
 
+def _clear() -> None:
+    cache.clear()
+    # The compactor caches trigger-time paths per (session id, node id); test databases reuse ids.
+    paths = getattr(compactor, "_PATHS", None)
+    if paths is not None:
+        paths.clear()
+
+
 @pytest.fixture(autouse=True)
-def _clear_cache() -> Iterator[None]:
-    cache.clear()
+def _clear_caches() -> Iterator[None]:
+    _clear()
     yield
-    cache.clear()
+    _clear()
 
 
 @pytest.fixture

@@ -19,7 +19,7 @@ from sessions_app.models import Agent, CompactionTask, Event, Node, Run
 from sessions_app.runtime import live
 from tests.web.builders import XSS, XSS_ESCAPED, Built, build_session
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
 
 
 def _cookie_for(user: User | None) -> list[tuple[bytes, bytes]]:

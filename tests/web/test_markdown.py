@@ -24,3 +24,9 @@ def test_links_and_unclosed_tags_stay_text() -> None:
     html = render_markdown("[x](javascript:alert(1)) <summary>\nstill text")
     assert "href" not in html and "javascript:alert(1)" in html
     assert "&lt;summary&gt;" in html
+
+
+def test_task_items() -> None:
+    html = render_markdown("- [x] done <b>\n- [ ] open")
+    assert 'aria-label="done">✓</span> done &lt;b&gt;' in html
+    assert 'aria-label="open">○</span> open' in html

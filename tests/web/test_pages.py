@@ -15,7 +15,8 @@ from sessions_app.runtime import definitions
 from tests.web.builders import XSS, XSS_ESCAPED, Built, build_chain, build_session
 from tests.web.conftest import HX
 
-pytestmark = pytest.mark.django_db
+# Also on PostgreSQL (make pytest-pg): the pages use JSON lookups and casts.
+pytestmark = [pytest.mark.django_db, pytest.mark.postgres]
 
 
 def assert_inert(html: str) -> None:

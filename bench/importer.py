@@ -1,0 +1,270 @@
+"""Importer throughput (issue 6): entries/s and MB/s for the two real pi sessions, the Claude Code
+test transcript, and a synthetic ~100 MB pi v3 file generated into a temp dir (deleted after).
+
+python bench/importer.py [--mb 100] [--runs 3] [--json] [--no-insert-compare]
+
+Each import is the whole `import_file` (read, parse, estimate tokens, insert, one transaction) on
+a throwaway database (SQLite unless DATABASE_URL is set). The synthetic file cycles the real
+sessions' entries (so content is realistic) with fresh ids, branches, labels and compactions.
+The big file is imported twice: token estimates in-process, and in a helper process (the default
+for files of 32 MB and more on machines with 4+ CPUs). Also shown: where the in-process time goes
+(parse only; parse + token estimates) and, for the insert path, the ORM's bulk_create against the
+store's executemany.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import statistics
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from _django import ROOT, setup
+
+FIXTURES = ROOT.parent / "shared" / "fixtures" / "pi"
+CLAUDE = ROOT / "tests" / "importers" / "data" / "claude_session.jsonl"
+TARGET_ENTRIES_PER_S = 20_000
+
+
+def synthesize(target: Path, megabytes: int) -> tuple[int, int]:
+    """A pi v3 session of about `megabytes` MB built from the real fixtures' entries."""
+    sources: list[dict[str, Any]] = []
+    for name in ("large-session.jsonl", "before-compaction.jsonl"):
+        lines = (FIXTURES / name).read_text(encoding="utf-8").splitlines()
+        sources.extend(o for o in map(json.loads, lines[1:]) if o["type"] != "compaction")
+    limit = megabytes * 1_000_000
+    header = {
+        "type": "session",
+        "version": 3,
+        "id": "bench",
+        "timestamp": "2025-12-01T00:00:00.000Z",
+        "cwd": "/",
+    }
+    written = 0
+    entries = 0
+    path: list[str] = []  # ids of the current branch, root first
+    with target.open("w", encoding="utf-8") as out:
+        out.write(json.dumps(header, separators=(",", ":")) + "\n")
+        i = 0
+        while written < limit:
+            src = sources[i % len(sources)]
+            key = f"{i:08x}"
+            entry: dict[str, Any]
+            if i and i % 5000 == 0 and len(path) > 50:
+                entry = {
+                    "type": "compaction",
+                    "summary": f"Summary {i}: " + "progress notes " * 200,
+                    "firstKeptEntryId": path[-40],
+                    "tokensBefore": 150_000 + i,
+                    "details": {"readFiles": [f"/src/{i}.py"], "modifiedFiles": []},
+                    "fromHook": False,
+                }
+            elif i % 997 == 0 and path:
+                entry = {"type": "label", "targetId": path[-1], "label": f"mark {i}"}
+            else:
+                entry = {k: v for k, v in src.items() if k not in ("id", "parentId", "timestamp")}
+                if entry["type"] == "message" and entry["message"]["role"] == "user":
+                    entry["message"] = {
+                        **entry["message"],
+                        "content": f"[{i}] " + json.dumps(src["message"]["content"]),
+                    }
+            if i and i % 700 == 0 and len(path) > 5:
+                path = path[:-3]  # a branch: continue from three entries back
+            parent = path[-1] if path else None
+            line = json.dumps(
+                {
+                    "type": entry.pop("type"),
+                    "id": key,
+                    "parentId": parent,
+                    "timestamp": src["timestamp"],
+                    **entry,
+                },
+                separators=(",", ":"),
+                ensure_ascii=False,
+            )
+            out.write(line + "\n")
+            written += len(line.encode()) + 1
+            path.append(key)
+            entries += 1
+            i += 1
+    return entries, target.stat().st_size
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--mb", type=int, default=100, help="size of the synthetic file (1-1000 MB)")
+    parser.add_argument("--runs", type=int, default=3, help="imports per small file (median)")
+    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--no-insert-compare", action="store_true", help="skip bulk_create vs executemany")
+    args = parser.parse_args()
+    if not 1 <= args.mb <= 1000:
+        parser.error("--mb must be between 1 and 1000")
+    data_dir = setup()
+
+    from django.db import connection, transaction
+    from django.utils import timezone
+
+    from sessions_app.compaction import pi_jsonl
+    from sessions_app.compaction.tokens import encoding, estimate_entry
+    from sessions_app.importers import import_file
+    from sessions_app.importers.lines import LineReader
+    from sessions_app.importers.writer import auto_workers
+    from sessions_app.models import Node, Session
+
+    encoding()  # load the tokenizer once, outside every measurement
+
+    def measure(path: Path, runs: int, workers: int | None = None) -> dict[str, Any]:
+        times = []
+        result = None
+        for _ in range(runs):
+            t0 = time.perf_counter()
+            result = import_file(path, estimate_workers=workers)
+            times.append(time.perf_counter() - t0)
+        assert result is not None
+        t = statistics.median(times)
+        helpers = auto_workers(path.stat().st_size) if workers is None else workers
+        return {
+            "file": path.name + (f" ({helpers} helper)" if helpers else ""),
+            "format": result.format,
+            "mb": round(path.stat().st_size / 1e6, 2),
+            "entries": result.node_count,
+            "seconds": round(t, 3),
+            "entries_per_s": round(result.node_count / t),
+            "mb_per_s": round(path.stat().st_size / 1e6 / t, 1),
+        }
+
+    results: dict[str, Any] = {"database": connection.vendor, "imports": []}
+    for f in (FIXTURES / "large-session.jsonl", FIXTURES / "before-compaction.jsonl", CLAUDE):
+        results["imports"].append(measure(f, args.runs))
+
+    tmp = Path(tempfile.mkdtemp(prefix="cutpoint-bench-import-"))
+    try:
+        big = tmp / "synthetic.jsonl"
+        t0 = time.perf_counter()
+        n, size = synthesize(big, args.mb)
+        results["synthetic_generated"] = {
+            "entries": n,
+            "mb": round(size / 1e6, 1),
+            "seconds": round(time.perf_counter() - t0, 1),
+        }
+        inline = measure(big, 1, workers=0)
+        results["imports"].append(inline)
+        results["imports"].append(measure(big, 1, workers=1))  # estimates in a helper process
+
+        # Where the time goes: streaming + JSON + entry building, then + tiktoken estimates.
+        def parse(estimate: bool) -> float:
+            t0 = time.perf_counter()
+            with big.open("rb") as fh:
+                reader = LineReader(fh, big.name)
+                it = iter(reader)
+                _, header, _ = next(it)
+                builder = pi_jsonl.Builder(header or {})
+                for _, obj, _ in it:
+                    e = builder.add(obj or {})
+                    if estimate:
+                        estimate_entry(e)
+            return time.perf_counter() - t0
+
+        parse_s = parse(False)
+        estimate_s = parse(True) - parse_s
+        total = inline["seconds"]
+        results["synthetic_breakdown_s"] = {
+            "read_and_parse": round(parse_s, 2),
+            "token_estimates": round(estimate_s, 2),
+            "insert_and_rest": round(total - parse_s - estimate_s, 2),
+            "total": total,
+        }
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+    if not args.no_insert_compare:
+        rows = 20_000
+        content = [{"type": "text", "text": "lorem ipsum dolor sit amet " * 20}]
+        now = timezone.now()
+
+        def nodes(session: Session, first_id: int) -> list[Node]:
+            return [
+                Node(
+                    id=first_id + i,
+                    session=session,
+                    parent_id=first_id + i - 1 if i else None,
+                    key=f"k{i}",
+                    kind="message",
+                    role="user",
+                    content=content,
+                    data={},
+                    token_estimate=1,
+                    seq=i,
+                    depth=i,
+                    timestamp=now,
+                )
+                for i in range(rows)
+            ]
+
+        def next_id() -> int:
+            return (Node.objects.order_by("-id").values_list("id", flat=True).first() or 0) + 1000
+
+        s = Session.objects.create(title="bulk_create")
+        batch = nodes(s, next_id())
+        t0 = time.perf_counter()
+        with transaction.atomic():
+            Node.objects.bulk_create(batch, batch_size=2000)
+        orm = time.perf_counter() - t0
+        from sessions_app.store import _IMPORT_NODE_SQL
+
+        s = Session.objects.create(title="executemany")
+        first = next_id()
+        t0 = time.perf_counter()
+        adapt = connection.ops.adapt_datetimefield_value
+        with transaction.atomic(), connection.cursor() as cursor:
+            cursor.executemany(
+                _IMPORT_NODE_SQL,
+                [
+                    (n.id, s.pk, n.parent_id, n.key, "message", "user", json.dumps(content), "{}", None, None,
+                     None, None, 1, n.seq, n.depth, None, adapt(now))
+                    for n in nodes(s, first)
+                ],
+            )  # fmt: skip
+        raw = time.perf_counter() - t0
+        results["insert_20000_rows_per_s"] = {
+            "bulk_create": round(rows / orm),
+            "executemany": round(rows / raw),
+        }
+
+    big_rate = results["imports"][-1]["entries_per_s"]
+    results["target_entries_per_s"] = TARGET_ENTRIES_PER_S
+    results["synthetic_meets_target"] = big_rate >= TARGET_ENTRIES_PER_S
+    shutil.rmtree(data_dir, ignore_errors=True)
+    if args.json:
+        print(json.dumps(results, indent=2))
+        return
+    print(f"database: {results['database']}")
+    print(f"{'file':<36}{'format':>7}{'MB':>8}{'entries':>9}{'seconds':>9}{'entries/s':>11}{'MB/s':>7}")
+    for r in results["imports"]:
+        print(
+            f"{r['file']:<36}{r['format']:>7}{r['mb']:>8}{r['entries']:>9}{r['seconds']:>9}"
+            f"{r['entries_per_s']:>11,}{r['mb_per_s']:>7}"
+        )
+    g = results["synthetic_generated"]
+    print(f"synthetic file: {g['entries']} entries, {g['mb']} MB, generated in {g['seconds']} s (deleted)")
+    b = results["synthetic_breakdown_s"]
+    print(
+        f"synthetic, in-process: read+parse {b['read_and_parse']} s, "
+        f"token estimates {b['token_estimates']} s, insert+rest {b['insert_and_rest']} s, "
+        f"total {b['total']} s"
+    )
+    if "insert_20000_rows_per_s" in results:
+        c = results["insert_20000_rows_per_s"]
+        print(f"insert path, rows/s: bulk_create {c['bulk_create']:,}, executemany {c['executemany']:,}")
+    print(
+        f"target >= {TARGET_ENTRIES_PER_S:,} entries/s on the synthetic file: "
+        f"{'met' if results['synthetic_meets_target'] else 'NOT met'} ({big_rate:,})"
+    )
+
+
+if __name__ == "__main__":
+    main()

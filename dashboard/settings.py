@@ -149,6 +149,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"].setdefault("TEST", {})["NAME"] = str(
         DATA_DIR / f"test-cutpoint-{os.getpid()}.sqlite3"
     )
+else:
+    # Likewise on a shared server: two test runs must not fight over one test database.
+    DATABASES["default"].setdefault("TEST", {})["NAME"] = f"test_{DATABASES['default']['NAME']}_{os.getpid()}"
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = os.environ.get("REDIS_URL", "")

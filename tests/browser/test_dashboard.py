@@ -233,4 +233,4 @@ def test_big_tree_loads_earlier_nodes_on_demand(live_url: str, page: Any) -> Non
     page.wait_for_selector("#tree-search .matches li")
     page.click("#tree-search .matches li:first-child button:has-text('reveal')")
     page.wait_for_selector("#tree .tn.is-focus")
-    shot(page, "18-big-tree")
+    shot(page, "18-big-tree", full=False)

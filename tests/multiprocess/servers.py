@@ -146,7 +146,10 @@ class Browser:
         # unsafe=True: accept cookies from IP-address hosts (127.0.0.1), as a browser does.
         jar = aiohttp.CookieJar(unsafe=True)
         self.http = aiohttp.ClientSession(
-            cookie_jar=jar, cookies={"sessionid": self.session_key}, timeout=aiohttp.ClientTimeout(total=60)
+            cookie_jar=jar,
+            cookies={"sessionid": self.session_key},
+            timeout=aiohttp.ClientTimeout(total=60),
+            connector=aiohttp.TCPConnector(limit=0),  # open websockets hold their connection
         )
         return self
 

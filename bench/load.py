@@ -1,0 +1,207 @@
+"""Load on PostgreSQL + Redis with two server processes behind one port (issue 8).
+
+Prints: sustained requests/s and p95 latency for the session page with 50 concurrent clients;
+websocket delta latency (publish → client receipt) p95 with 200 connected clients; 20 concurrent
+compactions (triggered over HTTP, run by the servers against an instant fake Anthropic server)
+with lost / duplicated node counts. Everything stays on loopback and every loop is bounded.
+
+    python bench/load.py [--seconds 10] [--clients 50] [--ws-clients 200] [--compactions 20] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import re
+import statistics
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/postgres")
+os.environ.setdefault("REDIS_URL", "redis://127.0.0.1:6379/0")
+os.environ.setdefault("CUTPOINT_CHANNEL_PREFIX", f"cp-bench-{os.getpid()}")
+
+from _django import setup
+
+STAMP = re.compile(r"T(\d{19})")
+
+
+def p95(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[max(0, int(len(ordered) * 0.95) - 1)] if ordered else float("nan")
+
+
+async def page_load(browser: Any, url: str, clients: int, seconds: float, cap: int) -> dict[str, Any]:
+    latencies: list[float] = []
+    errors = 0
+    deadline = time.monotonic() + seconds
+
+    async def client() -> None:
+        nonlocal errors
+        while time.monotonic() < deadline and len(latencies) < cap:
+            t0 = time.perf_counter()
+            status, _ = await browser.get(url)
+            if status == 200:
+                latencies.append((time.perf_counter() - t0) * 1000)
+            else:
+                errors += 1
+
+    t0 = time.monotonic()
+    await asyncio.gather(*(client() for _ in range(clients)))
+    elapsed = time.monotonic() - t0
+    return {
+        "requests": len(latencies),
+        "errors": errors,
+        "requests_per_s": round(len(latencies) / elapsed, 1),
+        "p50_ms": round(statistics.median(latencies), 1),
+        "p95_ms": round(p95(latencies), 1),
+    }
+
+
+async def delta_latency(
+    browser: Any, base: str, session_id: int, clients: int, messages: int
+) -> dict[str, Any]:
+    from sessions_app.runtime import live
+
+    sockets = [await browser.websocket(base, f"/ws/sessions/{session_id}/") for _ in range(clients)]
+    for ws in sockets:
+        await ws.receive_str(timeout=30)  # the snapshot
+    samples: list[float] = []
+
+    async def listen(ws: Any) -> None:
+        seen = 0
+        while seen < messages:
+            frame = await ws.receive_str(timeout=30)
+            now = time.time_ns()
+            for stamp in STAMP.findall(frame):
+                samples.append((now - int(stamp)) / 1e6)
+                seen += 1
+
+    listeners = [asyncio.create_task(listen(ws)) for ws in sockets]
+    for _ in range(messages):
+        await live.apublish(
+            session_id, "compact_delta", {"task_id": 1, "part": "history", "text": f"T{time.time_ns()}"}
+        )
+        await asyncio.sleep(0.02)  # pacing of the publisher, not synchronization
+    await asyncio.wait_for(asyncio.gather(*listeners), 60)
+    for ws in sockets:
+        await ws.close()
+    return {
+        "clients": clients,
+        "messages": messages,
+        "samples": len(samples),
+        "p50_ms": round(statistics.median(samples), 2),
+        "p95_ms": round(p95(samples), 2),
+    }
+
+
+async def compactions(browser: Any, base: str, session_ids: list[int]) -> dict[str, Any]:
+    from sessions_app.models import CompactionTask, Node
+
+    before = {sid: await Node.objects.filter(session_id=sid).acount() for sid in session_ids}
+    t0 = time.monotonic()
+    statuses = await asyncio.gather(
+        *(
+            browser.post(f"{base}/sessions/{sid}/compact/", {}, referer=f"{base}/sessions/{sid}/")
+            for sid in session_ids
+        )
+    )
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        active = await CompactionTask.objects.filter(
+            session_id__in=session_ids, status__in=("pending", "running")
+        ).acount()
+        if not active:
+            break
+        await asyncio.sleep(0.1)  # polling the database for completion (bounded)
+    elapsed = time.monotonic() - t0
+    completed = await CompactionTask.objects.filter(session_id__in=session_ids, status="completed").acount()
+    per_session = {
+        sid: await Node.objects.filter(session_id=sid, kind="compaction").acount() for sid in session_ids
+    }
+    after = {sid: await Node.objects.filter(session_id=sid).acount() for sid in session_ids}
+    return {
+        "triggered": len(session_ids),
+        "accepted_http": sum(1 for s, _ in statuses if s in (200, 204)),
+        "completed": completed,
+        "seconds": round(elapsed, 2),
+        "lost": sum(1 for n in per_session.values() if n == 0),
+        "duplicated": sum(1 for n in per_session.values() if n > 1),
+        "node_delta_ok": all(after[s] == before[s] + 1 for s in session_ids),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--seconds", type=float, default=10.0)
+    parser.add_argument("--clients", type=int, default=50)
+    parser.add_argument("--max-requests", type=int, default=20_000)
+    parser.add_argument("--ws-clients", type=int, default=200)
+    parser.add_argument("--ws-messages", type=int, default=50)
+    parser.add_argument("--compactions", type=int, default=20)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    setup()
+
+    from django.conf import settings
+    from django.contrib.auth.models import User
+    from django.db import connection
+
+    from tests.fake_anthropic import running_fake_anthropic, text_reply
+    from tests.multiprocess.servers import Browser, ServerProcess, login_cookie, server_env
+    from tests.runtime.test_compaction_fork import build_session
+
+    if connection.vendor != "postgresql":
+        raise SystemExit("bench/load.py measures PostgreSQL + Redis: set DATABASE_URL to a PostgreSQL server")
+    page_session = build_session(turns=300)  # 900 nodes
+    targets = [build_session(turns=10).pk for _ in range(args.compactions)]
+    user = User.objects.create_user("bench", password="pw-123456", is_staff=True)
+    cookie = login_cookie(user)
+    db = connection.settings_dict
+    db_url = f"postgres://{db['USER']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
+
+    results: dict[str, Any] = {"database": "postgresql", "channel_layer": "redis", "server_processes": 2}
+    with running_fake_anthropic() as fake:
+        fake.default = text_reply("## Goal\nload test\n", chunk_size=64)
+        env = server_env(
+            db_url,
+            Path(tempfile.mkdtemp(prefix="cutpoint-load-")),
+            settings.SECRET_KEY,
+            ANTHROPIC_API_KEY="bench",
+            ANTHROPIC_BASE_URL=fake.base_url,
+            CUTPOINT_CHANNEL_PREFIX=os.environ["CUTPOINT_CHANNEL_PREFIX"],
+            REDIS_URL=os.environ["REDIS_URL"],
+            CUTPOINT_LOG_LEVEL="WARNING",
+        )
+        server = ServerProcess(env, workers=2, name="serve")
+        try:
+
+            async def run() -> None:
+                async with Browser(cookie) as browser:
+                    results["session_page"] = await page_load(
+                        browser,
+                        f"{server.url}/sessions/{page_session.pk}/",
+                        args.clients,
+                        args.seconds,
+                        args.max_requests,
+                    )
+                    results["websocket_deltas"] = await delta_latency(
+                        browser, server.url, page_session.pk, args.ws_clients, args.ws_messages
+                    )
+                    results["compactions"] = await compactions(browser, server.url, targets)
+
+            asyncio.run(run())
+        except BaseException:
+            print("".join(server.output[-60:]))
+            raise
+        finally:
+            server.stop()
+    print(json.dumps(results, indent=2) if args.json else "\n".join(f"{k}: {v}" for k, v in results.items()))
+
+
+if __name__ == "__main__":
+    main()

@@ -209,6 +209,9 @@ CUTPOINT_COMPACTION: dict[str, Any] = {
     "reserve_tokens": env_int("CUTPOINT_RESERVE_TOKENS", 16_384),
     "keep_recent_tokens": env_int("CUTPOINT_KEEP_RECENT_TOKENS", 20_000),
 }
+# The offline provider streams at full speed unless this many seconds separate its chunks
+# (demos and browser tests use it to make streaming visible).
+CUTPOINT_OFFLINE_CHUNK_DELAY = float(os.environ.get("CUTPOINT_OFFLINE_CHUNK_DELAY", "0") or 0)
 # How often each server process looks for compaction tasks a dead process left running (0 = never).
 CUTPOINT_SWEEP_SECONDS = env_int("CUTPOINT_SWEEP_SECONDS", 30)
 

@@ -23,6 +23,7 @@ from typing import Any
 from django.db import connection, transaction
 from django.utils import timezone
 
+from sessions_app import signals
 from sessions_app.compaction.messages import COMPACTION, KINDS, ROLES, Block, Entry, Usage
 from sessions_app.compaction.tokens import estimate_entry
 from sessions_app.compaction.validate import CompactionPayload, PayloadError, check_payload
@@ -276,6 +277,11 @@ def switch_active_node(session: Session, key: str) -> Node:
         Session.objects.filter(pk=session.pk).update(active_node_id=node.pk, updated_at=timezone.now())
         Event.objects.create(
             session_id=session.pk, type="active_node_switched", payload={"from": previous, "to": key}
+        )
+        transaction.on_commit(
+            lambda: signals.active_node_switched.send(
+                Session, session_id=session.pk, key=key, previous=previous
+            )
         )
     session.active_node_id = node.pk
     return node

@@ -90,8 +90,9 @@ def build_provider(
     timeout: float | None = 600.0,
     max_retries: int = 2,
     scenario: Scenario | list[dict[str, Any]] | str | Path | None = None,
+    chunk_delay: float = 0.0,
 ) -> Provider:
-    """A provider for `profile`. `scenario` is only used by the offline provider."""
+    """A provider for `profile`. `scenario` and `chunk_delay` are only used by the offline provider."""
     if profile.provider == "anthropic":
         from sessions_app.llm.anthropic_provider import AnthropicProvider
 
@@ -111,4 +112,5 @@ def build_provider(
         context_window=profile.context_window,
         max_output=profile.max_output,
         scenario=scenario,
+        chunk_delay=chunk_delay,
     )

@@ -21,7 +21,6 @@ import logging
 import os
 import socket
 import time
-from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -104,24 +103,6 @@ class CompactionOutcome:
     warnings: list[str] = field(default_factory=list)
 
 
-# --- trigger-time paths ---------------------------------------------------------------------------
-# Nodes never change, so the path up to a given node never changes either: the path a task was
-# planned on can be reused when the same process runs it (manual and recovery compactions).
-_PATHS: OrderedDict[tuple[int, int], list[Entry]] = OrderedDict()
-_PATHS_KEPT = 4
-
-
-def trigger_path(session: Session, node_id: int) -> list[Entry]:
-    key = (session.pk, node_id)
-    cached = _PATHS.get(key)
-    if cached is None:
-        cached = store.context_path_entries(session, node_id)
-        _PATHS[key] = cached
-        while len(_PATHS) > _PATHS_KEPT:
-            _PATHS.popitem(last=False)
-    return list(cached)  # callers may extend their copy
-
-
 # --- settings ----------------------------------------------------------------------------------
 
 
@@ -150,6 +131,18 @@ def request_compaction(
 ) -> CompactionTask:
     """Record a `compact_pending` task for the session's active node (R22): task, session
     metadata and event in one transaction. Raises CompactionRefused (nothing is written then)."""
+    return _request(session, trigger=trigger, instructions=instructions, reason=reason, settings=settings)[0]
+
+
+def _request(
+    session: Session,
+    *,
+    trigger: str,
+    instructions: str = "",
+    reason: str | None = None,
+    settings: CompactionSettings | None = None,
+) -> tuple[CompactionTask, list[Entry]]:
+    """request_compaction, also returning the trigger-time path it planned on (same process)."""
     if trigger not in REASONS:
         raise ValueError(f"trigger must be one of {', '.join(REASONS)}, got {trigger!r}")
     settings = settings or compaction_settings(session)
@@ -170,7 +163,8 @@ def request_compaction(
         ).first()
         if active is not None:
             raise AlreadyPending(f"compaction task {active.pk} is already {active.status}", active.pk)
-        plan = prepare(trigger_path(locked, locked.active_node_id), settings)
+        path = store.context_path_entries(locked)
+        plan = prepare(path, settings)
         if isinstance(plan, NothingToDo):
             raise NothingToCompact(plan.reason)
         try:
@@ -198,7 +192,7 @@ def request_compaction(
         )
     session.metadata = locked.metadata
     live.publish_on_commit(session.pk, "task", _task_payload(task))
-    return task
+    return task, path
 
 
 def _task_payload(task: CompactionTask) -> dict[str, Any]:
@@ -225,8 +219,10 @@ class CompactFork:
         *,
         provider: Provider | None = None,
         on_delta: DeltaCallback | None = None,
+        path: list[Entry] | None = None,
     ) -> None:
         self.task_id = task_id
+        self._planned_path = path  # handed over when the same process requested the task
         self.provider = provider
         self.on_delta = on_delta
         self.task: CompactionTask | None = None
@@ -263,7 +259,11 @@ class CompactFork:
         settings = compaction_settings(session)
         # R28–R30: the fork sees the active path as it was at trigger time, nothing newer.
         assert task.trigger_node_id is not None
-        path: list[Entry] = await sync_to_async(trigger_path)(session, task.trigger_node_id)
+        # The planned path (same process) ends at this task's trigger node by construction.
+        if self._planned_path:
+            path = self._planned_path
+        else:
+            path = await sync_to_async(store.context_path_entries)(session, task.trigger_node_id)
         self.path = path
         plan = prepare(path, settings)
         if isinstance(plan, NothingToDo):
@@ -685,10 +685,14 @@ def owner_id() -> str:
 
 
 async def run_task(
-    task_id: int, *, provider: Provider | None = None, on_delta: DeltaCallback | None = None
+    task_id: int,
+    *,
+    provider: Provider | None = None,
+    on_delta: DeltaCallback | None = None,
+    path: list[Entry] | None = None,
 ) -> CompactionOutcome:
     """Claim and run one pending task to its end."""
-    return await CompactFork(task_id, provider=provider, on_delta=on_delta).execute()
+    return await CompactFork(task_id, provider=provider, on_delta=on_delta, path=path).execute()
 
 
 async def compact(
@@ -701,10 +705,11 @@ async def compact(
     on_delta: DeltaCallback | None = None,
 ) -> CompactionOutcome:
     """Request and run a compaction now (manual and recovery compaction)."""
-    task = await sync_to_async(request_compaction)(
+    task, path = await sync_to_async(_request)(
         session, trigger=trigger, instructions=instructions, reason=reason
     )
-    return await run_task(task.pk, provider=provider, on_delta=on_delta)
+    # The path the task was planned on goes along: the fork does not read it again.
+    return await run_task(task.pk, provider=provider, on_delta=on_delta, path=path)
 
 
 # --- background execution ----------------------------------------------------------------------

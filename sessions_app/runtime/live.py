@@ -28,6 +28,8 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
+from sessions_app import signals
+
 log = logging.getLogger(__name__)
 
 MESSAGE_TYPE = "session.update"
@@ -67,3 +69,11 @@ def publish_on_commit(session_id: int, kind: str, payload: dict[str, Any]) -> No
     """Publish once the surrounding transaction commits (at once outside one): a browser must
     never see a state that is then rolled back."""
     transaction.on_commit(lambda: publish(session_id, kind, payload))
+
+
+def _on_switch(sender: Any, *, session_id: int, key: str, previous: str | None, **kwargs: Any) -> None:
+    publish(session_id, "active_node", {"key": key, "previous": previous})
+
+
+# Every switch, from any caller (dashboard, CLI, demo), reaches open pages.
+signals.active_node_switched.connect(_on_switch, dispatch_uid="cutpoint-live-active-node")

@@ -33,4 +33,5 @@ def provider_for(
         timeout=float(getattr(settings, "CUTPOINT_PROVIDER_TIMEOUT", 600.0)),
         max_retries=int(getattr(settings, "CUTPOINT_PROVIDER_MAX_RETRIES", 2)),
         scenario=scenario,
+        chunk_delay=float(getattr(settings, "CUTPOINT_OFFLINE_CHUNK_DELAY", 0.0)),
     )

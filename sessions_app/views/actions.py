@@ -13,7 +13,7 @@ from django.views.decorators.http import require_POST
 from sessions_app import store
 from sessions_app.models import Session
 from sessions_app.presenters.header import build_header
-from sessions_app.runtime import background, compactor, live
+from sessions_app.runtime import background, compactor
 from sessions_app.views._common import get_session, is_htmx, staff_required
 
 MAX_PROMPT = 50_000
@@ -90,7 +90,7 @@ def switch_node(request: HttpRequest, session_id: int) -> HttpResponse:
         store.switch_active_node(session, key)
     except store.StoreError as exc:
         return _done(request, session, messages.ERROR, f"Cannot switch: {exc}", refused=True)
-    live.publish(session.pk, "active_node", {"key": key})
+    # The store's active_node_switched signal publishes the live update.
     return _done(request, session, messages.SUCCESS, f"Active node is now {key}. Nothing else changed.")
 
 

@@ -59,7 +59,7 @@ def _wait_for(port: int, proc: subprocess.Popen[bytes], timeout: float = 30.0) -
 def live_url(django_db_setup: None, django_db_blocker: Any) -> Iterator[str]:
     """daphne on a free port, against the same (file-based) test database as this process."""
     if not Path(CHROMIUM).exists():
-        pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium)")
+        pytest.fail(f"{CHROMIUM} is missing: `make browser` installs it (apt-get install chromium)")
     with django_db_blocker.unblock():
         db_name = str(connection.settings_dict["NAME"])
     if connection.vendor == "sqlite":
@@ -77,6 +77,8 @@ def live_url(django_db_setup: None, django_db_blocker: Any) -> Iterator[str]:
             "CUTPOINT_DATA_DIR": str(settings.DATA_DIR),
             "DJANGO_DEBUG": "1",
             "CUTPOINT_LOG_LEVEL": "WARNING",
+            # Slow enough that a browser can watch a summary stream in.
+            "CUTPOINT_OFFLINE_CHUNK_DELAY": os.environ.get("CUTPOINT_TEST_CHUNK_DELAY", "0.06"),
             "PYTHONPATH": str(ROOT),
         }
     )
@@ -92,7 +94,7 @@ def live_url(django_db_setup: None, django_db_blocker: Any) -> Iterator[str]:
             "127.0.0.1",
             "-p",
             str(port),
-            "tests.browser.asgi_slow:application",
+            "dashboard.asgi:application",
         ],
         cwd=ROOT,
         env=env,
@@ -116,7 +118,7 @@ def browser() -> Iterator[Any]:
     from playwright.sync_api import sync_playwright
 
     if not Path(CHROMIUM).exists():
-        pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium)")
+        pytest.fail(f"{CHROMIUM} is missing: `make browser` installs it (apt-get install chromium)")
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield b

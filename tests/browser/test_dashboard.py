@@ -22,7 +22,6 @@ PASSWORD = "browser-pw-123"
 
 
 def _data() -> Built:
-    compactor._PATHS.clear()
     b = build_session("Parser refactor (browser)", turns=8, compactions=1)
     s = b.session
     # A side branch big enough to fold, off an early node, then back to the main line.

@@ -9,16 +9,11 @@ from django.contrib.auth.models import User
 from django.core.cache import cache
 from django.test import Client
 
-from sessions_app.runtime import compactor
 from tests.web.builders import Built, build_session
 
 
 def _clear() -> None:
     cache.clear()
-    # The compactor caches trigger-time paths per (session id, node id); test databases reuse ids.
-    paths = getattr(compactor, "_PATHS", None)
-    if paths is not None:
-        paths.clear()
 
 
 @pytest.fixture(autouse=True)

@@ -147,17 +147,24 @@ def test_recovery_compaction(staff_client: Client, built: Built, started: list[A
 
 
 def test_switch_node_moves_only_the_pointer(
-    staff_client: Client, built: Built, published: list[tuple[int, str, dict[str, Any]]]
+    staff_client: Client,
+    built: Built,
+    published: list[tuple[int, str, dict[str, Any]]],
+    django_capture_on_commit_callbacks: Any,
 ) -> None:
     s = built.session
     nodes = Node.objects.count()
+    s.refresh_from_db()
+    previous = Node.objects.get(pk=s.active_node_id).key
     target = built.branch_keys[-1]
-    response = staff_client.post(reverse("sessions_app:switch_node", args=[s.pk]), {"key": target}, **HX)
+    # The live update goes out when the switch commits (the store's signal).
+    with django_capture_on_commit_callbacks(execute=True):
+        response = staff_client.post(reverse("sessions_app:switch_node", args=[s.pk]), {"key": target}, **HX)
     assert response["X-Cutpoint-Outcome"] == "ok"
     s.refresh_from_db()
     assert Node.objects.get(pk=s.active_node_id).key == target
     assert Node.objects.count() == nodes
-    assert published == [(s.pk, "active_node", {"key": target})]
+    assert published == [(s.pk, "active_node", {"key": target, "previous": previous})]
     bad = staff_client.post(reverse("sessions_app:switch_node", args=[s.pk]), {"key": "nope<b>"}, **HX)
     assert bad["X-Cutpoint-Outcome"] == "refused" and "nope&lt;b&gt;" in bad.content.decode()
 

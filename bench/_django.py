@@ -29,3 +29,15 @@ def setup() -> Path:
     else:
         call_command("migrate", verbosity=0)
     return data
+
+
+def report(results: dict[str, object], *, as_json: bool) -> None:
+    """Print a benchmark's figures: JSON, or one aligned `name  value` line each."""
+    import json
+
+    if as_json:
+        print(json.dumps(results, indent=2, default=str))
+        return
+    width = max(map(len, results))
+    for k, v in results.items():
+        print(f"{k:<{width}}  {v}")

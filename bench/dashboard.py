@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import base64
-import json
 import os
 import socket
 import statistics
@@ -26,7 +25,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from _django import ROOT, setup
+from _django import ROOT, report, setup
 
 REDIS_URL = "redis://127.0.0.1:6379/9"
 
@@ -358,12 +357,7 @@ def main() -> None:
     results["ws_delta_latency_median_ms"] = round(statistics.median(latencies), 2)
     results["ws_delta_latency_p95_ms"] = round(pct(latencies, 0.95), 2)
     results["targets"] = "session page p95 <= 300 ms, tree partial p95 <= 150 ms, delta latency p95 <= 50 ms"
-    if args.json:
-        print(json.dumps(results, indent=2))
-    else:
-        width = max(map(len, results))
-        for k, v in results.items():
-            print(f"{k:<{width}}  {v}")
+    report(results, as_json=args.json)
 
 
 if __name__ == "__main__":

@@ -8,13 +8,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import statistics
 import tempfile
 from pathlib import Path
 from typing import Any
 
-from _django import setup
+from _django import report, setup
 
 
 def main() -> None:
@@ -59,12 +58,7 @@ def main() -> None:
         ),
         "target_ms": "< 5 per turn",
     }
-    if args.json:
-        print(json.dumps(results, indent=2))
-    else:
-        width = max(map(len, results))
-        for k, v in results.items():
-            print(f"{k:<{width}}  {v}")
+    report(results, as_json=args.json)
 
 
 if __name__ == "__main__":

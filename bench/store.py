@@ -6,12 +6,11 @@ python bench/store.py [--nodes 100000] [--deep 10000] [--runs 15] [--json]
 from __future__ import annotations
 
 import argparse
-import json
 import statistics
 import time
 from typing import Any
 
-from _django import setup
+from _django import report, setup
 
 
 def main() -> None:
@@ -81,12 +80,7 @@ def main() -> None:
             "total_nodes": Node.objects.count(),
         }
     )
-    if args.json:
-        print(json.dumps(results, indent=2))
-    else:
-        width = max(map(len, results))
-        for k, v in results.items():
-            print(f"{k:<{width}}  {v}")
+    report(results, as_json=args.json)
 
 
 if __name__ == "__main__":

@@ -56,7 +56,7 @@ browser: $(VENV)/.stamp-dev chromium
 
 test: lint typecheck pytest pytest-pg browser
 
-bench: $(VENV)/.stamp-dev
+bench: $(VENV)/.stamp-dev services
 	@for f in bench/*.py; do echo "== $$f"; $(BIN)/python $$f || exit 1; done
 
 clean:

@@ -63,7 +63,7 @@ async def page_load(browser: Any, url: str, clients: int, seconds: float, cap: i
 
 
 async def delta_latency(
-    browser: Any, base: str, session_id: int, clients: int, messages: int
+    browser: Any, base: str, session_id: int, clients: int, messages: int, interval: float
 ) -> dict[str, Any]:
     from sessions_app.runtime import live
 
@@ -86,13 +86,14 @@ async def delta_latency(
         await live.apublish(
             session_id, "compact_delta", {"task_id": 1, "part": "history", "text": f"T{time.time_ns()}"}
         )
-        await asyncio.sleep(0.02)  # pacing of the publisher, not synchronization
+        await asyncio.sleep(interval)  # pacing of the publisher, not synchronization
     await asyncio.wait_for(asyncio.gather(*listeners), 60)
     for ws in sockets:
         await ws.close()
     return {
         "clients": clients,
         "messages": messages,
+        "publish_interval_s": interval,
         "samples": len(samples),
         "p50_ms": round(statistics.median(samples), 2),
         "p95_ms": round(p95(samples), 2),
@@ -142,6 +143,12 @@ def main() -> None:
     parser.add_argument("--max-requests", type=int, default=20_000)
     parser.add_argument("--ws-clients", type=int, default=200)
     parser.add_argument("--ws-messages", type=int, default=50)
+    parser.add_argument(
+        "--ws-interval",
+        type=float,
+        default=0.1,
+        help="seconds between published deltas (the fork coalesces to ~0.25)",
+    )
     parser.add_argument("--compactions", type=int, default=20)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
@@ -190,7 +197,12 @@ def main() -> None:
                         args.max_requests,
                     )
                     results["websocket_deltas"] = await delta_latency(
-                        browser, server.url, page_session.pk, args.ws_clients, args.ws_messages
+                        browser,
+                        server.url,
+                        page_session.pk,
+                        args.ws_clients,
+                        args.ws_messages,
+                        args.ws_interval,
                     )
                     results["compactions"] = await compactions(browser, server.url, targets)
 

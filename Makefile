@@ -57,7 +57,7 @@ browser: $(VENV)/.stamp-dev chromium
 test: lint typecheck pytest pytest-pg browser
 
 bench: $(VENV)/.stamp-dev services
-	@for f in bench/*.py; do echo "== $$f"; $(BIN)/python $$f || exit 1; done
+	@for f in bench/[!_]*.py; do echo "== $$f"; $(BIN)/python $$f || exit 1; done
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache

@@ -150,6 +150,15 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         DATA_DIR / f"test-cutpoint-{os.getpid()}.sqlite3"
     )
 else:
+    # Under ASGI, Django closes connections after each request unless pooled; a pool saves the
+    # connect on every page (Django 5.1+ with psycopg_pool). CUTPOINT_DB_POOL=0 turns it off.
+    if DATABASES["default"]["ENGINE"].endswith("postgresql") and env_bool("CUTPOINT_DB_POOL", True):
+        DATABASES["default"]["CONN_MAX_AGE"] = 0  # required with a pool
+        DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+            "min_size": env_int("CUTPOINT_DB_POOL_MIN", 2),
+            "max_size": env_int("CUTPOINT_DB_POOL_MAX", 20),
+            "timeout": 20,
+        }
     # Likewise on a shared server: two test runs must not fight over one test database.
     DATABASES["default"].setdefault("TEST", {})["NAME"] = f"test_{DATABASES['default']['NAME']}_{os.getpid()}"
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

@@ -12,7 +12,7 @@ from sessions_app.presenters.content import preview
 from sessions_app.presenters.stats import ContextStats, stats_from_path
 
 HEAD_ROWS = 40
-TAIL_ROWS = 200
+TAIL_ROWS = 60  # the newest messages; "show all" loads the middle on demand
 
 
 @dataclass(frozen=True, slots=True)

@@ -212,8 +212,10 @@ def test_context_view_folds_long_contexts(viewer_client: Client, db: None) -> No
     s = build_chain(600)
     url = reverse("sessions_app:session_context", args=[s.pk])
     html = viewer_client.get(url, **HX).content.decode()
-    assert "360 more messages" in html
-    assert len(re.findall(r'<tr class="sec-', html)) == 240
+    from sessions_app.presenters.context import HEAD_ROWS, TAIL_ROWS
+
+    assert f"{600 - HEAD_ROWS - TAIL_ROWS} more messages" in html
+    assert len(re.findall(r'<tr class="sec-', html)) == HEAD_ROWS + TAIL_ROWS
     full = viewer_client.get(url, {"all": "1"}, **HX).content.decode()
     assert len(re.findall(r'<tr class="sec-', full)) == 600
 

@@ -4,6 +4,7 @@ package can use it."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from asgiref.sync import SyncToAsync
@@ -26,3 +27,14 @@ def _close_sync_thread_connections(django_db_setup: None) -> Iterator[None]:
     a database that still has a session)."""
     yield
     SyncToAsync.single_thread_executor.submit(connections.close_all).result()
+
+
+@pytest.fixture(autouse=True)
+def _offline_models_by_default(settings: Any) -> None:
+    """Tests never reach a real model, whatever the environment holds: the offline provider is
+    the default, and tests that want the fake Anthropic server configure it themselves."""
+    settings.ANTHROPIC_API_KEY = ""
+    settings.ANTHROPIC_BASE_URL = ""
+    settings.CUTPOINT_MODEL_PROFILES = {
+        "main": {"provider": "offline", "model": "offline", "context_window": 200_000, "max_output": 8192}
+    }

@@ -53,8 +53,9 @@ def main() -> None:
             )
             self.inner, self.seconds, self.name = inner, 0.0, inner.name
 
-        async def stream(self, request: CompletionRequest) -> Any:  # pragma: no cover - unused
-            raise NotImplementedError
+        async def stream(self, request: CompletionRequest) -> Any:
+            async for event in self.inner.stream(request):
+                yield event
 
         async def complete(self, request: CompletionRequest, on_event: Any = None) -> Any:
             t0 = time.perf_counter()

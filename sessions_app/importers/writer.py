@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import abc
 import contextlib
 import os
 import pickle
@@ -117,7 +118,7 @@ class TreeOrder:
         return rest
 
 
-class FormatImporter:
+class FormatImporter(abc.ABC):
     """One file format: turns the reader's records into nodes for `store.import_entries`.
 
     `nodes()` is a generator the store consumes inside the import transaction; it raises
@@ -141,11 +142,13 @@ class FormatImporter:
         self.session = session
         self.first = first
 
+    @abc.abstractmethod
     def nodes(self) -> Iterator[ImportNode]:
-        raise NotImplementedError
+        """Every node to write, parents before children."""
 
+    @abc.abstractmethod
     def active_key(self) -> str | None:
-        raise NotImplementedError
+        """The key of the node that becomes active once everything is written."""
 
     def release_dangling(self, what: str = "node") -> Iterator[ImportNode]:
         """At the end of the file: entries whose parent never came are errors, or roots when

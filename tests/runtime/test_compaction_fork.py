@@ -159,7 +159,7 @@ async def test_manual_compaction_appends_node_and_records_the_hidden_fork(
     types = await sync_to_async(event_types)(session)
     assert types[0] == "compact_pending" and "compact_started" in types and types[-1] == "compact_completed"
     deltas = [t for t in types if t == "compact_delta"]
-    assert 1 <= len(deltas) < len(SUMMARY) // 5  # coalesced, not one row per streamed chunk
+    assert deltas and len(deltas) < len(SUMMARY) // 5  # coalesced, not one row per streamed chunk
     started = await Event.objects.aget(session=session, type="compact_started")
     assert started.payload["prompt"] == prompt and started.run_id == run.pk
 

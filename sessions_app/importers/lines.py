@@ -10,6 +10,8 @@ import json
 from collections.abc import Callable, Iterator
 from typing import IO, Any, NoReturn
 
+import orjson
+
 from .errors import ImportFailed, LineProblem
 
 DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024
@@ -27,6 +29,23 @@ def _kind(value: Any) -> str:
     if isinstance(value, bool) or value is None:
         return json.dumps(value)
     return "a number"
+
+
+def _slow_loads(line: bytes, ended: bool) -> tuple[Any, str | None]:
+    """The standard library's verdict on a line orjson rejected: (object, None) or (None, problem)."""
+    try:
+        text = line.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return None, f"not valid UTF-8: byte 0x{line[exc.start]:02x} at column {exc.start + 1}"
+    try:
+        return json.loads(text), None
+    except ValueError as exc:
+        msg = getattr(exc, "msg", str(exc))
+        col = getattr(exc, "colno", None)
+        where = f" at column {col}" if col is not None else ""
+        if ended:
+            return None, f"malformed JSON: {msg}{where}"
+        return None, f"truncated last line (no newline at the end, JSON {msg}{where})"
 
 
 class LineReader:
@@ -71,7 +90,8 @@ class LineReader:
         while self._pushed:
             yield self._pushed.pop()
         cap = self.max_line_bytes
-        loads = json.loads
+        fast_loads = orjson.loads
+        fast_error = orjson.JSONDecodeError
         mark = self.bytes_read + self._every if self._progress else -1
         while True:
             raw = self._read(cap + 1)
@@ -95,21 +115,14 @@ class LineReader:
                 continue
             self.records += 1
             try:
-                text = line.decode("utf-8")
-            except UnicodeDecodeError as exc:
-                yield n, None, f"not valid UTF-8: byte 0x{line[exc.start]:02x} at column {exc.start + 1}"
-                continue
-            try:
-                obj = loads(text)
-            except ValueError as exc:
-                msg = getattr(exc, "msg", str(exc))
-                col = getattr(exc, "colno", None)
-                where = f" at column {col}" if col is not None else ""
-                if ended:
-                    yield n, None, f"malformed JSON: {msg}{where}"
-                else:
-                    yield n, None, f"truncated last line (no newline at the end, JSON {msg}{where})"
-                continue
+                obj = fast_loads(line)
+            except fast_error:
+                # orjson is strict (NaN, huge integers, escaped lone surrogates) and its messages
+                # are terse: the standard library decides and words the problem.
+                obj, problem = _slow_loads(line, ended)
+                if problem is not None:
+                    yield n, None, problem
+                    continue
             if not isinstance(obj, dict):
                 yield n, None, f"not a JSON object but {_kind(obj)}"
                 continue

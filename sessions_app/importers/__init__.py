@@ -26,12 +26,13 @@ from django.db import transaction
 
 from sessions_app import store
 from sessions_app.models import Session
+from sessions_app.wal_checkpoint import deferred_checkpoint
 
 from .claude import ClaudeImporter, is_claude_record
 from .errors import ImportFailed, LineProblem
 from .lines import DEFAULT_MAX_LINE_BYTES, LineReader, Problems, Progress
 from .pi import PiImporter
-from .writer import FormatImporter, auto_workers, with_estimates
+from .writer import FormatImporter
 
 __all__ = [
     "DEFAULT_MAX_LINE_BYTES",
@@ -105,7 +106,6 @@ def import_file(
     max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
     progress: Progress | None = None,
     progress_every: int = 8 * 1024 * 1024,
-    estimate_workers: int | None = None,
 ) -> ImportResult:
     """Import one session file (a path or a binary file object) as a new session.
 
@@ -113,8 +113,6 @@ def import_file(
     to what the file names (pi: its session_info name), else the file name. `filename` names the
     file in messages and the default title (uploads). Lines longer than `max_line_bytes` are bad
     lines. `progress(bytes_read, total_bytes, lines)` is called every `progress_every` bytes.
-    `estimate_workers` helper processes compute token estimates (None: one for files of 32 MB
-    and more on machines with 4 CPUs or more; 0: none).
     """
     if format not in FORMATS:
         raise ValueError(f"format must be one of {', '.join(FORMATS)}, not {format!r}")
@@ -153,12 +151,10 @@ def import_file(
                 )
             fmt = detected
         importer = _IMPORTERS[fmt](reader, problems)
-        with transaction.atomic():
+        with deferred_checkpoint(), transaction.atomic():
             session = Session.objects.create(title=(title or "")[:_TITLE_MAX], source=fmt)
             importer.start(session, first_record)
-            workers = auto_workers(size) if estimate_workers is None else estimate_workers
-            nodes = with_estimates(importer.nodes(), workers)
-            stats = store.import_entries(session, nodes, active_key=importer.active_key)
+            stats = store.import_entries(session, importer.nodes(), active_key=importer.active_key)
             session.title = (title or importer.title or Path(name).stem or name)[:_TITLE_MAX]
             session.metadata = {
                 "import": {

@@ -117,8 +117,10 @@ class LineReader:
             try:
                 obj = fast_loads(line)
             except fast_error:
-                # orjson is strict (NaN, huge integers, escaped lone surrogates) and its messages
-                # are terse: the standard library decides and words the problem.
+                # orjson is strict (NaN, escaped lone surrogates) and its messages are terse: the
+                # standard library decides and words the problem. (orjson reads an integer past
+                # 64 bits as a float; pi and Claude Code are JavaScript, whose numbers are all
+                # doubles, so that is the value their writer meant.)
                 obj, problem = _slow_loads(line, ended)
                 if problem is not None:
                     yield n, None, problem

@@ -1,4 +1,4 @@
-"""From parsed records to `store.import_entries`: ordering, the per-format base, token estimates.
+"""From parsed records to `store.import_entries`: ordering and the per-format base.
 
 - `TreeOrder` puts streamed entries parents first, as the bulk writer needs. pi and Claude Code
   append to their files, so a parent nearly always comes before its children; the exception is an
@@ -6,24 +6,15 @@
   its children come before it). Entries whose parent has not been seen wait here until it comes;
   whatever still waits at the end has a parent that is not in the file.
 - `FormatImporter` is what `pi.py` and `claude.py` implement.
-- `with_estimates` computes token estimates in helper processes for big files.
 """
 
 from __future__ import annotations
 
 import abc
-import contextlib
-import os
-import pickle
-import subprocess
-import sys
-from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
-from sessions_app.compaction.messages import Entry
 from sessions_app.models import Session
 from sessions_app.store import ImportNode
 
@@ -170,136 +161,3 @@ class FormatImporter(abc.ABC):
             )
             if self.problems.skip_bad_lines:
                 yield from self.order.make_root(w)
-
-
-# --- token estimates in helper processes -----------------------------------------------------
-#
-# tiktoken holds the GIL and tokenizes ~20 MB of text a second: on a big file it is half the
-# import. A helper process estimates one batch while this one parses and inserts the next. The
-# helper is a plain `python -c` child fed pickled entries over a pipe, not multiprocessing: that
-# would re-import the caller's __main__ in the child (a server, a script) or fork a process that
-# holds database connections.
-
-ESTIMATE_BATCH = 2000
-AUTO_WORKERS_FROM_BYTES = 32 * 1024 * 1024
-_HELPER = """
-import pickle, sys
-from sessions_app.compaction.tokens import estimate_entry
-src, out = sys.stdin.buffer, sys.stdout.buffer
-while True:
-    try:
-        batch = pickle.load(src)
-    except EOFError:
-        break
-    pickle.dump([estimate_entry(e) for e in batch], out)
-    out.flush()
-"""
-_ROOT = Path(__file__).resolve().parents[2]  # the directory holding the sessions_app package
-
-
-AUTO_WORKERS_FROM_CPUS = 4
-
-
-def cpus() -> int:
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        return os.cpu_count() or 1
-
-
-def auto_workers(total_bytes: int | None) -> int:
-    """One helper process for big files when CPUs are plentiful, else none. With two CPUs the
-    helper competes with this process (and a local database server): measured on a 2-vCPU
-    machine it gained 0-40% on SQLite and lost 30% on PostgreSQL, so it is not the default there."""
-    if total_bytes is None or total_bytes < AUTO_WORKERS_FROM_BYTES:
-        return 0
-    return 1 if cpus() >= AUTO_WORKERS_FROM_CPUS else 0
-
-
-class _Helper:
-    def __init__(self) -> None:
-        env = dict(os.environ)
-        env["PYTHONPATH"] = os.pathsep.join(p for p in (str(_ROOT), env.get("PYTHONPATH", "")) if p)
-        self.proc = subprocess.Popen(
-            [sys.executable, "-c", _HELPER], stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env
-        )
-
-    def send(self, entries: list[Entry]) -> None:
-        assert self.proc.stdin is not None
-        pickle.dump(entries, self.proc.stdin, protocol=pickle.HIGHEST_PROTOCOL)
-        self.proc.stdin.flush()
-
-    def receive(self) -> list[int]:
-        assert self.proc.stdout is not None
-        result = pickle.load(self.proc.stdout)
-        if not isinstance(result, list):
-            raise EOFError("unexpected reply from the estimate helper")
-        return result
-
-    def close(self) -> None:
-        for stream in (self.proc.stdin, self.proc.stdout):
-            if stream is not None:
-                with contextlib.suppress(OSError):
-                    stream.close()
-        try:
-            self.proc.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
-
-
-def with_estimates(nodes: Iterable[ImportNode], workers: int) -> Iterator[ImportNode]:
-    """`nodes` in the same order, with `tokens` (estimate_entry) filled by `workers` helper
-    processes, one batch ahead. With no helpers, or if one fails, the store estimates instead."""
-    if workers <= 0:
-        yield from nodes
-        return
-    helpers: list[_Helper] = []
-    try:
-        for _ in range(workers):
-            helpers.append(_Helper())
-    except OSError:  # cannot start processes here: estimate in-process
-        for h in helpers:
-            h.close()
-        yield from nodes
-        return
-    pending: deque[tuple[list[ImportNode], _Helper | None]] = deque()
-    turn = 0
-
-    def finish() -> list[ImportNode]:
-        batch, helper = pending.popleft()
-        if helper is not None:
-            try:
-                for node, tokens in zip(batch, helper.receive(), strict=True):
-                    node.tokens = tokens
-            except (EOFError, OSError, ValueError, pickle.UnpicklingError):
-                helpers.remove(helper)  # it died: the store estimates what it had
-                helper.close()
-        return batch
-
-    try:
-        batch: list[ImportNode] = []
-        for node in nodes:
-            batch.append(node)
-            if len(batch) < ESTIMATE_BATCH:
-                continue
-            helper = helpers[turn % len(helpers)] if helpers else None
-            turn += 1
-            if helper is not None:
-                try:
-                    helper.send([n.entry for n in batch])
-                except OSError:
-                    helpers.remove(helper)
-                    helper.close()
-                    helper = None
-            pending.append((batch, helper))
-            batch = []
-            while len(pending) > len(helpers):  # keep each helper one batch busy
-                yield from finish()
-        if batch:
-            pending.append((batch, None))  # the last, partial batch: not worth a round trip
-        while pending:
-            yield from finish()
-    finally:
-        for h in helpers:
-            h.close()

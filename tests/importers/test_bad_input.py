@@ -277,3 +277,27 @@ def test_claude_failure_after_agents_and_events_were_written(tmp_path: Path) -> 
     lines = CLAUDE.read_text().splitlines(keepends=True)
     f = write(tmp_path, "c.jsonl", "".join(lines) + "{not json}\n")
     fails(f, file=str(f), line=len(lines) + 1, problem="^malformed JSON")
+
+
+def test_lines_orjson_refuses_are_read_as_the_standard_library_reads_them() -> None:
+    from sessions_app.importers.lines import LineReader
+
+    body = (
+        b'{"n": NaN}\n'  # not JSON, but Python's json (and pi's JavaScript output never) writes it
+        b'{"big": 123456789012345678901234567890}\n'  # past 64 bits: read as a double
+        b'{"s": "\\ud800 lone"}\n'  # an escaped lone surrogate
+        b'{"ok": "caf\xc3\xa9"}\n'
+        b'{"bad": \n'
+        b'\xff\xfe\n'
+    )
+    got = list(LineReader(io.BytesIO(body), "odd.jsonl"))
+    assert [n for n, _, _ in got] == [1, 2, 3, 4, 5, 6]
+    nan = got[0][1]
+    assert nan is not None and nan["n"] != nan["n"]
+    # pi and Claude Code are JavaScript: every number they write is a double, so reading a
+    # 30-digit integer as the nearest double (as orjson does) is what the writer meant.
+    assert got[1][1] == {"big": float(123456789012345678901234567890)}
+    assert got[2][1] == {"s": "\ud800 lone"}
+    assert got[3][1] == {"ok": "café"}
+    assert got[4][1] is None and got[4][2] == "malformed JSON: Expecting value at column 9"
+    assert got[5][1] is None and got[5][2] == "not valid UTF-8: byte 0xff at column 1"

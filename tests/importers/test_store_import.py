@@ -1,19 +1,23 @@
-"""store.import_entries, the bulk writer behind the importers, and the helper processes that
-compute token estimates for big imports."""
+"""store.import_entries, the bulk writer behind the importers: its batches, the estimate thread,
+timestamps, JSON text and the deferred WAL checkpoint."""
 
 from __future__ import annotations
 
+import json
+import threading
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
 
 from sessions_app import store
+from sessions_app.compaction import pi_jsonl
 from sessions_app.compaction.messages import Entry, Usage
-from sessions_app.compaction.tokens import estimate_entry
-from sessions_app.importers import import_file, writer
+from sessions_app.compaction.tokens import estimate_entries, estimate_entry
+from sessions_app.importers import import_file
 from sessions_app.models import CompactionEntry, Node, Session
 
-from .helpers import PI_FIXTURES, row_counts, snapshot
+from .helpers import PI_FIXTURES, row_counts
 
 pytestmark = [pytest.mark.django_db, pytest.mark.postgres]
 
@@ -147,49 +151,125 @@ def test_only_into_an_empty_session(session: Session) -> None:
     assert row_counts()["sessions_app.Node"] == before["sessions_app.Node"]
 
 
-def test_estimates_from_helper_processes_equal_the_stores(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(writer, "ESTIMATE_BATCH", 150)  # several batches through the helpers
-    seen: list[int | None] = []
-    real = writer.with_estimates
-
-    def spy(nodes: Any, workers: int) -> Any:
-        for node in real(nodes, workers):
-            seen.append(node.tokens)
-            yield node
-
-    monkeypatch.setattr("sessions_app.importers.with_estimates", spy)
-    fixture = PI_FIXTURES[1]
-    helped = snapshot(import_file(fixture, estimate_workers=2).session)
-    assert sum(t is not None for t in seen) >= 900  # all but the last partial batch
-    seen.clear()
-    alone = snapshot(import_file(fixture, estimate_workers=0).session)
-    assert seen == [None] * len(alone["nodes"])
-    assert {k: n["tokens"] for k, n in helped["nodes"].items()} == {
-        k: n["tokens"] for k, n in alone["nodes"].items()
-    }
+def _estimate_threads() -> list[str]:
+    return [t.name for t in threading.enumerate() if t.name == "cutpoint-import-estimates"]
 
 
-def test_a_failing_helper_leaves_the_estimates_to_the_store(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(writer, "ESTIMATE_BATCH", 100)
-    monkeypatch.setattr(writer, "_HELPER", "import sys; sys.stdin.buffer.read(1)")  # dies at once
-    broken = snapshot(import_file(PI_FIXTURES[0], estimate_workers=1).session)
-
-    def no_processes(*args: Any, **kwargs: Any) -> Any:
-        raise OSError("no processes here")
-
-    monkeypatch.setattr(writer.subprocess, "Popen", no_processes)
-    unstarted = snapshot(import_file(PI_FIXTURES[0], estimate_workers=1).session)
-    monkeypatch.undo()
-    plain = snapshot(import_file(PI_FIXTURES[0], estimate_workers=0).session)
-    tokens = {k: n["tokens"] for k, n in plain["nodes"].items()}
-    assert sum(tokens.values()) > 0
-    assert {k: n["tokens"] for k, n in broken["nodes"].items()} == tokens
-    assert {k: n["tokens"] for k, n in unstarted["nodes"].items()} == tokens
+def test_estimates_come_from_the_thread_batch_by_batch() -> None:
+    entries = pi_jsonl.parse(PI_FIXTURES[1].read_text(encoding="utf-8")).entries
+    expected = {e.key: estimate_entry(e) for e in entries}
+    given = store.ImportNode(entries[0], tokens=7)  # a caller's own estimate is kept
+    session = Session.objects.create(title="batches")
+    store.import_entries(session, [given, *entries[1:]], batch_size=37)
+    stored = dict(Node.objects.filter(session=session).values_list("key", "token_estimate"))
+    assert stored == {**expected, entries[0].key: 7}
+    assert sum(stored.values()) > 10_000
+    assert _estimate_threads() == []
 
 
-def test_helpers_only_for_big_files_on_machines_with_cpus_to_spare(monkeypatch: pytest.MonkeyPatch) -> None:
-    big = writer.AUTO_WORKERS_FROM_BYTES
-    monkeypatch.setattr(writer, "cpus", lambda: 8)
-    assert [writer.auto_workers(n) for n in (None, 0, big - 1, big)] == [0, 0, 0, 1]
-    monkeypatch.setattr(writer, "cpus", lambda: 2)
-    assert writer.auto_workers(big * 10) == 0
+def test_estimate_entries_equals_estimate_entry_one_by_one() -> None:
+    entries = pi_jsonl.parse(PI_FIXTURES[0].read_text(encoding="utf-8")).entries
+    assert estimate_entries(entries) == [estimate_entry(e) for e in entries]
+
+
+def test_a_failure_on_the_estimate_thread_writes_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls = 0
+
+    def failing(entries: Any) -> list[int]:
+        nonlocal calls
+        calls += 1
+        if calls == 3:
+            raise RuntimeError("counter broke")
+        return [1] * len(entries)
+
+    monkeypatch.setattr(store, "estimate_entries", failing)
+    entries = pi_jsonl.parse(PI_FIXTURES[0].read_text(encoding="utf-8")).entries
+    session = Session.objects.create(title="fails")
+    before = row_counts()
+    with pytest.raises(RuntimeError, match="counter broke"):
+        store.import_entries(session, entries, batch_size=50)
+    assert row_counts() == before
+    assert _estimate_threads() == []
+
+
+def test_a_failure_while_reading_stops_the_thread_and_writes_nothing() -> None:
+    entries = pi_jsonl.parse(PI_FIXTURES[0].read_text(encoding="utf-8")).entries
+
+    def stream() -> Any:
+        yield from entries[:300]
+        raise store.StoreError("the file broke at line 301")
+
+    session = Session.objects.create(title="reader fails")
+    before = row_counts()
+    with pytest.raises(store.StoreError, match="line 301"):
+        store.import_entries(session, stream(), batch_size=40)
+    assert row_counts() == before
+    assert _estimate_threads() == []
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "2025-01-31T12:00:00.123Z",  # pi's form: the sliced fast path
+        "2025-01-31T12:00:00.000Z",  # a zero fraction, which Django's text leaves out
+        "2025-01-31T23:30:00.5+02:00",
+        "2025-01-31T12:00:00",  # naive: taken as UTC
+        "2025-01-31T12:00:00Z",
+    ],
+)
+def test_timestamp_column_matches_djangos_adapter(value: str) -> None:
+    from django.db import connection
+
+    aware = datetime.fromisoformat(value)
+    if aware.tzinfo is None:
+        aware = aware.replace(tzinfo=UTC)
+    assert store._timestamp_column()(value, "prev") == connection.ops.adapt_datetimefield_value(aware)
+    assert store._timestamp_column()(None, "prev") == "prev"
+    with pytest.raises(store.StoreError, match="bad timestamp"):
+        store._timestamp_column()("2025-13-45T00:00:00.000Z", "prev")
+
+
+def test_json_text_falls_back_for_what_orjson_refuses() -> None:
+    assert json.loads(store._json_text([{"type": "text", "text": "héllo \u2028"}])) == [
+        {"type": "text", "text": "héllo \u2028"}
+    ]
+    assert json.loads(store._json_text({1: "int key", "big": 2**70})) == {"1": "int key", "big": 2**70}
+    assert json.loads(store._json_text({"s": "\ud800"})) == {"s": "\ud800"}  # a lone surrogate
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_wal_checkpoint_runs_after_the_import_not_in_it() -> None:
+    from django.db import connection
+
+    from sessions_app.wal_checkpoint import wait_for_checkpoints
+
+    started: list[str] = []
+    real_start = threading.Thread.start
+
+    def spy(self: threading.Thread) -> None:
+        started.append(self.name)
+        real_start(self)
+
+    sqlite = connection.vendor == "sqlite"
+    before = None
+    if sqlite:
+        with connection.cursor() as c:
+            c.execute("PRAGMA wal_autocheckpoint")
+            before = c.fetchone()[0]
+    threading.Thread.start = spy  # type: ignore[method-assign]
+    try:
+        result = import_file(PI_FIXTURES[0])
+    finally:
+        threading.Thread.start = real_start  # type: ignore[method-assign]
+    wait_for_checkpoints()
+    assert result.node_count > 1000
+    if sqlite:
+        assert "cutpoint-wal-checkpoint" in started
+        with connection.cursor() as c:
+            c.execute("PRAGMA wal_autocheckpoint")
+            assert c.fetchone()[0] == before  # the connection's setting is back
+            c.execute("PRAGMA wal_checkpoint(PASSIVE)")
+            busy, log_frames, checkpointed = c.fetchone()
+        assert busy == 0 and log_frames == checkpointed  # nothing left for a later commit to copy
+    else:
+        assert "cutpoint-wal-checkpoint" not in started  # PostgreSQL: nothing to defer

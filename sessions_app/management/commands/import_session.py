@@ -31,13 +31,6 @@ class Command(BaseCommand):
             default=DEFAULT_MAX_LINE_BYTES,
             help=f"longest line accepted (default {DEFAULT_MAX_LINE_BYTES})",
         )
-        parser.add_argument(
-            "--estimate-workers",
-            type=int,
-            default=None,
-            help="helper processes for token estimates (default: 1 for files of 32 MB and more "
-            "on machines with 4+ CPUs)",
-        )
 
     def handle(self, *args: Any, **opts: Any) -> None:
         path: str = opts["path"]
@@ -62,7 +55,6 @@ class Command(BaseCommand):
                 max_line_bytes=opts["max_line_bytes"],
                 progress=progress,
                 progress_every=PROGRESS_FROM_BYTES,
-                estimate_workers=opts["estimate_workers"],
             )
         except ImportFailed as exc:
             hint = " Nothing was imported."

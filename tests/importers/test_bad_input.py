@@ -288,7 +288,7 @@ def test_lines_orjson_refuses_are_read_as_the_standard_library_reads_them() -> N
         b'{"s": "\\ud800 lone"}\n'  # an escaped lone surrogate
         b'{"ok": "caf\xc3\xa9"}\n'
         b'{"bad": \n'
-        b'\xff\xfe\n'
+        b"\xff\xfe\n"
     )
     got = list(LineReader(io.BytesIO(body), "odd.jsonl"))
     assert [n for n, _, _ in got] == [1, 2, 3, 4, 5, 6]

@@ -1,15 +1,16 @@
 """Importer throughput (issue 6): entries/s and MB/s for the two real pi sessions, the Claude Code
 test transcript, and a synthetic ~100 MB pi v3 file generated into a temp dir (deleted after).
 
-python bench/importer.py [--mb 100] [--runs 3] [--json] [--no-insert-compare]
+python bench/importer.py [--mb 100] [--runs 5] [--big-runs 3] [--json] [--no-insert-compare]
 
-Each import is the whole `import_file` (read, parse, estimate tokens, insert, one transaction) on
-a throwaway database (SQLite unless DATABASE_URL is set). The synthetic file cycles the real
-sessions' entries (so content is realistic) with fresh ids, branches, labels and compactions.
-The big file is imported twice: token estimates in-process, and in a helper process (the default
-for files of 32 MB and more on machines with 4+ CPUs). Also shown: where the in-process time goes
-(parse only; parse + token estimates) and, for the insert path, the ORM's bulk_create against the
-store's executemany.
+Each import is the whole `import_file` (read, parse, count tokens, insert, commit: one
+transaction) on a throwaway database (SQLite unless DATABASE_URL is set); the figure is the median
+of the runs. The SQLite WAL checkpoint that follows a big import runs on a background thread
+after the commit (sessions_app/wal_checkpoint.py); the bench waits for it between runs and shows
+its time apart. The synthetic file cycles the real sessions' entries (so content is realistic)
+with fresh ids, branches, labels and compactions. Also shown: where the time goes (reading and
+parsing; token counting with tiktoken and with the C counter) and, for the insert path, the ORM's
+bulk_create against the store's executemany.
 """
 
 from __future__ import annotations
@@ -97,7 +98,8 @@ def synthesize(target: Path, megabytes: int) -> tuple[int, int]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--mb", type=int, default=100, help="size of the synthetic file (1-1000 MB)")
-    parser.add_argument("--runs", type=int, default=3, help="imports per small file (median)")
+    parser.add_argument("--runs", type=int, default=5, help="imports per small file (median)")
+    parser.add_argument("--big-runs", type=int, default=3, help="imports of the synthetic file (median)")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--no-insert-compare", action="store_true", help="skip bulk_create vs executemany")
     args = parser.parse_args()
@@ -109,32 +111,38 @@ def main() -> None:
     from django.utils import timezone
 
     from sessions_app.compaction import pi_jsonl
-    from sessions_app.compaction.tokens import encoding, estimate_entry
+    from sessions_app.compaction.tokens import _entry_texts, encoding, estimate_entries, fast_counter
     from sessions_app.importers import import_file
     from sessions_app.importers.lines import LineReader
-    from sessions_app.importers.writer import auto_workers
     from sessions_app.models import Node, Session
+    from sessions_app.wal_checkpoint import wait_for_checkpoints
 
-    encoding()  # load the tokenizer once, outside every measurement
+    encoding()  # load the tokenizers once, outside every measurement
+    fast_counter()
 
-    def measure(path: Path, runs: int, workers: int | None = None) -> dict[str, Any]:
+    def measure(path: Path, runs: int) -> dict[str, Any]:
         times = []
+        checkpoints = []
         result = None
         for _ in range(runs):
             t0 = time.perf_counter()
-            result = import_file(path, estimate_workers=workers)
-            times.append(time.perf_counter() - t0)
+            result = import_file(path)
+            t1 = time.perf_counter()
+            wait_for_checkpoints()
+            times.append(t1 - t0)
+            checkpoints.append(time.perf_counter() - t1)
         assert result is not None
         t = statistics.median(times)
-        helpers = auto_workers(path.stat().st_size) if workers is None else workers
         return {
-            "file": path.name + (f" ({helpers} helper)" if helpers else ""),
+            "file": path.name,
             "format": result.format,
             "mb": round(path.stat().st_size / 1e6, 2),
             "entries": result.node_count,
+            "runs": runs,
             "seconds": round(t, 3),
             "entries_per_s": round(result.node_count / t),
             "mb_per_s": round(path.stat().st_size / 1e6 / t, 1),
+            "checkpoint_after_s": round(statistics.median(checkpoints), 3),
         }
 
     results: dict[str, Any] = {"database": connection.vendor, "imports": []}
@@ -151,32 +159,35 @@ def main() -> None:
             "mb": round(size / 1e6, 1),
             "seconds": round(time.perf_counter() - t0, 1),
         }
-        inline = measure(big, 1, workers=0)
-        results["imports"].append(inline)
-        results["imports"].append(measure(big, 1, workers=1))  # estimates in a helper process
+        results["imports"].append(measure(big, args.big_runs))
 
-        # Where the time goes: streaming + JSON + entry building, then + tiktoken estimates.
-        def parse(estimate: bool) -> float:
-            t0 = time.perf_counter()
-            with big.open("rb") as fh:
-                reader = LineReader(fh, big.name)
-                it = iter(reader)
-                _, header, _ = next(it)
-                builder = pi_jsonl.Builder(header or {})
-                for _, obj, _ in it:
-                    e = builder.add(obj or {})
-                    if estimate:
-                        estimate_entry(e)
-            return time.perf_counter() - t0
-
-        parse_s = parse(False)
-        estimate_s = parse(True) - parse_s
-        total = inline["seconds"]
+        # Where the time goes, single-threaded: reading + JSON + entry building, then counting.
+        t0 = time.perf_counter()
+        entries = []
+        with big.open("rb") as fh:
+            reader = LineReader(fh, big.name)
+            it = iter(reader)
+            _, header, _ = next(it)
+            builder = pi_jsonl.Builder(header or {})
+            entries = [builder.add(obj or {}) for _, obj, _ in it]
+        parse_s = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        estimate_entries(entries)
+        fast_s = time.perf_counter() - t0
+        sample = entries[: max(len(entries) // 10, 1)]  # tiktoken is slow: a tenth, scaled up
+        enc = encoding()
+        texts: list[str] = []
+        for e in sample:
+            _entry_texts(e, texts)
+        t0 = time.perf_counter()
+        for text in texts:
+            enc.encode_ordinary(text)
+        tiktoken_s = (time.perf_counter() - t0) * len(entries) / len(sample)
+        del entries
         results["synthetic_breakdown_s"] = {
             "read_and_parse": round(parse_s, 2),
-            "token_estimates": round(estimate_s, 2),
-            "insert_and_rest": round(total - parse_s - estimate_s, 2),
-            "total": total,
+            "token_counts_c_counter": round(fast_s, 2),
+            "token_counts_tiktoken_estimated": round(tiktoken_s, 2),
         }
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
@@ -243,19 +254,22 @@ def main() -> None:
         print(json.dumps(results, indent=2))
         return
     print(f"database: {results['database']}")
-    print(f"{'file':<36}{'format':>7}{'MB':>8}{'entries':>9}{'seconds':>9}{'entries/s':>11}{'MB/s':>7}")
+    print(
+        f"{'file':<26}{'format':>7}{'MB':>8}{'entries':>9}{'runs':>5}{'seconds':>9}{'entries/s':>11}"
+        f"{'MB/s':>7}{'checkpoint after':>18}"
+    )
     for r in results["imports"]:
         print(
-            f"{r['file']:<36}{r['format']:>7}{r['mb']:>8}{r['entries']:>9}{r['seconds']:>9}"
-            f"{r['entries_per_s']:>11,}{r['mb_per_s']:>7}"
+            f"{r['file']:<26}{r['format']:>7}{r['mb']:>8}{r['entries']:>9}{r['runs']:>5}{r['seconds']:>9}"
+            f"{r['entries_per_s']:>11,}{r['mb_per_s']:>7}{r['checkpoint_after_s']:>16} s"
         )
     g = results["synthetic_generated"]
     print(f"synthetic file: {g['entries']} entries, {g['mb']} MB, generated in {g['seconds']} s (deleted)")
     b = results["synthetic_breakdown_s"]
     print(
-        f"synthetic, in-process: read+parse {b['read_and_parse']} s, "
-        f"token estimates {b['token_estimates']} s, insert+rest {b['insert_and_rest']} s, "
-        f"total {b['total']} s"
+        f"synthetic, one thread: read+parse {b['read_and_parse']} s; token counts "
+        f"{b['token_counts_c_counter']} s with the C counter, ~{b['token_counts_tiktoken_estimated']} s "
+        "with tiktoken (a tenth, scaled)"
     )
     if "insert_20000_rows_per_s" in results:
         c = results["insert_20000_rows_per_s"]

@@ -671,7 +671,7 @@ def _json_text(value: Any) -> str:
 def _timestamp_column() -> Callable[[str | None, Any], Any]:
     """`f(iso_text, previous)`: the column value of an imported timestamp (`previous`, the last
     one's, when it is None), as `connection.ops.adapt_datetimefield_value` gives it for the aware
-    datetime, without that function's per-call cost (a third of an import's row building)."""
+    datetime, without that function's per-call checks (~2 µs a row, 0.15 s on a 100 MB import)."""
     if connection.vendor != "sqlite" or not settings.USE_TZ:
         adapt = connection.ops.adapt_datetimefield_value
         return lambda value, previous: previous if value is None else adapt(_import_timestamp(value))
@@ -734,18 +734,13 @@ def import_entries(
     ids: dict[str, tuple[int, int, int | None]] = {}  # key -> (id, depth, last_compaction_id)
     compactions: list[tuple[int, str, ImportCompaction]] = []
     rows: list[list[Any]] = []
-    todo: list[tuple[int, Entry]] = []  # rows whose token estimate the writer thread computes
+    todo: list[tuple[int, Entry]] = []  # rows whose token estimate BatchWriter's thread computes
     dumps = _json_text
     timestamp = _timestamp_column()
     last_key: str | None = None
     last_ts = _dt(now)
     seq = 0
-    with (
-        _cyclic_gc_paused(),
-        transaction.atomic(),
-        connection.cursor() as cursor,
-        connection.cursor() as rows_cursor,
-    ):
+    with _cyclic_gc_paused(), transaction.atomic(), connection.cursor() as cursor:
         # A write first: on SQLite it takes the database write lock that id reservation relies on.
         cursor.execute(f"UPDATE {_SESSION_TABLE} SET updated_at = %s WHERE id = %s", [_dt(now), sid])
         if cursor.rowcount != 1:
@@ -754,7 +749,7 @@ def import_entries(
             raise StoreError(f"session {sid} already has nodes; import into an empty session")
         block = _IdBlock(cursor, batch_size)
         writer = BatchWriter(
-            rows_cursor, _IMPORT_NODE_SQL, estimate=estimate_entries, token_column=_IMPORT_TOKEN_COLUMN
+            cursor, _IMPORT_NODE_SQL, estimate=estimate_entries, token_column=_IMPORT_TOKEN_COLUMN
         )
         try:
             for item in entries:

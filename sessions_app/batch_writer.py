@@ -26,7 +26,8 @@ _DONE = None
 class BatchWriter:
     """`submit` batches of rows; each is executed with `sql` on `cursor` once the estimates of its
     entries are in their rows, in submission order. `close()` writes what is left; after an error
-    elsewhere, `abandon()` stops the helper thread without writing more."""
+    elsewhere, `abandon()` stops the helper thread without writing more. As a context manager it
+    does the one or the other on leaving the block."""
 
     def __init__(
         self,
@@ -48,6 +49,15 @@ class BatchWriter:
         self._stop = False
         self._thread = threading.Thread(target=self._run, name="cutpoint-import-estimates", daemon=True)
         self._thread.start()
+
+    def __enter__(self) -> BatchWriter:
+        return self
+
+    def __exit__(self, exc_type: type[BaseException] | None, *_: object) -> None:
+        if exc_type is None:
+            self.close()
+        else:
+            self.abandon()
 
     def submit(self, rows: list[list[Any]], estimate: list[tuple[int, Entry]]) -> None:
         """Queue `rows` (the entries in `estimate` get their token estimate written into their

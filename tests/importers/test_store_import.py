@@ -4,6 +4,7 @@ timestamps, JSON text and the deferred WAL checkpoint."""
 from __future__ import annotations
 
 import json
+import math
 import threading
 from datetime import UTC, datetime
 from typing import Any
@@ -235,6 +236,80 @@ def test_json_text_falls_back_for_what_orjson_refuses() -> None:
     ]
     assert json.loads(store._json_text({1: "int key", "big": 2**70})) == {"1": "int key", "big": 2**70}
     assert json.loads(store._json_text({"s": "\ud800"})) == {"s": "\ud800"}  # a lone surrogate
+
+
+def test_json_text_writes_non_finite_floats_as_null_like_orjson() -> None:
+    assert store._json_text({"a": math.nan, "b": [math.inf, 1.5]}) == '{"a":null,"b":[null,1.5]}'
+    # The standard library's fallback (an int key here) must not write NaN either: not JSON.
+    assert json.loads(store._json_text({1: [math.nan, -math.inf], "x": (2.5,)})) == {
+        "1": [None, None],
+        "x": [2.5],
+    }
+
+
+def _check_constraints_skipped() -> bool | None:
+    from django.db import connection
+
+    if connection.vendor != "sqlite":
+        return None
+    with connection.cursor() as c:
+        c.execute("PRAGMA ignore_check_constraints")
+        return bool(c.fetchone()[0])
+
+
+def test_imported_rows_satisfy_the_check_constraints_sqlite_skipped() -> None:
+    """On SQLite the import skips the node table's CHECKs (JSON_VALID, counts >= 0) because it
+    makes them true itself; `PRAGMA integrity_check` verifies CHECK constraints, so it finds any
+    row that would have been refused. On PostgreSQL the same rows must simply be accepted."""
+    from django.db import connection
+
+    awkward: list[Any] = [
+        {"nan": math.nan, "inf": [math.inf, -math.inf]},  # orjson: null
+        {1: "an int key", "nan": math.nan},  # the standard library's path, with a NaN
+        {"big": 2**70, "neg": -(2**65)},  # past 64 bits: the standard library's path
+        {"nested": [[[]], {}], "empty": ""},
+    ]
+    if connection.vendor == "sqlite":
+        awkward.append({"s": "\ud800 lone surrogate"})  # jsonb refuses these: a known gap
+    entries = [
+        Entry(f"k{i}", f"k{i - 1}" if i else None, "custom", data=d, content=[{"type": "x", "v": d}])
+        for i, d in enumerate(awkward)
+    ]
+    session = Session.objects.create(title="awkward")
+    store.import_entries(session, entries, batch_size=2)
+    stored = dict(Node.objects.filter(session=session).values_list("key", "data"))
+    assert stored["k0"] == {"nan": None, "inf": [None, None]}
+    assert stored["k1"] == {"1": "an int key", "nan": None}
+    assert stored["k2"] == {"big": 2**70, "neg": -(2**65)}
+    assert len(stored) == len(awkward)
+    if connection.vendor == "sqlite":
+        assert stored["k4"] == {"s": "\ud800 lone surrogate"}
+        with connection.cursor() as c:
+            c.execute("PRAGMA integrity_check")
+            assert c.fetchall() == [("ok",)]
+        assert _check_constraints_skipped() is False  # on again for everything else
+
+
+def test_check_constraints_are_back_on_after_a_failed_import() -> None:
+    entries = pi_jsonl.parse(PI_FIXTURES[0].read_text(encoding="utf-8")).entries
+
+    def stream() -> Any:
+        yield from entries[:120]
+        raise store.StoreError("broke mid-way")
+
+    with pytest.raises(store.StoreError, match="broke mid-way"):
+        store.import_entries(Session.objects.create(), stream(), batch_size=50)
+    assert _check_constraints_skipped() in (False, None)  # None: PostgreSQL has no such switch
+
+
+@pytest.mark.parametrize("tokens", [-1, True, 2.0])
+def test_a_given_token_estimate_must_be_a_count(tokens: Any) -> None:
+    session = Session.objects.create()
+    before = row_counts()
+    node = store.ImportNode(Entry("u", None, "message", "user", text("x")), tokens=tokens)
+    with pytest.raises(store.StoreError, match=r"token estimate .* is not a count"):
+        store.import_entries(session, [node])
+    assert row_counts() == before
 
 
 @pytest.mark.django_db(transaction=True)

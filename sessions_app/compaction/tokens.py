@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import orjson
 import tiktoken
 
 try:
@@ -125,6 +126,17 @@ def _json_compact(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
+def _arguments_text(value: Any) -> str:
+    """Tool-call arguments as the compact JSON the model is shown. orjson writes it several times
+    faster than `json` (it held the GIL for a tenth of a big import's estimate work); the two
+    agree except for how a few floats are spelled (1e16 vs 1e+16), which does not matter to an
+    estimate. What orjson refuses (int keys, huge ints, lone surrogates) goes to `json`."""
+    try:
+        return orjson.dumps(value).decode()
+    except TypeError:
+        return _json_compact(value)
+
+
 def _block_texts(blocks: list[Block], texts: list[str]) -> int:
     """Append the texts of `blocks` the model sees to `texts`; returns the fixed cost of the rest."""
     fixed = 0
@@ -136,7 +148,7 @@ def _block_texts(blocks: list[Block], texts: list[str]) -> int:
             texts.append(b.get("thinking") or "")
         elif t == "tool_call":
             texts.append(str(b.get("name") or ""))
-            texts.append(_json_compact(b.get("arguments") or {}))
+            texts.append(_arguments_text(b.get("arguments") or {}))
         elif t == "image":
             fixed += IMAGE_TOKENS
     return fixed

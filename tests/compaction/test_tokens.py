@@ -6,6 +6,8 @@ import hashlib
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sessions_app.compaction import tokens
 from sessions_app.compaction.convert import compaction_text
@@ -162,3 +164,23 @@ def test_pi_tokens_are_cached_on_the_entry() -> None:
     assert tokens.pi_tokens(e) == 2
     e.content = [{"type": "text", "text": "x" * 400}]
     assert tokens.pi_tokens(e) == 2  # computed once; entries are immutable in practice
+
+
+_json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**63), 2**63 - 1) | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    max_leaves=20,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_json_values)
+def test_tool_arguments_text_is_the_standard_compact_json(value: object) -> None:
+    """orjson writes tool-call arguments for speed; without floats (spelled 1e16 vs 1e+16) it
+    must write exactly what json.dumps(compact, non-ASCII kept) writes."""
+    assert tokens._arguments_text(value) == tokens._json_compact(value)
+
+
+def test_tool_arguments_text_falls_back_for_what_orjson_refuses() -> None:
+    assert tokens._arguments_text({1: 2**70}) == '{"1":1180591620717411303424}'
+    assert tokens._arguments_text({"s": "\ud800"}) == tokens._json_compact({"s": "\ud800"})

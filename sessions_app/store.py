@@ -661,7 +661,7 @@ def _cyclic_gc_paused() -> Iterator[None]:
 
 
 @contextlib.contextmanager
-def _json_checks_skipped(cursor: Any) -> Iterator[None]:
+def _checks_skipped(cursor: Any) -> Iterator[None]:
     """SQLite: skip the node table's CHECK constraints while the import writes its rows.
 
     They are JSON_VALID() on three JSON columns and `>= 0` on three counters. The import makes
@@ -791,7 +791,7 @@ def import_entries(
         # Leaving the block writes the last batches (or, after an error, drops them), then turns
         # the CHECK constraints back on.
         with (
-            _json_checks_skipped(cursor),
+            _checks_skipped(cursor),
             BatchWriter(
                 cursor, _IMPORT_NODE_SQL, estimate=estimate_entries, token_column=_IMPORT_TOKEN_COLUMN
             ) as writer,

@@ -128,7 +128,7 @@ def _json_compact(value: Any) -> str:
 
 def _arguments_text(value: Any) -> str:
     """Tool-call arguments as the compact JSON the model is shown. orjson writes it several times
-    faster than `json` (it held the GIL for a tenth of a big import's estimate work); the two
+    faster than `json` (a seventh of a big import's estimate thread, holding the GIL); the two
     agree except for how a few floats are spelled (1e16 vs 1e+16), which does not matter to an
     estimate. What orjson refuses (int keys, huge ints, lone surrogates) goes to `json`."""
     try:

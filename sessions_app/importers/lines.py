@@ -92,8 +92,9 @@ class LineReader:
         return data
 
     def _read(self, limit: int) -> bytes:
-        """Like `fh.readline(limit)`, from big chunks: file objects' own readline reads 8 KB at a
-        time and glues long lines together (a tenth of a big import)."""
+        """Like `fh.readline(limit)`, from 1 MB chunks: one read call per megabyte instead of one
+        per 8 KB buffer, so the estimate thread takes the GIL from the reader less often
+        (measured: 3% of a big import)."""
         buf, pos = self._buf, self._pos
         nl = buf.find(b"\n", pos, pos + limit)
         if nl >= 0:

@@ -36,7 +36,6 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterator
-from datetime import datetime
 from typing import Any
 
 from sessions_app.compaction.messages import (
@@ -53,7 +52,7 @@ from sessions_app.compaction.messages import (
 from sessions_app.models import Agent, Event, Session
 from sessions_app.store import ImportCompaction, ImportNode
 
-from .writer import FormatImporter
+from .writer import FormatImporter, valid_timestamp
 
 _RECORD_TYPES = frozenset(
     {
@@ -173,16 +172,6 @@ def _stop_reason(s: Any) -> str | None:
     if not isinstance(s, str) or not s:
         return None
     return _STOP_REASONS.get(s, s[:32])
-
-
-def _valid_timestamp(value: Any) -> bool:
-    if not isinstance(value, str):
-        return False
-    try:
-        datetime.fromisoformat(value)
-    except ValueError:
-        return False
-    return True
 
 
 class ClaudeImporter(FormatImporter):
@@ -318,7 +307,7 @@ class ClaudeImporter(FormatImporter):
         if self._cwd is None and isinstance(rec.get("cwd"), str):
             self._cwd = rec["cwd"]
         ts = rec.get("timestamp")
-        if _valid_timestamp(ts):
+        if valid_timestamp(ts):
             self._last_ts = ts
         else:
             if ts is not None:

@@ -10,7 +10,6 @@ pi's leaf on load.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from datetime import datetime
 from typing import Any
 
 from sessions_app.compaction import pi_jsonl
@@ -18,7 +17,7 @@ from sessions_app.compaction.messages import COMPACTION, CUSTOM, MESSAGE, SESSIO
 from sessions_app.models import Node, Session
 from sessions_app.store import ImportCompaction, ImportNode
 
-from .writer import FormatImporter
+from .writer import FormatImporter, valid_timestamp
 
 ENTRY_TYPES = frozenset(
     {
@@ -34,16 +33,6 @@ ENTRY_TYPES = frozenset(
     }
 )
 _MAX_KEY = Node._meta.get_field("key").max_length or 64
-
-
-def _valid_timestamp(value: str | None) -> bool:
-    if value is None:
-        return False
-    try:
-        datetime.fromisoformat(value)
-    except ValueError:
-        return False
-    return True
 
 
 class PiImporter(FormatImporter):
@@ -74,7 +63,7 @@ class PiImporter(FormatImporter):
         last_ts: str | None = (
             self.header.get("timestamp") if isinstance(self.header.get("timestamp"), str) else None
         )
-        if not _valid_timestamp(last_ts):
+        if not valid_timestamp(last_ts):
             last_ts = None
         for n, obj, problem in self.reader:
             if problems.full:
@@ -105,7 +94,7 @@ class PiImporter(FormatImporter):
             if t == MESSAGE and entry.kind == CUSTOM:
                 role = entry.data.get("custom_type", "")[3:]
                 problems.repaired(n, f"unknown message role {role!r}", "kept as an opaque custom entry")
-            if not _valid_timestamp(entry.timestamp):
+            if not valid_timestamp(entry.timestamp):
                 if entry.timestamp is not None:
                     problems.warn(n, f"bad timestamp {entry.timestamp!r}; the previous one is used")
                 entry.timestamp = last_ts

@@ -13,12 +13,24 @@ from __future__ import annotations
 import abc
 from collections.abc import Iterator
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from sessions_app.models import Session
 from sessions_app.store import ImportNode
 
 from .lines import LineReader, Problems
+
+
+def valid_timestamp(value: Any) -> bool:
+    """A string Python reads as an ISO 8601 timestamp (what both formats write)."""
+    if not isinstance(value, str):
+        return False
+    try:
+        datetime.fromisoformat(value)
+    except ValueError:
+        return False
+    return True
 
 
 @dataclass(slots=True)

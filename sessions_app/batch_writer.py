@@ -24,22 +24,20 @@ _DONE = None
 
 
 class BatchWriter:
-    """`submit` batches of rows; each is executed with `sql` on `cursor` once the estimates of its
-    entries are in their rows, in submission order. `close()` writes what is left; after an error
+    """`submit` batches of rows; each is handed to `write` once the estimates of its entries are
+    in their rows, in submission order. `close()` writes what is left; after an error
     elsewhere, `abandon()` stops the helper thread without writing more. As a context manager it
     does the one or the other on leaving the block."""
 
     def __init__(
         self,
-        cursor: Any,
-        sql: str,
+        write: Callable[[list[list[Any]]], None],
         *,
         estimate: Callable[[Sequence[Entry]], list[int]],
         token_column: int,
         depth: int = 2,
     ) -> None:
-        self._cursor = cursor
-        self._sql = sql
+        self._write = write
         self._estimate = estimate
         self._token_column = token_column
         # Bounded: a fast reader waits here instead of holding the whole file in memory.
@@ -82,7 +80,7 @@ class BatchWriter:
     def _write_ready(self) -> None:
         while self._ready:
             rows, _ = self._ready.popleft()
-            self._cursor.executemany(self._sql, rows)
+            self._write(rows)
 
     def _raise(self) -> None:
         if self._error is not None:

@@ -17,6 +17,7 @@ import contextlib
 import gc
 import json
 import math
+import re
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -25,7 +26,7 @@ from typing import Any
 
 import orjson
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import DatabaseError, connection, transaction
 from django.utils import timezone
 
 from sessions_app import signals
@@ -37,7 +38,12 @@ from sessions_app.models import CompactionEntry, Event, Node, Session
 
 
 class StoreError(Exception):
-    """A store operation was refused; nothing was written."""
+    """A store operation was refused; nothing was written. `key` names the node, when one is
+    to blame."""
+
+    def __init__(self, message: str, *, key: str | None = None) -> None:
+        super().__init__(message)
+        self.key = key
 
 
 class ConflictError(StoreError):
@@ -596,7 +602,9 @@ _IMPORT_COLUMNS = ("id", *_INSERT_COLUMNS)
 _IMPORT_NODE_SQL = (
     f"INSERT INTO {_TABLE} ({', '.join(_IMPORT_COLUMNS)}) VALUES ({', '.join(['%s'] * len(_IMPORT_COLUMNS))})"
 )
+_IMPORT_COPY_SQL = f"COPY {_TABLE} ({', '.join(_IMPORT_COLUMNS)}) FROM STDIN"
 _IMPORT_TOKEN_COLUMN = _IMPORT_COLUMNS.index("token_estimate")
+_IMPORT_KEY_COLUMN = _IMPORT_COLUMNS.index("key")
 _MAX_KEY = Node._meta.get_field("key").max_length or 64
 
 
@@ -658,6 +666,40 @@ def _cyclic_gc_paused() -> Iterator[None]:
     finally:
         if was_enabled:
             gc.enable()
+
+
+def _row_writer(cursor: Any) -> Callable[[list[list[Any]]], None]:
+    """How a batch of import rows is written: executemany on SQLite; COPY on PostgreSQL, which
+    imports 1.5x faster than executemany's INSERTs there (bench/importer.py)."""
+    if connection.vendor != "postgresql":
+        return lambda rows: cursor.executemany(_IMPORT_NODE_SQL, rows)
+    raw = cursor.cursor  # psycopg's own cursor: COPY is not part of the DB-API
+
+    def copy(rows: list[list[Any]]) -> None:
+        try:
+            with connection.wrap_database_errors, raw.copy(_IMPORT_COPY_SQL) as rows_in:
+                for row in rows:
+                    rows_in.write_row(row)
+        except DatabaseError as exc:  # e.g. \u0000 in JSON text, which jsonb cannot hold
+            raise _refused(exc, rows) from exc
+
+    return copy
+
+
+def _refused(exc: DatabaseError, rows: list[list[Any]]) -> StoreError:
+    """A StoreError naming the row PostgreSQL's COPY refused ("COPY <table>, line N" in the
+    error's context) and why."""
+    diag = getattr(exc.__cause__, "diag", None)
+    why = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    detail = getattr(diag, "message_detail", None)
+    if detail:
+        why += f" ({detail})"
+    found = re.search(r"COPY \S+, line (\d+)", getattr(diag, "context", None) or "")
+    index = int(found.group(1)) - 1 if found else -1
+    if 0 <= index < len(rows):
+        key = str(rows[index][_IMPORT_KEY_COLUMN])
+        return StoreError(f"node {key!r}: the database refused it: {why}", key=key)
+    return StoreError(f"the database refused a node: {why}")
 
 
 @contextlib.contextmanager
@@ -793,7 +835,7 @@ def import_entries(
         with (
             _checks_skipped(cursor),
             BatchWriter(
-                cursor, _IMPORT_NODE_SQL, estimate=estimate_entries, token_column=_IMPORT_TOKEN_COLUMN
+                _row_writer(cursor), estimate=estimate_entries, token_column=_IMPORT_TOKEN_COLUMN
             ) as writer,
         ):
             for item in entries:

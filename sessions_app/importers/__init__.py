@@ -154,7 +154,11 @@ def import_file(
         with deferred_checkpoint(), transaction.atomic():
             session = Session.objects.create(title=(title or "")[:_TITLE_MAX], source=fmt)
             importer.start(session, first_record)
-            stats = store.import_entries(session, importer.nodes(), active_key=importer.active_key)
+            try:
+                stats = store.import_entries(session, importer.nodes(), active_key=importer.active_key)
+            except store.StoreError as exc:  # what the database refuses (PostgreSQL and \u0000)
+                line = importer.lines.get(exc.key or "", reader.lines)
+                raise ImportFailed([LineProblem(name, line, str(exc))], skippable=False) from exc
             session.title = (title or importer.title or Path(name).stem or name)[:_TITLE_MAX]
             session.metadata = {
                 "import": {

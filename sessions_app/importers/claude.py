@@ -192,7 +192,6 @@ class ClaudeImporter(FormatImporter):
         self.agents = 1
         self._sub: dict[str, Agent] = {}  # group key -> agent
         self._side_group: dict[str, str] = {}  # sidechain uuid -> group key
-        self._lines: dict[str, int] = {}  # uuid -> line
         self._alias: dict[str, str] = {}  # record uuid -> key of the node its children hang under
         self._tool_names: dict[str, str] = {}
         self._window: deque[ImportNode] = deque()
@@ -291,13 +290,13 @@ class ClaudeImporter(FormatImporter):
             else:
                 self._event(rec)
             return
-        if uuid in self._lines:
-            problems.bad(n, f"duplicate uuid {uuid!r} (first used on line {self._lines[uuid]})")
+        if uuid in self.lines:
+            problems.bad(n, f"duplicate uuid {uuid!r} (first used on line {self.lines[uuid]})")
             return
         if len(uuid) > _MAX_UUID:
             problems.bad(n, f"uuid {uuid[:20]!r}… is longer than {_MAX_UUID} characters")
             return
-        self._lines[uuid] = n
+        self.lines[uuid] = n
         sid = rec.get("sessionId")
         if isinstance(sid, str):
             self._session_ids.add(sid)
@@ -396,7 +395,7 @@ class ClaudeImporter(FormatImporter):
         reason = _TRIGGERS.get(trigger, "imported") if isinstance(trigger, str) else "imported"
         logical = rec.get("logicalParentUuid")
         if isinstance(logical, str) and logical:
-            if logical in self._lines:
+            if logical in self.lines:
                 parent = self._alias.get(logical, logical)
             else:
                 self.problems.warn(n, f"compact boundary's logical parent {logical!r} is not in the file")

@@ -21,14 +21,16 @@ class ImportFailed(Exception):
     """The file could not be imported; nothing was written.
 
     `problems` lists every problem found (up to the importer's limit); `file`, `line` and
-    `problem` are those of the first one.
+    `problem` are those of the first one. `skippable` is False when skipping bad lines would not
+    help (an empty file, an unreadable header, a node the database refuses).
     """
 
-    def __init__(self, problems: list[LineProblem], *, more: int = 0) -> None:
+    def __init__(self, problems: list[LineProblem], *, more: int = 0, skippable: bool = True) -> None:
         if not problems:
             raise ValueError("ImportFailed needs at least one problem")
         self.problems = problems
         self.more = more  # problems found past the limit, not listed
+        self.skippable = skippable
         first = problems[0]
         self.file, self.line, self.problem = first.file, first.line, first.problem
         text = str(first)

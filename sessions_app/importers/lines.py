@@ -218,7 +218,8 @@ class Problems:
 
     def fatal(self, line: int, problem: str) -> NoReturn:
         """A problem nothing can be imported past, whatever the mode."""
-        raise ImportFailed([*self.errors, LineProblem(self.file, line, problem)], more=self.more)
+        problems = [*self.errors, LineProblem(self.file, line, problem)]
+        raise ImportFailed(problems, more=self.more, skippable=False)
 
     def raise_if_failed(self) -> None:
         if self.errors:

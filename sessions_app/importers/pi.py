@@ -58,7 +58,7 @@ class PiImporter(FormatImporter):
         builder = self.builder
         order = self.order
         v1 = builder.v1
-        lines: dict[str, int] = {}  # key -> line, for duplicate ids and first-kept checks
+        lines = self.lines  # key -> line, for duplicate ids and first-kept checks
         compactions: list[tuple[int, ImportNode]] = []
         last_ts: str | None = (
             self.header.get("timestamp") if isinstance(self.header.get("timestamp"), str) else None

@@ -134,6 +134,7 @@ class FormatImporter(abc.ABC):
         self.reader = reader
         self.problems = problems
         self.order = TreeOrder()
+        self.lines: dict[str, int] = {}  # node or record key -> its line, for messages
         self.title: str | None = None  # a title the file itself gives, if any
         self.metadata: dict[str, Any] = {}  # goes to Session.metadata["import"]
         self.events = 0  # Event rows written for records that are not nodes

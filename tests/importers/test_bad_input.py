@@ -301,3 +301,35 @@ def test_lines_orjson_refuses_are_read_as_the_standard_library_reads_them() -> N
     assert got[3][1] == {"ok": "café"}
     assert got[4][1] is None and got[4][2] == "malformed JSON: Expecting value at column 9"
     assert got[5][1] is None and got[5][2] == "not valid UTF-8: byte 0xff at column 1"
+
+
+def test_a_nul_character_postgresql_cannot_store(tmp_path: Path) -> None:
+    """jsonb cannot hold \\u0000: on PostgreSQL the import fails naming the file, the line and the
+    node (COPY's refusal, mapped back to the row), writes nothing, and does not suggest
+    --skip-bad-lines, which would not help. SQLite stores the text as it is."""
+    from django.db import connection
+
+    f = pi_file(tmp_path, "nul.jsonl", msg("a", None), msg("b", "a", "before\x00after"), msg("c", "b"))
+    if connection.vendor == "postgresql":
+        exc = fails(f, file=str(f), line=3, problem=r"^node 'b': the database refused it: .*\\u0000")
+        assert exc.skippable is False
+        before = row_counts()
+        with pytest.raises(CommandError) as info:
+            run("import_session", str(f))
+        assert "line 3: node 'b'" in str(info.value)
+        assert "Nothing was imported." in str(info.value) and "--skip-bad-lines" not in str(info.value)
+        assert row_counts() == before
+    else:
+        result = import_file(f)
+        node = Node.objects.get(session=result.session, key="b")
+        assert node.content == [{"type": "text", "text": "before\x00after"}]
+
+
+def test_the_skip_hint_only_where_skipping_helps(tmp_path: Path) -> None:
+    bad = write(tmp_path, "bad.jsonl", jsonl(V3_HEADER, msg("a", None)) + "{oops\n")
+    with pytest.raises(CommandError, match=r"Nothing was imported\. --skip-bad-lines imports the rest\."):
+        run("import_session", str(bad))
+    empty = write(tmp_path, "empty.jsonl", "")
+    with pytest.raises(CommandError) as info:
+        run("import_session", str(empty))
+    assert "the file is empty" in str(info.value) and "--skip-bad-lines" not in str(info.value)

@@ -58,7 +58,7 @@ class Command(BaseCommand):
             )
         except ImportFailed as exc:
             hint = " Nothing was imported."
-            if not opts["skip_bad_lines"]:
+            if not opts["skip_bad_lines"] and exc.skippable:
                 hint += " --skip-bad-lines imports the rest."
             if len(exc.problems) > 1:
                 self.stderr.write(exc.report())

@@ -274,6 +274,9 @@ def main() -> None:
     if "insert_20000_rows_per_s" in results:
         c = results["insert_20000_rows_per_s"]
         print(f"insert path, rows/s: bulk_create {c['bulk_create']:,}, executemany {c['executemany']:,}")
+    if results["database"] != "sqlite":
+        print(f"(issue 6's target of {TARGET_ENTRIES_PER_S:,} entries/s is set for SQLite)")
+        return
     print(
         f"target >= {TARGET_ENTRIES_PER_S:,} entries/s on the synthetic file: "
         f"{'met' if results['synthetic_meets_target'] else 'NOT met'} ({big_rate:,})"

@@ -10,7 +10,7 @@ PG_URL ?= postgres://postgres@127.0.0.1:5432/postgres
 .PHONY: run test lint typecheck pytest pytest-pg browser chromium services bench clean
 
 # setup.py builds the o200k token counter (C): editing it or its sources reinstalls.
-$(VENV)/.stamp-run: pyproject.toml setup.py sessions_app/compaction/_o200k.c sessions_app/compaction/_o200k_unicode.h
+$(VENV)/.stamp-run: pyproject.toml setup.py sessions_app/o200k/_o200k.c sessions_app/o200k/_o200k_unicode.h
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
 	$(BIN)/pip install -q -e .

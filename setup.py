@@ -5,9 +5,9 @@ from setuptools import Extension, setup
 setup(
     ext_modules=[
         Extension(
-            "sessions_app.compaction._o200k",
-            ["sessions_app/compaction/_o200k.c"],
-            depends=["sessions_app/compaction/_o200k_unicode.h"],
+            "sessions_app.o200k._o200k",
+            ["sessions_app/o200k/_o200k.c"],
+            depends=["sessions_app/o200k/_o200k_unicode.h"],
             extra_compile_args=["-O2"],
         )
     ]

@@ -39,7 +39,7 @@ def main() -> None:
     from sessions_app.llm.base import CompletionRequest, Provider
     from sessions_app.llm.profiles import ModelProfile, build_provider
     from sessions_app.models import Session
-    from sessions_app.runtime import compactor
+    from sessions_app.runtime import compact_fork
     from tests.fake_anthropic import running_fake_anthropic, text_reply
 
     assert ROOT.exists()
@@ -75,7 +75,11 @@ def main() -> None:
                 path = store.context_path_entries(session)
                 kept = path[-40].key if path[-40].role != "tool_result" else path[-41].key
                 payload = CompactionPayload(summary=f"summary {i}", first_kept=kept, tokens_before=50_000)
-                parent = store.append_compaction(session, parent, payload, reason="threshold").node.key
+                settings = compact_fork.compaction_settings(session)
+                entry = store.append_compaction(
+                    session, parent, payload, reason="threshold", settings=settings
+                )
+                parent = entry.node.key
                 continue
             role = ("user", "assistant", "tool_result")[i % 3]
             data = (
@@ -116,7 +120,7 @@ def main() -> None:
                     )
                 )
                 t0 = time.perf_counter()
-                outcome = asyncio.run(compactor.compact(session, provider=provider))
+                outcome = asyncio.run(compact_fork.compact(session, provider=provider))
                 total = time.perf_counter() - t0
                 assert outcome.status == "completed", outcome.error
                 overhead.append((total - provider.seconds) * 1000)

@@ -111,7 +111,11 @@ def build(nodes: int) -> Any:
             plan = prepare(path, CompactionSettings())
             if isinstance(plan, Preparation):
                 entry = store.append_compaction(
-                    session, parent, make_payload(plan, "## Goal\nBench summary.\n" * 20), reason="threshold"
+                    session,
+                    parent,
+                    make_payload(plan, "## Goal\nBench summary.\n" * 20),
+                    reason="threshold",
+                    settings=CompactionSettings(),
                 )
                 parent = entry.node.key
                 i += 1
@@ -337,7 +341,7 @@ def main() -> None:
     pages = {
         "session_page": (reverse("sessions_app:session_detail", args=[session.pk]), {}),
         "tree_partial": (reverse("sessions_app:session_tree", args=[session.pk]), hx),
-        "context_view": (reverse("sessions_app:session_context", args=[session.pk]), hx),
+        "context_view": (reverse("sessions_app:session_panel", args=[session.pk, "context"]), hx),
     }
     for name, (url, headers) in pages.items():
         times, cold = time_requests(client, url, args.requests, headers)

@@ -23,13 +23,14 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from sessions_app.compaction import pi_jsonl  # noqa: E402
 from sessions_app.compaction.context import build_context  # noqa: E402
 from sessions_app.compaction.messages import Entry, Usage  # noqa: E402
 from sessions_app.compaction.prepare import Preparation, prepare  # noqa: E402
 from sessions_app.compaction.settings import CompactionSettings  # noqa: E402
+from sessions_app.demo_data import PI_SESSIONS_DIR  # noqa: E402
+from sessions_app.formats.pi import reader as pi_jsonl  # noqa: E402
 
-FIXTURES = ROOT.parent / "shared" / "fixtures" / "pi"
+FIXTURES = PI_SESSIONS_DIR
 
 
 KEEP_GC = False  # --gc: leave the cyclic GC running inside timed calls

@@ -6,7 +6,7 @@ python bench/importer.py [--mb 100] [--runs 5] [--big-runs 3] [--json] [--no-ins
 Each import is the whole `import_file` (read, parse, count tokens, insert, commit: one
 transaction) on a throwaway database (SQLite unless DATABASE_URL is set); the figure is the median
 of the runs. The SQLite WAL checkpoint that follows a big import runs on a background thread
-after the commit (sessions_app/wal_checkpoint.py); the bench waits for it between runs and shows
+after the commit (sessions_app/store/sqlite.py); the bench waits for it between runs and shows
 its time apart. The synthetic file cycles the real sessions' entries (so content is realistic)
 with fresh ids, branches, labels and compactions. Also shown: where the time goes (reading and
 parsing; token counting with tiktoken and with the C counter) and, for the insert path, the ORM's
@@ -19,6 +19,7 @@ import argparse
 import json
 import shutil
 import statistics
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -26,7 +27,10 @@ from typing import Any
 
 from _django import ROOT, setup
 
-FIXTURES = ROOT.parent / "shared" / "fixtures" / "pi"
+sys.path.insert(0, str(ROOT))  # sessions_app importable even without the editable install
+from sessions_app.demo_data import PI_SESSIONS_DIR
+
+FIXTURES = PI_SESSIONS_DIR
 CLAUDE = ROOT / "tests" / "importers" / "data" / "claude_session.jsonl"
 TARGET_ENTRIES_PER_S = 20_000
 
@@ -110,12 +114,13 @@ def main() -> None:
     from django.db import connection, transaction
     from django.utils import timezone
 
-    from sessions_app.compaction import pi_jsonl
-    from sessions_app.compaction.tokens import _entry_texts, encoding, estimate_entries, fast_counter
+    from sessions_app.compaction.tokens import _entry_texts, estimate_entries
+    from sessions_app.formats.pi import reader as pi_jsonl
     from sessions_app.importers import import_file
     from sessions_app.importers.lines import LineReader
     from sessions_app.models import Node, Session
-    from sessions_app.wal_checkpoint import wait_for_checkpoints
+    from sessions_app.o200k import encoding, fast_counter
+    from sessions_app.store.sqlite import wait_for_checkpoints
 
     encoding()  # load the tokenizers once, outside every measurement
     fast_counter()
@@ -225,7 +230,7 @@ def main() -> None:
         with transaction.atomic():
             Node.objects.bulk_create(batch, batch_size=2000)
         orm = time.perf_counter() - t0
-        from sessions_app.store import _IMPORT_NODE_SQL
+        from sessions_app.store.bulk_import import _IMPORT_NODE_SQL
 
         s = Session.objects.create(title="executemany")
         first = next_id()

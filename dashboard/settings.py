@@ -224,7 +224,7 @@ CUTPOINT_OFFLINE_CHUNK_DELAY = float(os.environ.get("CUTPOINT_OFFLINE_CHUNK_DELA
 # How often each server process looks for compaction tasks a dead process left running (0 = never).
 CUTPOINT_SWEEP_SECONDS = env_int("CUTPOINT_SWEEP_SECONDS", 30)
 
-# Model profiles (seed R21: "compact" falls back to "main" when not configured).
+# Model profiles ("compact" falls back to "main" when not configured: docs/compaction.md, rule F5).
 ANTHROPIC_API_KEY = os.environ.get("ANTHROPIC_API_KEY", "")
 ANTHROPIC_BASE_URL = os.environ.get("ANTHROPIC_BASE_URL", "")
 CUTPOINT_PROVIDER = "anthropic" if ANTHROPIC_API_KEY else "offline"

@@ -11,7 +11,8 @@ from sessions_app import models
 
 
 class ReadOnlyNodesMixin:
-    """The tree is append-only (R2, R7): the admin may look, never edit or delete."""
+    """The tree is append-only (docs/compaction.md, rules S2, S4): the admin may look, never edit
+    or delete."""
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False

@@ -6,7 +6,8 @@ Server → client: HTML only. Every top-level element is an htmx out-of-band swa
 extension applies them): the session header, the compaction task panel (`#live-task`), new tree
 rows (`hx-swap-oob="afterend:#tn-<parent id>"`), summary deltas
 (`hx-swap-oob="beforeend:#stream-<task>-<part>"`) and `#live-signal`, whose data attributes tell
-the page which panels to re-fetch. On every (re)connect the server first sends a snapshot.
+the page what to re-fetch: the tree, and the panels whose `refresh_on` lists the message's kind
+(sessions_app.presenters.panels). On every (re)connect the server first sends a snapshot.
 
 Client → server: JSON `{"action": "snapshot"}` asks for a fresh snapshot (after a pause).
 

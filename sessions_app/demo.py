@@ -1,6 +1,6 @@
 """Demo data that exercises every feature on first run (`manage.py demo`, run by `make run`).
 
-- the real pi sessions from ../shared/fixtures/pi/ are imported;
+- the two real pi sessions vendored in sessions_app/demo_data/pi/ (`PI_SESSIONS_DIR`) are imported;
 - one native session is produced by the real runtime with the offline provider on a scripted
   coding task in its own workspace, so it contains: several automatic (background) compactions, a
   manual one with instructions, a recovery compaction after a context overflow, a branch switch, a
@@ -21,9 +21,10 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 
 from sessions_app import store
+from sessions_app.demo_data import PI_SESSIONS_DIR
 from sessions_app.llm.offline import OfflineProvider, Scenario
 from sessions_app.models import Node, Session
-from sessions_app.runtime import compactor
+from sessions_app.runtime import compact_fork
 from sessions_app.runtime.auto_compaction import ForkCompaction
 from sessions_app.runtime.loop import AgentLoop
 
@@ -47,7 +48,7 @@ reason = "deleting directories is not allowed in this project"
 
 
 def fixtures_dir() -> Path:
-    return Path(settings.BASE_DIR).parent / "shared" / "fixtures" / "pi"
+    return PI_SESSIONS_DIR
 
 
 def run_demo(say: Say) -> list[Session]:
@@ -268,20 +269,21 @@ async def build_native_session(say: Say) -> Session:
     assert main_leaf_id is not None
     main_leaf = await Node.objects.aget(pk=main_leaf_id)
 
-    # A compaction whose fork finishes after the operator switched branches is stale (R36–R39).
-    task = await sync_to_async(compactor.request_compaction)(
+    # A compaction whose fork finishes after the operator switched branches is stale
+    # (docs/compaction.md, rules V3–V4).
+    task = await sync_to_async(compact_fork.request_compaction)(
         session, trigger="manual", instructions="(goes stale)"
     )
     branch_point = await Node.objects.filter(session=session, role="user").order_by("seq").afirst()
     assert branch_point is not None
     await sync_to_async(store.switch_active_node)(session, branch_point.key)
-    stale = await compactor.run_task(task.pk, provider=summarizer)
+    stale = await compact_fork.run_task(task.pk, provider=summarizer)
     say(f"  switched to node {branch_point.key}; the pending compaction ended {stale.status}")
     await prompt("Actually, try a single-pass tokenizer instead, as an experiment.", "branch")
 
     # Back on the main line: a manual compaction with instructions.
     await sync_to_async(store.switch_active_node)(session, main_leaf.key)
-    manual = await compactor.compact(
+    manual = await compact_fork.compact(
         session,
         trigger="manual",
         instructions="Keep every design decision about the lexer/normalizer split.",

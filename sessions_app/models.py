@@ -1,15 +1,56 @@
-"""The session store's tables (DESIGN.md §2).
+"""The session store's tables (docs/architecture.md, "Data model").
 
-Nodes are never deleted or rewritten (R2, R7): `Node.parent` is PROTECT and nothing outside
-`sessions_app.store` creates nodes. Field names that appear in DESIGN.md are a contract.
+Nodes are never deleted or rewritten (docs/compaction.md, rules S2, S4): `Node.parent` is PROTECT
+and nothing outside `sessions_app.store` creates nodes. Field names listed in docs/architecture.md
+("Data model") are a contract.
 """
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Any
 
 from django.db import models
 from django.db.models import Q
+
+from sessions_app.compaction.vocabulary import (
+    ACTIVE_TASK_STATUSES,
+    SOURCE_LABELS,
+    AgentRole,
+    CompactionReason,
+    EndReason,
+    NodeKind,
+    Role,
+    RunStatus,
+    Source,
+    TaskStatus,
+    Trigger,
+    WorkStatus,
+)
+
+
+def _choices(vocabulary: type[StrEnum], labels: dict[Any, str] | None = None) -> type[models.TextChoices]:
+    """Django choices for one of the engine's vocabularies (labels default to the values, which
+    keeps the migrations' recorded choices as they were)."""
+    members = [(m.name, (m.value, (labels or {}).get(m, m.value))) for m in vocabulary]
+    # The functional Enum API: django-stubs types only the class form, hence the ignore.
+    return models.TextChoices(vocabulary.__name__, members)  # type: ignore[call-overload]
+
+
+SourceChoices = _choices(Source, SOURCE_LABELS)
+AgentRoleChoices = _choices(AgentRole)
+TriggerChoices = _choices(Trigger)
+RunStatusChoices = _choices(RunStatus)
+EndReasonChoices = _choices(EndReason)
+NodeKindChoices = _choices(NodeKind)
+RoleChoices = _choices(Role)
+CompactionReasonChoices = _choices(CompactionReason)
+TaskStatusChoices = _choices(TaskStatus)
+WorkStatusChoices = _choices(WorkStatus)
+# A compaction task is started by the runtime or an operator, never by a user turn.
+TaskTriggerChoices = models.TextChoices(  # type: ignore[call-overload]
+    "TaskTrigger", [(t.name, (t.value, t.value)) for t in Trigger if t is not Trigger.USER]
+)
 
 
 def _dict() -> dict[str, Any]:
@@ -21,10 +62,8 @@ def _list() -> list[Any]:
 
 
 class Session(models.Model):
-    SOURCES = [("native", "native"), ("pi", "pi"), ("claude", "Claude Code")]
-
     title = models.CharField(max_length=300, blank=True, default="")
-    source = models.CharField(max_length=16, choices=SOURCES, default="native")
+    source = models.CharField(max_length=16, choices=SourceChoices.choices, default=Source.NATIVE)
     active_node = models.ForeignKey(
         "Node", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -45,14 +84,12 @@ class Session(models.Model):
 
 
 class Agent(models.Model):
-    ROLES = [(r, r) for r in ("main", "orchestrator", "sub", "worker", "fork")]
-
     session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="agents")
     parent = models.ForeignKey(
         "self", null=True, blank=True, on_delete=models.CASCADE, related_name="children"
     )
     definition_name = models.CharField(max_length=200)
-    role = models.CharField(max_length=16, choices=ROLES, default="main")
+    role = models.CharField(max_length=16, choices=AgentRoleChoices.choices, default=AgentRole.MAIN)
     mode = models.CharField(max_length=64, blank=True, default="default")
     model_profile = models.CharField(max_length=64, default="main")
     metadata = models.JSONField(default=_dict, blank=True)
@@ -64,18 +101,11 @@ class Agent(models.Model):
 
 
 class Run(models.Model):
-    TRIGGERS = [(t, t) for t in ("user", "auto", "manual", "recovery")]
-    STATUSES = [(s, s) for s in ("running", "completed", "failed", "stale", "cancelled")]
-    END_REASONS = [
-        (r, r)
-        for r in ("completed", "max_turns", "prompt_too_long", "error", "aborted", "stale", "cancelled")
-    ]
-
     agent = models.ForeignKey(Agent, on_delete=models.CASCADE, related_name="runs")
     session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="runs")
-    trigger = models.CharField(max_length=16, choices=TRIGGERS, default="user")
-    status = models.CharField(max_length=16, choices=STATUSES, default="running")
-    end_reason = models.CharField(max_length=32, choices=END_REASONS, null=True, blank=True)
+    trigger = models.CharField(max_length=16, choices=TriggerChoices.choices, default=Trigger.USER)
+    status = models.CharField(max_length=16, choices=RunStatusChoices.choices, default=RunStatus.RUNNING)
+    end_reason = models.CharField(max_length=32, choices=EndReasonChoices.choices, null=True, blank=True)
     model = models.CharField(max_length=200, blank=True, default="")
     input_tokens = models.PositiveBigIntegerField(default=0)
     output_tokens = models.PositiveBigIntegerField(default=0)
@@ -90,29 +120,13 @@ class Run(models.Model):
 
 
 class Node(models.Model):
-    KINDS = [
-        (k, k)
-        for k in (
-            "message",
-            "compaction",
-            "branch_summary",
-            "custom_message",
-            "model_change",
-            "thinking_level_change",
-            "label",
-            "custom",
-            "session_info",
-        )
-    ]
-    ROLES = [(r, r) for r in ("user", "assistant", "tool_result", "bash_execution", "custom")]
-
     session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="nodes")
     parent = models.ForeignKey(
         "self", null=True, blank=True, on_delete=models.PROTECT, related_name="children"
     )
     key = models.CharField(max_length=64)
-    kind = models.CharField(max_length=32, choices=KINDS)
-    role = models.CharField(max_length=32, choices=ROLES, null=True, blank=True)
+    kind = models.CharField(max_length=32, choices=NodeKindChoices.choices)
+    role = models.CharField(max_length=32, choices=RoleChoices.choices, null=True, blank=True)
     content = models.JSONField(default=_list, blank=True)  # content blocks
     data = models.JSONField(default=_dict, blank=True)  # kind/role specific fields
     usage = models.JSONField(null=True, blank=True)  # provider usage (assistant)
@@ -140,15 +154,15 @@ class Node(models.Model):
 
 
 class CompactionEntry(models.Model):
-    REASONS = [(r, r) for r in ("threshold", "manual", "recovery", "overflow", "idle", "imported")]
-
     node = models.OneToOneField(Node, on_delete=models.PROTECT, related_name="compaction")
     summary = models.TextField()
     first_kept_node = models.ForeignKey(Node, on_delete=models.PROTECT, related_name="+")
     tokens_before = models.PositiveBigIntegerField()
     tokens_after = models.PositiveBigIntegerField(null=True, blank=True)
     details = models.JSONField(default=_dict, blank=True)
-    reason = models.CharField(max_length=16, choices=REASONS, default="threshold")
+    reason = models.CharField(
+        max_length=16, choices=CompactionReasonChoices.choices, default=CompactionReason.THRESHOLD
+    )
     from_hook = models.BooleanField(default=False)
     fork_agent = models.ForeignKey(
         Agent, null=True, blank=True, on_delete=models.SET_NULL, related_name="compactions"
@@ -168,15 +182,26 @@ class CompactionEntry(models.Model):
 class CompactionTask(models.Model):
     """The `compact_pending` record: one pending/running task per session at most."""
 
-    ACTIVE_STATUSES = ("pending", "running")
-    STATUSES = [(s, s) for s in ("pending", "running", "completed", "failed", "stale", "cancelled")]
-    TRIGGERS = [(t, t) for t in ("auto", "manual", "recovery")]
+    ACTIVE_STATUSES = ACTIVE_TASK_STATUSES
 
     session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="compaction_tasks")
     trigger_node = models.ForeignKey(Node, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
-    trigger = models.CharField(max_length=16, choices=TRIGGERS, default="auto")
-    reason = models.CharField(max_length=16, choices=CompactionEntry.REASONS, default="threshold")
-    status = models.CharField(max_length=16, choices=STATUSES, default="pending")
+    # The plan's cut, chosen once when the task is requested (docs/architecture.md, "A
+    # compaction's data walk"): a fork in another process rebuilds the same plan from it.
+    boundary_start_node = models.ForeignKey(
+        Node, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    first_kept_node = models.ForeignKey(
+        Node, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    turn_start_node = models.ForeignKey(
+        Node, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    trigger = models.CharField(max_length=16, choices=TaskTriggerChoices.choices, default=Trigger.AUTO)
+    reason = models.CharField(
+        max_length=16, choices=CompactionReasonChoices.choices, default=CompactionReason.THRESHOLD
+    )
+    status = models.CharField(max_length=16, choices=TaskStatusChoices.choices, default=TaskStatus.PENDING)
     instructions = models.TextField(blank=True, default="")
     attempts = models.PositiveIntegerField(default=0)
     error = models.TextField(blank=True, default="")
@@ -195,7 +220,7 @@ class CompactionTask(models.Model):
         constraints = [
             models.UniqueConstraint(
                 fields=["session"],
-                condition=Q(status__in=("pending", "running")),
+                condition=Q(status__in=[s.value for s in ACTIVE_TASK_STATUSES]),
                 name="one_active_compaction_task_per_session",
             )
         ]
@@ -239,12 +264,10 @@ class Artifact(models.Model):
 class Task(models.Model):
     """One node of a session's task DAG (the `task.*` tools). `dependencies` must be done first."""
 
-    STATUSES = [(s, s) for s in ("pending", "in_progress", "done", "blocked", "cancelled")]
-
     session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="tasks")
     title = models.CharField(max_length=300)
     description = models.TextField(blank=True, default="")
-    status = models.CharField(max_length=16, choices=STATUSES, default="pending")
+    status = models.CharField(max_length=16, choices=WorkStatusChoices.choices, default=WorkStatus.PENDING)
     created_by = models.ForeignKey(
         Agent, null=True, blank=True, on_delete=models.SET_NULL, related_name="created_tasks"
     )

@@ -1,6 +1,25 @@
-from django.urls import path
+import re
 
+from django.urls import path, register_converter
+
+from sessions_app.presenters.panels import PANELS
 from sessions_app.views import actions, pages, session, sessions
+
+
+class PanelConverter:
+    """Matches the registered panel ids only, so `sessions/<id>/<panel>/` keeps each panel's own
+    URL without shadowing the other `sessions/<id>/…/` routes, wherever they are listed."""
+
+    regex = "|".join(re.escape(panel_id) for panel_id in PANELS)
+
+    def to_python(self, value: str) -> str:
+        return value
+
+    def to_url(self, value: str) -> str:
+        return value
+
+
+register_converter(PanelConverter, "panel")
 
 app_name = "sessions_app"
 
@@ -13,11 +32,7 @@ urlpatterns = [
     path("sessions/<int:session_id>/", session.session_detail, name="session_detail"),
     path("sessions/<int:session_id>/header/", session.session_header, name="session_header"),
     path("sessions/<int:session_id>/tree/", session.session_tree, name="session_tree"),
-    path("sessions/<int:session_id>/context/", session.session_context, name="session_context"),
-    path("sessions/<int:session_id>/cut/", session.session_cut, name="session_cut"),
-    path("sessions/<int:session_id>/charts/", session.session_charts, name="session_charts"),
-    path("sessions/<int:session_id>/timeline/", session.session_timeline, name="session_timeline"),
-    path("sessions/<int:session_id>/runs/", session.session_runs, name="session_runs"),
+    path("sessions/<int:session_id>/<panel:panel>/", session.session_panel, name="session_panel"),
     path("sessions/<int:session_id>/nodes/<path:key>/", session.node_detail, name="node_detail"),
     path("sessions/<int:session_id>/compact/", actions.compact_now, name="compact_now"),
     path("sessions/<int:session_id>/recover/", actions.recover, name="recover"),

@@ -6,9 +6,10 @@ import math
 from dataclasses import dataclass
 
 from .context import context_layout
-from .messages import ASSISTANT, MESSAGE, UNUSABLE_STOP_REASONS, Entry, Usage
+from .messages import ASSISTANT, MESSAGE, Entry, Usage
 from .settings import CompactionSettings
 from .tokens import pi_tokens
+from .vocabulary import UNUSABLE_STOP_REASONS
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,7 +43,8 @@ def context_tokens(path: list[Entry], settings: CompactionSettings | None = None
 
     Default mode only trusts usage reported after the applied compaction (earlier reports measured
     a context that no longer exists). pi mode reproduces pi's `estimateContextTokens` over
-    `buildSessionContext` messages, which also accepts usage from kept pre-compaction entries (Q8).
+    `buildSessionContext` messages, which also accepts usage from kept pre-compaction entries
+    (docs/pi-compat.md, quirk P7).
     """
     pi = settings is not None and settings.is_pi
     layout = context_layout(path)

@@ -1,4 +1,5 @@
-"""What the model receives for a path (R5, R6; pi's buildSessionContext + convertToLlm).
+"""What the model receives for a path (docs/compaction.md, rules C1–C4; pi's buildSessionContext +
+convertToLlm).
 
 With a compaction on the path: its summary, then the path from its `first_kept` up to it, then
 everything after it. Only the last valid compaction counts; older ones inside the kept range are

@@ -56,11 +56,6 @@ def bash_text(data: dict[str, Any]) -> str:
     return "\n\n".join(parts)
 
 
-def is_excluded(entry: Entry) -> bool:
-    """A bash execution the user asked to keep out of the model's context."""
-    return entry.role == BASH_EXECUTION and bool(entry.data.get("exclude_from_context"))
-
-
 def _text(text: str) -> list[Block]:
     return [{"type": "text", "text": text}]
 

@@ -63,7 +63,7 @@ def find_turn_start(path: list[Entry], index: int, start: int) -> int:
 
 
 def find_cut_pi(path: list[Entry], start: int, end: int, keep: int) -> Cut:
-    """pi 0.73.1 `findCutPoint`, quirks included (Q1, Q2, Q3)."""
+    """pi 0.73.1 `findCutPoint`, quirks included (docs/pi-compat.md, quirks P2–P4)."""
     first_cut = -1
     for i in range(start, end):
         if is_cut_point(path[i]):
@@ -76,12 +76,12 @@ def find_cut_pi(path: list[Entry], start: int, end: int, keep: int) -> Cut:
     crossed = -1
     for i in range(end - 1, start - 1, -1):
         e = path[i]
-        if e.kind != MESSAGE:  # Q3: custom_message / branch_summary weigh nothing here
+        if e.kind != MESSAGE:  # quirk P2: custom_message / branch_summary weigh nothing here
             continue
         acc += pi_tokens(e)
         if acc >= keep:
             crossed = i
-            # Snap towards newer; none after i (trailing tool results) keeps cutPoints[0] (Q2).
+            # Snap towards newer; none after i (trailing tool results) keeps cutPoints[0] (quirk P3).
             for c in range(i, end):
                 if is_cut_point(path[c]):
                     cut = c
@@ -93,7 +93,7 @@ def find_cut_pi(path: list[Entry], start: int, end: int, keep: int) -> Cut:
     head = path[cut]
     if head.kind == MESSAGE and head.role == USER:
         return Cut(cut, -1, False, anchor, crossed)
-    # Q1: a pulled-in settings entry makes the head a non-user entry, so this scan runs.
+    # Quirk P4: a pulled-in settings entry makes the head a non-user entry, so this scan runs.
     turn_start = find_turn_start(path, cut, start)
     return Cut(cut, turn_start, turn_start != -1, anchor, crossed)
 
@@ -101,10 +101,11 @@ def find_cut_pi(path: list[Entry], start: int, end: int, keep: int) -> Cut:
 def find_cut_default(path: list[Entry], start: int, end: int, keep: int) -> Cut | None:
     """Keep at least `keep` tokens of the newest context; None when the whole span fits.
 
-    Differences from pi: every entry that reaches the model counts (Q3); the budget crossing
-    snaps back to the nearest cut point at or before it, so the kept part really holds `keep`
-    tokens and a crossing inside trailing tool results keeps their call (Q2); a settings/label
-    entry pulled in front of a user message does not make the turn split (Q1).
+    Differences from pi (docs/pi-compat.md): every entry that reaches the model counts (quirk P2);
+    the budget crossing snaps back to the nearest cut point at or before it, so the kept part
+    really holds `keep` tokens and a crossing inside trailing tool results keeps their call
+    (quirk P3); a settings/label entry pulled in front of a user message does not make the turn
+    split (quirk P4).
     """
     acc = 0
     crossed = -1

@@ -36,47 +36,29 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
+from .vocabulary import NodeKind, Role
+
 Block = dict[str, Any]
 
-# Entry kinds.
-MESSAGE: Final = "message"
-COMPACTION: Final = "compaction"
-BRANCH_SUMMARY: Final = "branch_summary"
-CUSTOM_MESSAGE: Final = "custom_message"
-MODEL_CHANGE: Final = "model_change"
-THINKING_LEVEL_CHANGE: Final = "thinking_level_change"
-LABEL: Final = "label"
-CUSTOM: Final = "custom"
-SESSION_INFO: Final = "session_info"
+# The kinds, roles and stop reasons are defined in vocabulary.py; these plain-string aliases are
+# what the engine's hot loops compare against (a str == StrEnum comparison costs ~8x a str == str).
+MESSAGE: Final[str] = NodeKind.MESSAGE.value
+COMPACTION: Final[str] = NodeKind.COMPACTION.value
+BRANCH_SUMMARY: Final[str] = NodeKind.BRANCH_SUMMARY.value
+CUSTOM_MESSAGE: Final[str] = NodeKind.CUSTOM_MESSAGE.value
+MODEL_CHANGE: Final[str] = NodeKind.MODEL_CHANGE.value
+THINKING_LEVEL_CHANGE: Final[str] = NodeKind.THINKING_LEVEL_CHANGE.value
+LABEL: Final[str] = NodeKind.LABEL.value
+CUSTOM: Final[str] = NodeKind.CUSTOM.value
+SESSION_INFO: Final[str] = NodeKind.SESSION_INFO.value
+KINDS: Final[tuple[str, ...]] = tuple(k.value for k in NodeKind)
 
-KINDS: Final = (
-    MESSAGE,
-    COMPACTION,
-    BRANCH_SUMMARY,
-    CUSTOM_MESSAGE,
-    MODEL_CHANGE,
-    THINKING_LEVEL_CHANGE,
-    LABEL,
-    CUSTOM,
-    SESSION_INFO,
-)
-
-# Message roles (only for kind == "message").
-USER: Final = "user"
-ASSISTANT: Final = "assistant"
-TOOL_RESULT: Final = "tool_result"
-BASH_EXECUTION: Final = "bash_execution"
-CUSTOM_ROLE: Final = "custom"
-
-ROLES: Final = (USER, ASSISTANT, TOOL_RESULT, BASH_EXECUTION, CUSTOM_ROLE)
-
-# Normalized stop reasons. Providers and importers map their own names onto these
-# (pi "toolUse" -> "tool_use", Anthropic "end_turn" -> "stop", "max_tokens" -> "length",
-# "model_context_window_exceeded" -> "overflow").
-StopReason = Literal["stop", "length", "tool_use", "error", "aborted", "refusal", "pause", "overflow"]
-STOP_REASONS: Final = ("stop", "length", "tool_use", "error", "aborted", "refusal", "pause", "overflow")
-# Usage reported with these is not a measurement of a complete request (pi: aborted/error).
-UNUSABLE_STOP_REASONS: Final = frozenset({"error", "aborted"})
+USER: Final[str] = Role.USER.value
+ASSISTANT: Final[str] = Role.ASSISTANT.value
+TOOL_RESULT: Final[str] = Role.TOOL_RESULT.value
+BASH_EXECUTION: Final[str] = Role.BASH_EXECUTION.value
+CUSTOM_ROLE: Final[str] = Role.CUSTOM.value
+ROLES: Final[tuple[str, ...]] = tuple(r.value for r in Role)
 
 
 @dataclass(slots=True)

@@ -28,7 +28,7 @@ class NothingToDo:
     """`prepare` found nothing worth a model call; `reason` is shown to the user as is."""
 
     reason: str
-    code: Literal["empty", "already_compacted", "fits", "no_messages"]
+    code: Literal["empty", "already_compacted", "fits", "no_messages", "moved"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +63,10 @@ class Preparation:
         return summary_messages(self.turn_prefix)
 
     @property
+    def cut(self) -> PlannedCut:
+        return PlannedCut(self.boundary_start, self.first_kept, self.turn_start)
+
+    @property
     def history_end_index(self) -> int:
         return self.turn_start_index if self.is_split_turn else self.first_kept_index
 
@@ -71,8 +75,24 @@ def _reaches_summary(entries: list[Entry]) -> bool:
     return any(e.kind != COMPACTION and to_llm(e) is not None for e in entries)
 
 
-def prepare(path: list[Entry], settings: CompactionSettings | None = None) -> Preparation | NothingToDo:
-    """Plan a compaction of `path` (root → leaf), or say why there is nothing to do."""
+@dataclass(frozen=True, slots=True)
+class PlannedCut:
+    """Where a plan cut the path, by key: a compaction task keeps it, so a fork that runs in
+    another process rebuilds exactly the plan it was given instead of searching again
+    (docs/architecture.md, "A compaction's data walk")."""
+
+    boundary_start: str
+    first_kept: str
+    turn_start: str | None  # set when the cut splits a turn
+
+
+def prepare(
+    path: list[Entry], settings: CompactionSettings | None = None, *, cut: PlannedCut | None = None
+) -> Preparation | NothingToDo:
+    """Plan a compaction of `path` (root → leaf), or say why there is nothing to do.
+
+    With `cut`, the plan is rebuilt at that cut (a task's stored plan) without searching for one.
+    """
     settings = settings or CompactionSettings()
     if not path:
         return NothingToDo("nothing to compact: the path is empty", "empty")
@@ -80,43 +100,76 @@ def prepare(path: list[Entry], settings: CompactionSettings | None = None) -> Pr
         return NothingToDo(
             "already compacted: the last entry on the path is a compaction", "already_compacted"
         )
-    pi = settings.is_pi
-    n = len(path)
     boundary = find_boundary(path, settings)
-    start = boundary.start
+    found = _find_cut(path, settings, boundary.start) if cut is None else _locate(path, cut, boundary.start)
+    if isinstance(found, NothingToDo):
+        return found
+    return _preparation(path, settings, boundary.previous_compaction, boundary.start, *found)
+
+
+def _find_cut(
+    path: list[Entry], settings: CompactionSettings, start: int
+) -> tuple[int, int, bool] | NothingToDo:
+    """(first kept, turn start or -1, split) from the keep-recent walk."""
+    n = len(path)
     keep = settings.keep_recent_tokens
-
-    if pi:
+    if settings.is_pi:
         cut = find_cut_pi(path, start, n, keep)
-        first_kept, turn_start, split = cut.first_kept, cut.turn_start, cut.is_split_turn
-        if first_kept >= n:  # boundary beyond the end: pi finds no entry to keep and gives up
+        if cut.first_kept >= n:  # boundary beyond the end: pi finds no entry to keep and gives up
             return NothingToDo("nothing to compact: no entry after the previous compaction", "empty")
-    else:
-        dcut = find_cut_default(path, start, n, keep)
-        if dcut is None:
-            span = sum(e.tokens for e in path[start:] if e.kind != COMPACTION)
-            return NothingToDo(
-                f"nothing to compact: the {span} tokens since the boundary fit within "
-                f"keep_recent_tokens ({keep})",
-                "fits",
-            )
-        first_kept, turn_start, split = dcut.first_kept, dcut.turn_start, dcut.is_split_turn
-        if split and not _reaches_summary(path[start:turn_start]):
-            # No history before the split turn: summarize its prefix as the history itself, so
-            # the previous summary is merged (pi's Q4 drops it) and one request suffices.
-            turn_start, split = -1, False
-        if not _reaches_summary(path[start:first_kept]):
-            return NothingToDo(
-                f"nothing to compact: no message before the cut point {path[first_kept].key}",
-                "no_messages",
-            )
+        return cut.first_kept, cut.turn_start, cut.is_split_turn
+    dcut = find_cut_default(path, start, n, keep)
+    if dcut is None:
+        span = sum(e.tokens for e in path[start:] if e.kind != COMPACTION)
+        return NothingToDo(
+            f"nothing to compact: the {span} tokens since the boundary fit within "
+            f"keep_recent_tokens ({keep})",
+            "fits",
+        )
+    first_kept, turn_start, split = dcut.first_kept, dcut.turn_start, dcut.is_split_turn
+    if split and not _reaches_summary(path[start:turn_start]):
+        # No history before the split turn: summarize its prefix as the history itself, so
+        # the previous summary is merged and one request suffices (docs/pi-compat.md).
+        turn_start, split = -1, False
+    if not _reaches_summary(path[start:first_kept]):
+        return NothingToDo(
+            f"nothing to compact: no message before the cut point {path[first_kept].key}",
+            "no_messages",
+        )
+    return first_kept, turn_start, split
 
+
+def _locate(path: list[Entry], cut: PlannedCut, start: int) -> tuple[int, int, bool] | NothingToDo:
+    """The indices of a stored cut on `path`; NothingToDo when the path no longer matches it."""
+    where = {e.key: i for i, e in enumerate(path)}
+    first_kept = where.get(cut.first_kept, -1)
+    turn_start = where.get(cut.turn_start, -1) if cut.turn_start is not None else -1
+    if (
+        start >= len(path)
+        or path[start].key != cut.boundary_start
+        or first_kept < start
+        or (cut.turn_start is not None and not start <= turn_start < first_kept)
+    ):
+        return NothingToDo("nothing to compact: the planned cut is no longer on this path", "moved")
+    return first_kept, turn_start, cut.turn_start is not None
+
+
+def _preparation(
+    path: list[Entry],
+    settings: CompactionSettings,
+    previous_compaction: int,
+    start: int,
+    first_kept: int,
+    turn_start: int,
+    split: bool,
+) -> Preparation:
+    pi = settings.is_pi
     history_end = turn_start if split else first_kept
     summarize = path[start:history_end]
     turn_prefix = path[turn_start:first_kept] if split else []
     kept = path[first_kept:]
 
-    prev = path[boundary.previous_compaction] if boundary.previous_compaction >= 0 else None
+    prev = path[previous_compaction] if previous_compaction >= 0 else None
     ops = FileOps()
     from_hook = False
     previous_summary: str | None = None
@@ -148,7 +201,7 @@ def prepare(path: list[Entry], settings: CompactionSettings | None = None) -> Pr
         read_files=read_files,
         modified_files=modified_files,
         settings=settings,
-        previous_compaction_index=boundary.previous_compaction,
+        previous_compaction_index=previous_compaction,
         boundary_start_index=start,
         first_kept_index=first_kept,
         turn_start_index=turn_start if split else -1,

@@ -13,7 +13,8 @@ DEFAULT_KEEP_RECENT_TOKENS = 20000
 
 @dataclass(frozen=True, slots=True)
 class CompactionSettings:
-    """`compat="pi"` reproduces pi 0.73.1 exactly (chars/4 estimates and its quirks Q1–Q8);
+    """`compat="pi"` reproduces pi 0.73.1 exactly (chars/4 estimates and its quirks P1–P8 in
+    docs/pi-compat.md);
     `"default"` uses the stored tiktoken estimates and fixes those quirks."""
 
     enabled: bool = True

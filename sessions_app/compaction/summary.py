@@ -26,7 +26,7 @@ from .validate import CompactionPayload
 
 MAX_SUMMARY_TOKENS = 16384
 SPLIT_DIVIDER = "\n\n---\n\n**Turn Context (split turn):**\n\n"
-NO_PRIOR_HISTORY = "No prior history."  # pi's placeholder (compat="pi" only, Q4)
+NO_PRIOR_HISTORY = "No prior history."  # pi's placeholder (compat="pi" only; docs/pi-compat.md, quirk P6)
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,8 +67,8 @@ def _uses_prefix(prep: Preparation) -> bool:
 def build_requests(prep: Preparation, custom_instructions: str | None = None) -> SummaryRequests:
     """The complete summarizer request(s): system prompt, user prompt, max_tokens.
 
-    pi mode asks for a history summary even when nothing is summarized (Q2/Q5) unless the turn
-    is split, where an empty history is replaced by a placeholder (Q4).
+    pi mode asks for a history summary even when nothing is summarized (quirks P3, P5) unless the
+    turn is split, where an empty history is replaced by a placeholder (quirk P6; docs/pi-compat.md).
     """
     settings = prep.settings
     pi = settings.is_pi
@@ -102,7 +102,7 @@ def build_requests(prep: Preparation, custom_instructions: str | None = None) ->
 
 
 def assemble_summary(history_text: str | None, prefix_text: str | None, prep: Preparation) -> str:
-    """Join the summarizer's answers and append the file lists (PI_REFERENCE §5 format).
+    """Join the summarizer's answers and append the file lists (docs/compaction.md, rule M7).
 
     `history_text` may be None only when no history request was built (split turn without
     history in pi mode); `prefix_text` is required exactly when a turn-prefix request was built.

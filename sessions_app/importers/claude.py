@@ -38,140 +38,19 @@ from collections import deque
 from collections.abc import Iterator
 from typing import Any
 
-from sessions_app.compaction.messages import (
-    ASSISTANT,
-    COMPACTION,
-    CUSTOM,
-    MESSAGE,
-    TOOL_RESULT,
-    USER,
-    Block,
-    Entry,
-    Usage,
-)
+from sessions_app.compaction.vocabulary import CompactionReason
+from sessions_app.formats import claude
+from sessions_app.formats.claude import Record
+from sessions_app.formats.fields import rest
 from sessions_app.models import Agent, Event, Session
 from sessions_app.store import ImportCompaction, ImportNode
 
 from .writer import FormatImporter, valid_timestamp
 
-_RECORD_TYPES = frozenset(
-    {
-        "user",
-        "assistant",
-        "system",
-        "summary",
-        "progress",
-        "attachment",
-        "file-history-snapshot",
-        "queue-operation",
-    }
-)
-_BASE = frozenset({"type", "uuid", "parentUuid", "timestamp", "message"})
-_STOP_REASONS = {
-    "end_turn": "stop",
-    "stop_sequence": "stop",
-    "tool_use": "tool_use",
-    "max_tokens": "length",
-    "pause_turn": "pause",
-    "refusal": "refusal",
-    "model_context_window_exceeded": "overflow",
-}
-_TRIGGERS = {"auto": "threshold", "manual": "manual"}
-_USAGE_KEYS = frozenset(
-    {"input_tokens", "output_tokens", "cache_read_input_tokens", "cache_creation_input_tokens"}
-)
 _MAX_UUID = 56  # node keys hold 64 characters; "#<n>" suffixes need room
 # Nodes stay editable this long after release (split assistant records, a boundary's summary).
 WINDOW = 4096
 _EVENT_BATCH = 500
-
-
-def is_claude_record(record: dict[str, Any]) -> bool:
-    return (
-        isinstance(record.get("uuid"), str)
-        or "parentUuid" in record
-        or "sessionId" in record
-        or record.get("type") in _RECORD_TYPES
-    )
-
-
-def _rest(d: dict[str, Any], known: frozenset[str]) -> dict[str, Any]:
-    if d.keys() <= known:
-        return {}
-    return {k: v for k, v in d.items() if k not in known}
-
-
-def _block(b: dict[str, Any]) -> Block:
-    t = b.get("type")
-    if t == "text":
-        out: Block = {"type": "text", "text": b.get("text") or ""}
-        rest = _rest(b, frozenset({"type", "text"}))
-    elif t == "thinking":
-        out = {"type": "thinking", "thinking": b.get("thinking") or "", "signature": b.get("signature")}
-        rest = _rest(b, frozenset({"type", "thinking", "signature"}))
-    elif t == "tool_use":
-        args = b.get("input")
-        out = {"type": "tool_call", "id": b.get("id"), "name": b.get("name"), "arguments": args}
-        rest = _rest(b, frozenset({"type", "id", "name", "input"}))
-    elif t == "image":
-        source = b.get("source")
-        if isinstance(source, dict) and source.get("type") == "base64":
-            out = {"type": "image", "mime_type": source.get("media_type"), "data": source.get("data")}
-            rest = _rest(b, frozenset({"type", "source"}))
-        else:  # a URL or file reference: counted as an image, the reference kept
-            out = {"type": "image", "mime_type": None, "data": None}
-            rest = _rest(b, frozenset({"type"}))
-    else:
-        return b  # redacted_thinking, document, server tool blocks: kept as they are
-    if rest:
-        out["extra"] = rest
-    return out
-
-
-def _blocks(content: Any) -> list[Block]:
-    if isinstance(content, str):
-        return [{"type": "text", "text": content}]
-    if not isinstance(content, list):
-        return []
-    return [_block(b) for b in content if isinstance(b, dict)]
-
-
-def _text(content: Any) -> str:
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        return "\n".join(
-            str(b.get("text") or "") for b in content if isinstance(b, dict) and b.get("type") == "text"
-        )
-    return ""
-
-
-def _usage(u: Any, extra: dict[str, Any]) -> Usage | None:
-    if not isinstance(u, dict):
-        return None
-    rest = _rest(u, _USAGE_KEYS)
-    if rest:
-        extra["usage"] = rest
-    else:
-        extra.pop("usage", None)
-
-    def n(key: str) -> int:
-        v = u.get(key)
-        return v if isinstance(v, int) and not isinstance(v, bool) and v > 0 else 0
-
-    return Usage(
-        n("input_tokens"),
-        n("output_tokens"),
-        n("cache_read_input_tokens"),
-        n("cache_creation_input_tokens"),
-        0,
-    )
-
-
-def _stop_reason(s: Any) -> str | None:
-    if not isinstance(s, str) or not s:
-        return None
-    return _STOP_REASONS.get(s, s[:32])
 
 
 class ClaudeImporter(FormatImporter):
@@ -216,12 +95,7 @@ class ClaudeImporter(FormatImporter):
 
     def nodes(self) -> Iterator[ImportNode]:
         problems = self.problems
-        for n, rec, problem in self.reader:
-            if problems.full:
-                break
-            if rec is None:
-                problems.bad(n, problem or "unreadable line")
-                continue
+        for n, rec in self.records():
             self._record(n, rec)
             window = self._window
             while len(window) > WINDOW and not problems.failed:
@@ -316,31 +190,24 @@ class ClaudeImporter(FormatImporter):
         parent = self._alias.get(raw_parent, raw_parent) if isinstance(raw_parent, str) else None
         sidechain = rec.get("isSidechain") is True
         agent = self._agent_for(n, rec, uuid, raw_parent, sidechain)
-        extra_record = _rest(rec, _BASE)
+        r = Record(uuid, parent, ts, rest(rec, claude.BASE))
         msg = rec.get("message")
         if t == "system" and rec.get("subtype") == "compact_boundary":
-            key = self._compaction(n, rec, uuid, parent, ts, agent, extra_record)
+            key = self._compaction(n, rec, r, agent)
             conversational = True
         elif t == "user" and rec.get("isCompactSummary") is True and isinstance(msg, dict):
-            key = self._summary(n, rec, uuid, raw_parent, parent, ts, agent, extra_record)
+            key = self._summary(n, rec, r, raw_parent, agent)
             conversational = True
         elif t == "assistant" and isinstance(msg, dict):
-            key = self._assistant(n, msg, uuid, parent, ts, agent, extra_record)
+            key = self._assistant(n, msg, r, agent)
             conversational = True
         elif t == "user" and isinstance(msg, dict):
-            key = self._user(n, msg, uuid, parent, ts, agent, extra_record)
+            key = self._user(n, msg, r, agent)
             conversational = True
         else:
             if t in ("user", "assistant"):
                 problems.warn(n, f"{t} record without a message object: kept as a custom node")
-            label = f"claude:{t}" if isinstance(t, str) else "claude:record"
-            if t == "system" and isinstance(rec.get("subtype"), str):
-                label += f":{rec['subtype']}"
-            entry = Entry(
-                uuid, parent, CUSTOM, data={"custom_type": label, "data": _rest(rec, _BASE - {"message"})}
-            )
-            entry.timestamp = ts
-            self._add(ImportNode(entry, agent_id=agent), n)
+            self._add(ImportNode(claude.custom_entry(r, rec), agent_id=agent), n)
             key = uuid
             conversational = False
         self._last_any = key
@@ -377,109 +244,54 @@ class ClaudeImporter(FormatImporter):
             self.agents += 1
         return int(agent.pk)
 
-    def _compaction(
-        self,
-        n: int,
-        rec: dict[str, Any],
-        uuid: str,
-        parent: str | None,
-        ts: str | None,
-        agent: int,
-        extra_record: dict[str, Any],
-    ) -> str:
-        meta = rec.get("compactMetadata")
-        meta = meta if isinstance(meta, dict) else {}
-        pre = meta.get("preTokens")
-        tokens = pre if isinstance(pre, int) and not isinstance(pre, bool) and pre > 0 else 0
-        trigger = meta.get("trigger")
-        reason = _TRIGGERS.get(trigger, "imported") if isinstance(trigger, str) else "imported"
+    def _compaction(self, n: int, rec: dict[str, Any], r: Record, agent: int) -> str:
+        tokens, reason = claude.boundary(rec)
         logical = rec.get("logicalParentUuid")
         if isinstance(logical, str) and logical:
             if logical in self.lines:
-                parent = self._alias.get(logical, logical)
+                r.parent = self._alias.get(logical, logical)
             else:
                 self.problems.warn(n, f"compact boundary's logical parent {logical!r} is not in the file")
-        data: dict[str, Any] = {
-            "summary": "",
-            "first_kept": uuid,
-            "tokens_before": tokens,
-            "details": {},
-            "from_hook": False,
-            "extra": {"record": extra_record},
-        }
-        node = ImportNode(
-            Entry(uuid, parent, COMPACTION, data=data, timestamp=ts),
-            agent_id=agent,
-            compaction=ImportCompaction(
-                first_kept=uuid, summary="", tokens_before=tokens, details={}, reason=reason
-            ),
-        )
+        node = self._compaction_node(r, "", tokens, {"record": r.extra}, agent, reason)
         if self._boundary is not None:
             self._no_summary.append(self._boundary)
         self._boundary = (node, n)
         self._add(node, n)
-        return uuid
+        return r.uuid
 
-    def _summary(
-        self,
-        n: int,
-        rec: dict[str, Any],
-        uuid: str,
-        raw_parent: Any,
-        parent: str | None,
-        ts: str | None,
-        agent: int,
-        extra_record: dict[str, Any],
-    ) -> str:
+    def _compaction_node(
+        self, r: Record, summary: str, tokens: int, extra: dict[str, Any], agent: int, reason: str
+    ) -> ImportNode:
+        entry = claude.compaction_entry(r, summary, tokens, extra)
+        compaction = ImportCompaction(
+            first_kept=r.uuid, summary=summary, tokens_before=tokens, details={}, reason=reason
+        )
+        return ImportNode(entry, agent_id=agent, compaction=compaction)
+
+    def _summary(self, n: int, rec: dict[str, Any], r: Record, raw_parent: Any, agent: int) -> str:
         msg = rec["message"]
-        text = _text(msg.get("content"))
+        text = claude.text(msg.get("content"))
         pending = self._boundary
         if pending is not None and (raw_parent is None or raw_parent == pending[0].entry.key):
             node = pending[0]
             self._boundary = None
             if self._editable_node(node.entry.key):
                 node.entry.data["summary"] = text
-                node.entry.data["extra"]["summary_record"] = {
-                    "uuid": uuid,
-                    "timestamp": rec.get("timestamp"),
-                    "message": _rest(msg, frozenset({"content"})),
-                    **extra_record,
-                }
+                node.entry.data["extra"]["summary_record"] = claude.summary_record(r, rec, msg)
                 assert node.compaction is not None
                 node.compaction.summary = text
-                self._alias_to(uuid, node.entry.key)
+                self._alias_to(r.uuid, node.entry.key)
                 return node.entry.key
             self.problems.warn(n, "compact summary too far from its boundary: kept as a user message")
             self._no_summary.append(pending)
-            return self._user(n, msg, uuid, parent, ts, agent, extra_record)
+            return self._user(n, msg, r, agent)
         # No boundary record (older Claude Code): the summary record is the compaction itself.
-        data: dict[str, Any] = {
-            "summary": text,
-            "first_kept": uuid,
-            "tokens_before": 0,
-            "details": {},
-            "from_hook": False,
-            "extra": {"record": extra_record, "message": _rest(msg, frozenset({"content"}))},
-        }
-        node = ImportNode(
-            Entry(uuid, parent, COMPACTION, data=data, timestamp=ts),
-            agent_id=agent,
-            compaction=ImportCompaction(first_kept=uuid, summary=text, tokens_before=0, details={}),
-        )
-        self._add(node, n)
-        return uuid
+        extra = {"record": r.extra, "message": rest(msg, frozenset({"content"}))}
+        self._add(self._compaction_node(r, text, 0, extra, agent, CompactionReason.IMPORTED), n)
+        return r.uuid
 
-    def _assistant(
-        self,
-        n: int,
-        msg: dict[str, Any],
-        uuid: str,
-        parent: str | None,
-        ts: str | None,
-        agent: int,
-        extra_record: dict[str, Any],
-    ) -> str:
-        blocks = _blocks(msg.get("content"))
+    def _assistant(self, n: int, msg: dict[str, Any], r: Record, agent: int) -> str:
+        blocks = claude.blocks(msg.get("content"))
         for b in blocks:
             if b.get("type") == "tool_call" and isinstance(b.get("id"), str):
                 self._tool_names[b["id"]] = str(b.get("name") or "")
@@ -488,105 +300,25 @@ class ClaudeImporter(FormatImporter):
         first = self._messages.get(group) if group is not None else None
         if first is not None:
             if self._editable_node(first.entry.key):
-                e = first.entry
-                e.content.extend(blocks)
-                extra = e.data.setdefault("extra", {})
-                usage = _usage(msg.get("usage"), extra)
-                if usage is not None:
-                    e.usage = usage  # one usage per message: the latest snapshot wins
-                stop = _stop_reason(msg.get("stop_reason"))
-                if stop is not None:
-                    e.stop_reason = stop
-                extra.setdefault("merged_uuids", []).append(uuid)
-                self._alias_to(uuid, e.key)
-                return e.key
+                claude.merge_assistant(first.entry, msg, blocks, r.uuid)
+                self._alias_to(r.uuid, first.entry.key)
+                return first.entry.key
             self.problems.warn(
                 n, f"part of message {mid!r} comes too late to merge: imported as its own node, no usage"
             )
             group = None
-        fresh: dict[str, Any] = {}
-        if extra_record:
-            fresh["record"] = extra_record
-        message_rest = _rest(msg, frozenset({"role", "content", "model", "usage", "stop_reason"}))
-        if message_rest:
-            fresh["message"] = message_rest
-        usage = _usage(msg.get("usage"), fresh) if first is None else None
-        data: dict[str, Any] = {
-            "provider": "anthropic",
-            "model": msg.get("model"),
-            "api": "anthropic-messages",
-            "error_message": None,
-        }
-        if fresh:
-            data["extra"] = fresh
-        entry = Entry(
-            uuid, parent, MESSAGE, ASSISTANT, blocks, data, usage, _stop_reason(msg.get("stop_reason"))
-        )
-        entry.timestamp = ts
-        node = ImportNode(entry, agent_id=agent)
+        node = ImportNode(claude.assistant_entry(r, msg, blocks, with_usage=first is None), agent_id=agent)
         if group is not None:
             self._messages[group] = node
-            self._message_of[uuid] = group
+            self._message_of[r.uuid] = group
         self._add(node, n)
-        return uuid
+        return r.uuid
 
-    def _user(
-        self,
-        n: int,
-        msg: dict[str, Any],
-        uuid: str,
-        parent: str | None,
-        ts: str | None,
-        agent: int,
-        extra_record: dict[str, Any],
-    ) -> str:
-        content = msg.get("content")
-        message_rest = _rest(msg, frozenset({"role", "content"}))
-        # Split the record into runs: each tool_result block alone, other blocks grouped.
-        runs: list[tuple[str, list[dict[str, Any]]]] = []
-        if isinstance(content, list):
-            for b in content:
-                if not isinstance(b, dict):
-                    continue
-                if b.get("type") == "tool_result":
-                    runs.append(("tool", [b]))
-                elif runs and runs[-1][0] == "user":
-                    runs[-1][1].append(b)
-                else:
-                    runs.append(("user", [b]))
-        if not runs:
-            runs = [("user", [{"type": "text", "text": content}] if isinstance(content, str) else [])]
-        entries: list[Entry] = []
-        for i, (kind, blocks) in enumerate(runs):
-            key = uuid if i == 0 else f"{uuid}#{i}"
-            extra: dict[str, Any] = {}
-            if i == 0:
-                if extra_record:
-                    extra["record"] = extra_record
-                if message_rest:
-                    extra["message"] = message_rest
-            if kind == "tool":
-                b = blocks[0]
-                call_id = b.get("tool_use_id")
-                block_rest = _rest(b, frozenset({"type", "tool_use_id", "content", "is_error"}))
-                if block_rest:
-                    extra["block"] = block_rest
-                data: dict[str, Any] = {
-                    "tool_call_id": call_id,
-                    "tool_name": self._tool_names.get(call_id) if isinstance(call_id, str) else None,
-                    "is_error": b.get("is_error") is True,
-                }
-                if extra:
-                    data["extra"] = extra
-                e = Entry(key, parent, MESSAGE, TOOL_RESULT, _blocks(b.get("content")), data)
-            else:
-                e = Entry(key, parent, MESSAGE, USER, _blocks(blocks), {"extra": extra} if extra else {})
-            e.timestamp = ts
-            entries.append(e)
-            parent = key
+    def _user(self, n: int, msg: dict[str, Any], r: Record, agent: int) -> str:
+        entries = claude.user_entries(r, msg, self._tool_names)
         last = entries[-1].key
-        if last != uuid:
-            self._alias_to(uuid, last)
+        if last != r.uuid:
+            self._alias_to(r.uuid, last)
         for e in entries:
             self._add(ImportNode(e, agent_id=agent), n)
         return last

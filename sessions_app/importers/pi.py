@@ -1,8 +1,8 @@
-"""pi session files (JSONL schema v1, v2, v3; PI_REFERENCE §1) into the store.
+"""pi session files (JSONL schema v1, v2, v3; docs/pi-compat.md, "Session files") into the store.
 
-Entries are built by `compaction.pi_jsonl.Builder`, the same code `pi_jsonl.parse` uses, so an
+Entries are built by `formats.pi.reader.Builder`, the same code `reader.parse` uses, so an
 imported session has exactly the keys, kinds, roles and data the engine sees when it reads the
-file directly (v1 files get pi_jsonl's deterministic keys). What the contract has no name for is
+file directly (v1 files get the reader's deterministic keys). What the contract has no name for is
 under `data["extra"]`, which the exporter writes back. The active node is the last entry, which is
 pi's leaf on load.
 """
@@ -12,26 +12,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from sessions_app.compaction import pi_jsonl
 from sessions_app.compaction.messages import COMPACTION, CUSTOM, MESSAGE, SESSION_INFO, Entry
+from sessions_app.formats.pi import reader as pi_reader
+from sessions_app.formats.pi.schema import ENTRY_TYPES, HEADER_TYPE
 from sessions_app.models import Node, Session
 from sessions_app.store import ImportCompaction, ImportNode
 
 from .writer import FormatImporter, valid_timestamp
 
-ENTRY_TYPES = frozenset(
-    {
-        "message",
-        "thinking_level_change",
-        "model_change",
-        "compaction",
-        "branch_summary",
-        "custom",
-        "custom_message",
-        "label",
-        "session_info",
-    }
-)
 _MAX_KEY = Node._meta.get_field("key").max_length or 64
 
 
@@ -41,12 +29,12 @@ class PiImporter(FormatImporter):
     def start(self, session: Session, first: tuple[int, dict[str, Any]] | None) -> None:
         super().start(session, first)
         line, header = first if first is not None else (1, {})
-        if not pi_jsonl.is_header(header):
+        if not pi_reader.is_header(header):
             self.problems.fatal(
                 line, 'not a pi session header (the first line must be {"type":"session","id":…})'
             )
         self.header = header
-        self.builder = pi_jsonl.Builder(header)
+        self.builder = pi_reader.Builder(header)
         self.metadata = {"header": header, "version": self.builder.version}
         self._last: str | None = None
 
@@ -65,17 +53,12 @@ class PiImporter(FormatImporter):
         )
         if not valid_timestamp(last_ts):
             last_ts = None
-        for n, obj, problem in self.reader:
-            if problems.full:
-                break
-            if obj is None:
-                problems.bad(n, problem or "unreadable line")
-                continue
+        for n, obj in self.records():
             t = obj.get("type")
             if not isinstance(t, str):
                 problems.bad(n, 'entry has no "type"')
                 continue
-            if t == "session":
+            if t == HEADER_TYPE:
                 problems.bad(n, "a second session header")
                 continue
             if not v1:
@@ -138,7 +121,7 @@ class PiImporter(FormatImporter):
             tokens = 0
         first_kept = d.get("first_kept")
         if not isinstance(first_kept, str):
-            idx = pi_jsonl.first_kept_index(obj)
+            idx = pi_reader.first_kept_index(obj)
             if idx is not None:
                 what = f"firstKeptEntryIndex {idx} does not name an earlier line"
             else:

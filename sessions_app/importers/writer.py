@@ -146,6 +146,18 @@ class FormatImporter(abc.ABC):
         self.session = session
         self.first = first
 
+    def records(self) -> Iterator[tuple[int, dict[str, Any]]]:
+        """The file's readable records as (line, object). Unreadable lines are reported as bad;
+        reading stops once there are enough errors to report."""
+        problems = self.problems
+        for n, obj, problem in self.reader:
+            if problems.full:
+                break
+            if obj is None:
+                problems.bad(n, problem or "unreadable line")
+                continue
+            yield n, obj
+
     @abc.abstractmethod
     def nodes(self) -> Iterator[ImportNode]:
         """Every node to write, parents before children."""

@@ -9,6 +9,7 @@ Knows no Django. Typical use::
 """
 
 from sessions_app.llm.base import (
+    RETRYABLE_ERRORS,
     AssistantMessage,
     Completed,
     CompletionRequest,
@@ -27,6 +28,7 @@ from sessions_app.llm.base import (
     ToolCallDelta,
     ToolCallStart,
     ToolSpec,
+    wire_tool_name,
 )
 from sessions_app.llm.overflow import is_overflow, looks_like_rate_limit, parse_context_overflow
 from sessions_app.llm.profiles import (
@@ -42,6 +44,7 @@ from sessions_app.llm.profiles import (
 __all__ = [
     "COMPACT",
     "MAIN",
+    "RETRYABLE_ERRORS",
     "AssistantMessage",
     "Completed",
     "CompletionRequest",
@@ -68,4 +71,5 @@ __all__ = [
     "looks_like_rate_limit",
     "parse_context_overflow",
     "resolve_profile",
+    "wire_tool_name",
 ]

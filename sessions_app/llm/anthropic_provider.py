@@ -30,38 +30,27 @@ from typing import Any
 import anthropic
 import httpx2
 
-from sessions_app.compaction.messages import Block, LlmMessage, StopReason, Usage
+from sessions_app.compaction.messages import Block, LlmMessage, Usage
+from sessions_app.compaction.vocabulary import ANTHROPIC_STOP_REASONS, StopReason
 from sessions_app.llm.base import (
     AssistantMessage,
     Completed,
     CompletionRequest,
-    ContextOverflowError,
-    OverloadedError,
     Provider,
     ProviderConnectionError,
     ProviderError,
     ProviderStreamError,
     ProviderTimeoutError,
-    RateLimitedError,
     StreamEvent,
     TextDelta,
     ThinkingDelta,
     ToolCallDelta,
     ToolCallStart,
+    status_error,
+    wire_tool_name,
 )
-from sessions_app.llm.overflow import parse_context_overflow
 
 PROVIDER = "anthropic"
-
-STOP_REASON_MAP: dict[str, StopReason] = {
-    "end_turn": "stop",
-    "stop_sequence": "stop",
-    "max_tokens": "length",
-    "tool_use": "tool_use",
-    "refusal": "refusal",
-    "pause_turn": "pause",
-    "model_context_window_exceeded": "overflow",
-}
 
 MIN_THINKING_BUDGET = 1024
 _EPHEMERAL = {"type": "ephemeral"}
@@ -70,18 +59,10 @@ _ID_BAD_CHARS = re.compile(r"[^A-Za-z0-9_-]")
 
 def map_stop_reason(raw: str | None, *, has_tool_calls: bool = False) -> StopReason:
     """Anthropic stop reason → normalized; unknown values become "tool_use"/"stop"."""
-    if raw in STOP_REASON_MAP:
-        return STOP_REASON_MAP[raw]
-    return "tool_use" if has_tool_calls else "stop"
-
-
-_TOOL_NAME_BAD = re.compile(r"[^a-zA-Z0-9_-]")
-
-
-def wire_tool_name(name: str) -> str:
-    """Anthropic accepts tool names matching ^[a-zA-Z0-9_-]{1,64}$; Cutpoint's own names are dotted
-    (`agent.fork_agent`). Dots become `__`; anything else unusual becomes `_`."""
-    return _TOOL_NAME_BAD.sub("_", name.replace(".", "__"))[:64] or "tool"
+    known = ANTHROPIC_STOP_REASONS.get(raw or "")
+    if known is not None:
+        return known
+    return StopReason.TOOL_USE if has_tool_calls else StopReason.STOP
 
 
 def sanitize_tool_id(tool_id: str | None, fallback: str = "toolu_missing") -> str:
@@ -106,35 +87,35 @@ def _image(block: Block) -> dict[str, Any]:
     }
 
 
+def _plain_block(b: Block) -> dict[str, Any] | None:
+    """A text, image or unsigned thinking block as either role sends it; None when it is dropped.
+
+    Unsigned thinking cannot be replayed as thinking (the API verifies signatures), so it goes as
+    text; empty text and empty thinking are dropped."""
+    kind = b.get("type")
+    if kind == "text":
+        return {"type": "text", "text": b["text"]} if b.get("text", "").strip() else None
+    if kind == "image":
+        return _image(b)
+    if kind == "thinking" and b.get("thinking", "").strip():
+        return {"type": "text", "text": b["thinking"]}
+    return None
+
+
 def _user_blocks(content: list[Block]) -> list[dict[str, Any]]:
-    out: list[dict[str, Any]] = []
-    for b in content:
-        kind = b.get("type")
-        if kind == "text":
-            if b.get("text", "").strip():
-                out.append({"type": "text", "text": b["text"]})
-        elif kind == "image":
-            out.append(_image(b))
-        elif kind == "thinking" and b.get("thinking", "").strip():
-            out.append({"type": "text", "text": b["thinking"]})
-    return out
+    return [block for b in content if (block := _plain_block(b)) is not None]
 
 
 def _assistant_blocks(content: list[Block]) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for b in content:
         kind = b.get("type")
-        if kind == "text":
-            if b.get("text", "").strip():
-                out.append({"type": "text", "text": b["text"]})
-        elif kind == "thinking":
-            signature = b.get("signature")
-            if signature and b.get("redacted"):
+        signature = b.get("signature")
+        if kind == "thinking" and signature:
+            if b.get("redacted"):
                 out.append({"type": "redacted_thinking", "data": signature})
-            elif signature:
+            else:
                 out.append({"type": "thinking", "thinking": b.get("thinking", ""), "signature": signature})
-            elif b.get("thinking", "").strip():
-                out.append({"type": "text", "text": b["thinking"]})
         elif kind == "tool_call":
             out.append(
                 {
@@ -144,6 +125,10 @@ def _assistant_blocks(content: list[Block]) -> list[dict[str, Any]]:
                     "input": b.get("arguments") or {},
                 }
             )
+        elif kind in ("text", "thinking"):  # images: the API takes them from the user only
+            block = _plain_block(b)
+            if block is not None:
+                out.append(block)
     return out
 
 
@@ -345,9 +330,7 @@ class _Accumulator:
         )
         usage.total = usage.input + usage.output + usage.cache_read + usage.cache_write
         has_tools = any(b["type"] == "tool_call" for b in content)
-        stop: StopReason = (
-            "error" if error else map_stop_reason(self.raw_stop_reason, has_tool_calls=has_tools)
-        )
+        stop = StopReason.ERROR if error else map_stop_reason(self.raw_stop_reason, has_tool_calls=has_tools)
         return AssistantMessage(
             content=content,
             usage=usage,
@@ -387,22 +370,21 @@ def map_sdk_error(exc: BaseException, *, mid_stream: bool = False) -> ProviderEr
     if isinstance(exc, anthropic.APIStatusError):
         text = exc.api_message or exc.message or str(exc)
         error_type = exc.type if isinstance(exc.type, str) else None
-        common: dict[str, Any] = {
-            "provider": PROVIDER,
-            "status_code": exc.status_code,
-            "request_id": exc.request_id,
-            "error_type": error_type,
-        }
         if mid_stream or exc.status_code == 200:
-            return ProviderStreamError(f"stream error ({error_type or 'unknown'}): {text}", **common)
-        if exc.status_code == 429 or error_type == "rate_limit_error":
-            return RateLimitedError(text, **common)
-        if exc.status_code == 529 or error_type == "overloaded_error":
-            return OverloadedError(text, **common)
-        parsed = parse_context_overflow(text)
-        if parsed is not None:
-            return ContextOverflowError(text, tokens=parsed[0], maximum=parsed[1], **common)
-        return ProviderError(text, **common)
+            return ProviderStreamError(
+                f"stream error ({error_type or 'unknown'}): {text}",
+                provider=PROVIDER,
+                status_code=exc.status_code,
+                request_id=exc.request_id,
+                error_type=error_type,
+            )
+        return status_error(
+            text,
+            status_code=exc.status_code,
+            error_type=error_type,
+            provider=PROVIDER,
+            request_id=exc.request_id,
+        )
     return ProviderError(f"{type(exc).__name__}: {exc}", provider=PROVIDER)
 
 

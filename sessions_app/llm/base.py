@@ -11,11 +11,14 @@ Nothing here knows about Django or any SDK.
 from __future__ import annotations
 
 import abc
+import re
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any, TypeAlias
+from typing import Any, Final, TypeAlias
 
-from sessions_app.compaction.messages import Block, LlmMessage, StopReason, Usage
+from sessions_app.compaction.messages import Block, LlmMessage, Usage
+from sessions_app.compaction.vocabulary import StopReason
+from sessions_app.llm.overflow import parse_context_overflow
 
 # --------------------------------------------------------------------------------------------
 # Request
@@ -29,6 +32,18 @@ class ToolSpec:
     name: str
     description: str
     input_schema: dict[str, Any] = field(default_factory=lambda: {"type": "object", "properties": {}})
+
+
+# Providers accept tool names matching `^[a-zA-Z0-9_-]{1,64}$` (Anthropic's rule, the strictest we
+# talk to); Cutpoint's own names are dotted (`agent.fork_agent`).
+WIRE_SEPARATOR: Final = "__"
+WIRE_NAME_MAX: Final = 64
+_WIRE_BAD_CHARS: Final = re.compile(r"[^a-zA-Z0-9_-]")
+
+
+def wire_tool_name(name: str) -> str:
+    """The name a tool travels under: dots become `__`, any other unusual character `_`."""
+    return _WIRE_BAD_CHARS.sub("_", name.replace(".", WIRE_SEPARATOR))[:WIRE_NAME_MAX] or "tool"
 
 
 @dataclass(slots=True)
@@ -60,7 +75,7 @@ class AssistantMessage:
     """The final result of one model call.
 
     `content` blocks: {"type": "text"}, {"type": "thinking", "signature"} and {"type": "tool_call",
-    "arguments": dict}. `stop_reason` is normalized (see `messages.StopReason`); `raw_stop_reason`
+    "arguments": dict}. `stop_reason` is normalized (see `vocabulary.StopReason`); `raw_stop_reason`
     is what the provider said. `request_id` is the HTTP request id (Anthropic `request-id` header),
     `response_id` the provider's message id.
     """
@@ -195,6 +210,42 @@ class ProviderTimeoutError(ProviderError):
 
 class ProviderConnectionError(ProviderError):
     """The provider could not be reached."""
+
+
+# Failures that say nothing about the request itself: the same call may well succeed if tried
+# again (an overflow or a rejected request would not).
+RETRYABLE_ERRORS: Final[tuple[type[ProviderError], ...]] = (
+    OverloadedError,
+    RateLimitedError,
+    ProviderStreamError,
+    ProviderConnectionError,
+    ProviderTimeoutError,
+)
+
+
+def status_error(
+    message: str,
+    *,
+    status_code: int | None,
+    error_type: str | None,
+    provider: str,
+    request_id: str | None = None,
+) -> ProviderError:
+    """The `ProviderError` an HTTP error response stands for (429 / 529 / context overflow / other)."""
+    common: dict[str, Any] = {
+        "provider": provider,
+        "status_code": status_code,
+        "request_id": request_id,
+        "error_type": error_type,
+    }
+    if status_code == 429 or error_type == "rate_limit_error":
+        return RateLimitedError(message, **common)
+    if status_code == 529 or error_type == "overloaded_error":
+        return OverloadedError(message, **common)
+    parsed = parse_context_overflow(message)
+    if parsed is not None:
+        return ContextOverflowError(message, tokens=parsed[0], maximum=parsed[1], **common)
+    return ProviderError(message, **common)
 
 
 # --------------------------------------------------------------------------------------------

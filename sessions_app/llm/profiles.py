@@ -1,7 +1,7 @@
 """Model profiles ("main", "compact", ...) and the provider factory.
 
 A profile names a provider and a model with its window sizes. The compact fork uses the
-"compact" profile and falls back to "main" when none is configured (seed R21).
+"compact" profile and falls back to "main" when none is configured (docs/compaction.md, rule F5).
 """
 
 from __future__ import annotations
@@ -93,24 +93,17 @@ def build_provider(
     chunk_delay: float = 0.0,
 ) -> Provider:
     """A provider for `profile`. `scenario` and `chunk_delay` are only used by the offline provider."""
+    sizes: dict[str, Any] = {
+        "model": profile.model,
+        "context_window": profile.context_window,
+        "max_output": profile.max_output,
+    }
     if profile.provider == "anthropic":
         from sessions_app.llm.anthropic_provider import AnthropicProvider
 
         return AnthropicProvider(
-            model=profile.model,
-            context_window=profile.context_window,
-            max_output=profile.max_output,
-            api_key=api_key,
-            base_url=base_url,
-            timeout=timeout,
-            max_retries=max_retries,
+            **sizes, api_key=api_key, base_url=base_url, timeout=timeout, max_retries=max_retries
         )
     from sessions_app.llm.offline import OfflineProvider
 
-    return OfflineProvider(
-        model=profile.model,
-        context_window=profile.context_window,
-        max_output=profile.max_output,
-        scenario=scenario,
-        chunk_delay=chunk_delay,
-    )
+    return OfflineProvider(**sizes, scenario=scenario, chunk_delay=chunk_delay)

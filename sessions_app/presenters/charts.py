@@ -1,4 +1,5 @@
-"""Token charts as plotly figure dicts (rendered by the vendored plotly.js; no Python plotly needed).
+"""Token charts: figures built (and validated) with plotly's graph objects, handed to the page as
+plain figure dicts for the vendored plotly.js (static/vendor/) to draw.
 
 Only numbers, keys, reasons and timestamps go into figures: plotly interprets a few HTML tags in
 hover text, so nothing model-written is ever placed there (keys are escaped too).
@@ -9,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from html import escape
 from typing import Any
+
+import plotly.graph_objects as go
 
 from sessions_app.compaction import Usage
 from sessions_app.models import CompactionEntry, Node, Session
@@ -26,9 +29,9 @@ COLORS = {
 }
 
 
-def _layout(title: str, **extra: Any) -> dict[str, Any]:
-    layout: dict[str, Any] = {
-        "title": {
+def _layout(title: str, **extra: Any) -> go.Layout:
+    return go.Layout(
+        title={
             "text": title,
             "x": 0,
             "xref": "paper",
@@ -36,15 +39,23 @@ def _layout(title: str, **extra: Any) -> dict[str, Any]:
             "yref": "container",
             "font": {"size": 14},
         },
-        "margin": {"l": 60, "r": 20, "t": 64, "b": 48},
-        "height": 340,
-        "hovermode": "closest",
-        "legend": {"orientation": "h", "x": 0, "y": 1.02, "xanchor": "left", "yanchor": "bottom"},
-        "paper_bgcolor": "rgba(0,0,0,0)",
-        "plot_bgcolor": "rgba(0,0,0,0)",
-    }
-    layout.update(extra)
-    return layout
+        margin={"l": 60, "r": 20, "t": 64, "b": 48},
+        height=340,
+        hovermode="closest",
+        legend={"orientation": "h", "x": 0, "y": 1.02, "xanchor": "left", "yanchor": "bottom"},
+        paper_bgcolor="rgba(0,0,0,0)",
+        plot_bgcolor="rgba(0,0,0,0)",
+        # No template: plotly.py's default one is large, and the page themes the figures itself.
+        template=None,
+        **extra,
+    )
+
+
+def _figure(data: list[go.Scatter] | list[go.Bar], layout: go.Layout) -> dict[str, Any]:
+    """The figure as the dict plotly.js takes, minus the (empty) template."""
+    fig: dict[str, Any] = go.Figure(data=data, layout=layout).to_plotly_json()
+    fig["layout"].pop("template", None)
+    return fig
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,94 +118,89 @@ def build_charts(session: Session, threshold: int, window: int) -> Charts:
         cy += [e.tokens_before, after, None]
         ctext += [label, label, None]
 
-    traces: list[dict[str, Any]] = [
-        {
-            "type": "scatter",
-            "mode": "lines+markers",
-            "name": "context tokens per model call",
-            "x": xs,
-            "y": ys,
-            "text": hover,
-            "hoverinfo": "text",
-            "line": {"color": COLORS["context"], "width": 2},
-            "marker": {"size": 5},
-        },
+    traces = [
+        go.Scatter(
+            mode="lines+markers",
+            name="context tokens per model call",
+            x=xs,
+            y=ys,
+            text=hover,
+            hoverinfo="text",
+            line={"color": COLORS["context"], "width": 2},
+            marker={"size": 5},
+        ),
     ]
     if cx:
         traces.append(
-            {
-                "type": "scatter",
-                "mode": "lines+markers",
-                "name": "compaction (before → after)",
-                "x": cx,
-                "y": cy,
-                "text": ctext,
-                "hoverinfo": "text",
-                "line": {"color": COLORS["compaction"], "width": 3, "dash": "dot"},
-                "marker": {
+            go.Scatter(
+                mode="lines+markers",
+                name="compaction (before → after)",
+                x=cx,
+                y=cy,
+                text=ctext,
+                hoverinfo="text",
+                line={"color": COLORS["compaction"], "width": 3, "dash": "dot"},
+                marker={
                     "size": 10,
                     "symbol": ["triangle-down", "circle", "circle"] * len(entries),
                     "color": COLORS["compaction"],
                 },
-            }
+            )
         )
     all_x = [x for x in xs + cx if x is not None]
     if all_x:
         lo, hi = min(all_x), max(all_x)
         traces.append(
-            {
-                "type": "scatter",
-                "mode": "lines",
-                "name": f"threshold ({threshold:,})",
-                "x": [lo, hi],
-                "y": [threshold, threshold],
-                "hoverinfo": "name",
-                "line": {"color": COLORS["threshold"], "dash": "dash", "width": 2},
-            }
+            go.Scatter(
+                mode="lines",
+                name=f"threshold ({threshold:,})",
+                x=[lo, hi],
+                y=[threshold, threshold],
+                hoverinfo="name",
+                line={"color": COLORS["threshold"], "dash": "dash", "width": 2},
+            )
         )
-    context_fig = {
-        "data": traces,
-        "layout": _layout(
+    context_fig = _figure(
+        traces,
+        _layout(
             "Context tokens per model call",
             xaxis={"type": "date", "title": {"text": "time"}},
             yaxis={"title": {"text": "tokens"}, "rangemode": "tozero"},
         ),
-    }
-    usage_fig = {
-        "data": [
-            {
-                "type": "bar",
-                "name": name.replace("_", " "),
-                "x": idx,
-                "y": parts[name],
-                "marker": {"color": COLORS[name]},
-            }
+    )
+    usage_fig = _figure(
+        [
+            go.Bar(
+                name=name.replace("_", " "),
+                x=idx,
+                y=parts[name],
+                marker={"color": COLORS[name]},
+            )
             for name in ("input", "cache_read", "cache_write", "output")
         ],
-        "layout": _layout(
+        _layout(
             "Usage per model call",
             barmode="stack",
             xaxis={"title": {"text": "model call"}},
             yaxis={"title": {"text": "tokens"}},
         ),
-    }
+    )
     gens = list(range(1, len(entries) + 1))
-    summaries_fig = {
-        "data": [
-            {
-                "type": "bar",
-                "name": "summary tokens (estimate)",
-                "x": gens,
-                "y": [e.node.token_estimate for e in entries],
-                "text": [f"{len(e.summary):,} chars · {escape(e.reason)}" for e in entries],
-                "hoverinfo": "x+y+text",
-                "marker": {"color": COLORS["summary"]},
-            },
+    summaries_fig = _figure(
+        [
+            go.Bar(
+                name="summary tokens (estimate)",
+                x=gens,
+                y=[e.node.token_estimate for e in entries],
+                text=[f"{len(e.summary):,} chars · {escape(e.reason)}" for e in entries],
+                hoverinfo="x+y+text",
+                marker={"color": COLORS["summary"]},
+            ),
         ],
-        "layout": _layout(
+        _layout(
             "Summary length per compaction generation",
             xaxis={"title": {"text": "generation"}, "dtick": 1},
             yaxis={"title": {"text": "tokens"}, "rangemode": "tozero"},
         ),
-    }
+    )
     return Charts(len(calls), len(entries), context_fig, usage_fig, summaries_fig)

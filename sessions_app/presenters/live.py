@@ -3,6 +3,10 @@
 Every top-level element of a message is swapped out of band by the htmx ws extension: by id
 (`outerHTML`) unless it carries its own `hx-swap-oob`. All text is escaped by the templates or
 by `format_html`; summary deltas never touch the database.
+
+`#live-signal`'s `data-refresh` names what the message made stale: `tree`, `run` (the run page)
+and the ids of the panels whose `refresh_on` lists the message's kind
+(sessions_app.presenters.panels). The page's script fires `cp:refresh-<name>` for each.
 """
 
 from __future__ import annotations
@@ -17,10 +21,11 @@ from django.utils.html import format_html
 
 from sessions_app.models import CompactionTask, Event, Node, Session
 from sessions_app.presenters.header import active_task, build_header
+from sessions_app.presenters.panels import refreshed_by
 from sessions_app.presenters.tree import Branch, Line, Row
 
 _PART = re.compile(r"^[a-z_]{1,32}$")
-PANEL_REFRESH_KINDS = {"compact_completed", "compact_stale", "compact_failed", "active_node", "run"}
+RUN_PAGE_KINDS = frozenset({"compact_completed", "compact_stale", "compact_failed", "run"})
 
 
 @dataclass(slots=True)
@@ -163,6 +168,11 @@ def snapshot(session_id: int, can_act: bool, run_id: int | None = None) -> str:
     return header_fragment(session, can_act) + task_fragment(session, None) + signal_fragment("snapshot")
 
 
+def refresh_targets(kind: str, *extra: str) -> str:
+    """`data-refresh` for a live message: `extra` (e.g. the tree), then the stale panels."""
+    return " ".join([*extra, *refreshed_by(kind)])
+
+
 def update(
     session_id: int, kind: str, payload: dict[str, Any], can_act: bool, run_id: int | None = None
 ) -> str:
@@ -171,12 +181,7 @@ def update(
     if session is None:
         return ""
     if run_id is not None:  # the run page only follows its own run
-        if payload.get("run_id") == run_id and kind in (
-            "compact_completed",
-            "compact_stale",
-            "compact_failed",
-            "run",
-        ):
+        if payload.get("run_id") == run_id and kind in RUN_PAGE_KINDS:
             return signal_fragment(kind, refresh="run")
         return ""
     task_id = payload.get("task_id")
@@ -185,24 +190,20 @@ def update(
         return (
             row_html
             + header_fragment(session, can_act)
-            + signal_fragment(kind, refresh="panels", active=str(payload.get("key") or ""), new=new_id)
+            + signal_fragment(
+                kind, refresh=refresh_targets(kind), active=str(payload.get("key") or ""), new=new_id
+            )
         )
-    if kind in ("task", "compact_started"):
+    if kind in ("task", "compact_started", "compact_completed", "compact_stale", "compact_failed"):
         return (
             task_fragment(session, task_id if isinstance(task_id, int) else None)
             + header_fragment(session, can_act)
-            + signal_fragment(kind, refresh="runs")
-        )
-    if kind in ("compact_completed", "compact_stale", "compact_failed"):
-        return (
-            task_fragment(session, task_id if isinstance(task_id, int) else None)
-            + header_fragment(session, can_act)
-            + signal_fragment(kind, refresh="panels charts")
+            + signal_fragment(kind, refresh=refresh_targets(kind))
         )
     if kind == "active_node":
         return header_fragment(session, can_act) + signal_fragment(
-            kind, refresh="tree panels", active=str(payload.get("key") or "")
+            kind, refresh=refresh_targets(kind, "tree"), active=str(payload.get("key") or "")
         )
     if kind == "run":
-        return signal_fragment(kind, refresh="panels")
+        return signal_fragment(kind, refresh=refresh_targets(kind))
     return ""

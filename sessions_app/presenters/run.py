@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sessions_app.compaction import Usage
+from sessions_app.compaction.vocabulary import ACTIVE_TASK_STATUSES, AgentRole, RunStatus
 from sessions_app.models import CompactionTask, Event, Node, Run
 
 
@@ -30,12 +31,15 @@ class RunView:
 
     @property
     def is_compact_fork(self) -> bool:
-        return self.run.agent.role == "fork" and (self.run.agent.metadata or {}).get("purpose") == "compact"
+        return (
+            self.run.agent.role == AgentRole.FORK
+            and (self.run.agent.metadata or {}).get("purpose") == "compact"
+        )
 
     @property
     def live(self) -> bool:
-        return self.run.status == "running" or (
-            self.task is not None and self.task.status in ("pending", "running")
+        return self.run.status == RunStatus.RUNNING or (
+            self.task is not None and self.task.status in ACTIVE_TASK_STATUSES
         )
 
     @property

@@ -11,7 +11,7 @@ from django.core.cache import cache
 from sessions_app import store
 from sessions_app.compaction import CompactionSettings, Entry, context_tokens, resolve_threshold
 from sessions_app.models import Session
-from sessions_app.runtime import compactor
+from sessions_app.runtime import compact_fork
 
 DEFAULT_WINDOW = 200_000
 
@@ -19,7 +19,7 @@ DEFAULT_WINDOW = 200_000
 def session_window(session: Session) -> int:
     """The session's context window: its own, else its model profile's (as the runtime sees it)."""
     try:
-        return int(compactor.context_window(session))
+        return int(compact_fork.context_window(session))
     except Exception:
         return int(session.context_window or DEFAULT_WINDOW)
 
@@ -27,7 +27,7 @@ def session_window(session: Session) -> int:
 def session_settings(session: Session) -> CompactionSettings:
     """The compaction settings the runtime uses for this session (defaults if they are broken)."""
     try:
-        return compactor.compaction_settings(session)
+        return compact_fork.compaction_settings(session)
     except (TypeError, ValueError):
         return CompactionSettings()
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from sessions_app.compaction.vocabulary import CompactionReason, TaskStatus
 from sessions_app.models import CompactionEntry, CompactionTask, Session
 
 
@@ -76,9 +77,11 @@ def timeline(session: Session) -> list[TimelineRow]:
         rows.append(
             TimelineRow(
                 when=e.node.timestamp,
-                status="completed",
+                status=TaskStatus.COMPLETED,
                 reason=e.reason,
-                trigger="imported" if e.reason == "imported" else ("hook" if e.from_hook else "—"),
+                trigger="imported"
+                if e.reason == CompactionReason.IMPORTED
+                else ("hook" if e.from_hook else "—"),
                 duration=(run.ended_at - run.started_at) if run and run.ended_at else None,
                 model=run.model if run else "",
                 tokens_before=e.tokens_before,

@@ -19,6 +19,7 @@ from typing import Any
 from django.db.models import Q, TextField
 from django.db.models.functions import Cast
 
+from sessions_app.compaction.vocabulary import AgentRole
 from sessions_app.models import Agent, Node, Session
 from sessions_app.presenters.content import preview
 
@@ -257,7 +258,7 @@ class _Layout:
         }
         sub_agents = set(
             Agent.objects.filter(session_id=self.session.pk)
-            .exclude(role__in=("main", "fork"))
+            .exclude(role__in=(AgentRole.MAIN, AgentRole.FORK))
             .values_list("id", flat=True)
         )
         for r in self.rows:

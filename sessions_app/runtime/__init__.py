@@ -1,8 +1,9 @@
-"""The agent runtime: definitions, roles/modes/policy, tools and artifacts (the loop builds on these).
+"""The agent runtime: agent definitions, roles/modes/policy, tools and artifacts, the agent loop,
+and the compact fork (`compact_fork`).
 
 Entry points for the loop:
 
-    definitions.resolve_definition(name, project_dir, internal=...) -> AgentDefinition
+    agents.resolve_definition(name, project_dir, internal=...) -> AgentDefinition
     policy.load_policy(defn.permission_rules) -> Policy
     policy.effective_tools(defn.tools, role, mode, policy) -> tuple[str, ...]
     tools.registry.tool_specs(effective, wire=True) -> list[ToolSpec]

@@ -1,4 +1,5 @@
-"""Artifacts (seed R1): large tool results live in files; the message keeps a preview and a reference.
+"""Artifacts (docs/compaction.md, rule S1): large tool results live in files; the message keeps a
+preview and a reference.
 
 Files are content-addressed: `ARTIFACT_ROOT/<session_id>/<sha256>.<ext>`, written atomically, so the
 same output stored twice is one file (and two `Artifact` rows, one per tool result).

@@ -1,9 +1,9 @@
 """The agent loop's compaction seam, wired to the compact fork.
 
 - after every assistant response: if the context crossed the threshold, record a task and run the
-  fork in the background; the loop does not wait (R22).
+  fork in the background; the loop does not wait (docs/compaction.md, rule A1).
 - before a model call that does not fit, or after the provider reported overflow: run a recovery
-  compaction synchronously; the loop rebuilds and retries once (R23–R24).
+  compaction synchronously; the loop rebuilds and retries once (docs/compaction.md, rules A2–A3).
 """
 
 from __future__ import annotations
@@ -15,9 +15,10 @@ from typing import Any
 from asgiref.sync import sync_to_async
 
 from sessions_app.compaction.budget import context_tokens, should_compact
+from sessions_app.compaction.vocabulary import CompactionReason, TaskStatus, Trigger
 from sessions_app.llm.base import Provider
 from sessions_app.models import Node
-from sessions_app.runtime import compactor
+from sessions_app.runtime import compact_fork
 from sessions_app.runtime.loop import AgentLoop, CompactionHooks
 
 log = logging.getLogger(__name__)
@@ -27,48 +28,48 @@ class ForkCompaction(CompactionHooks):
     def __init__(self, provider: Provider | None = None) -> None:
         # None: the compact profile's provider (falling back to main); tests inject their own.
         self.provider = provider
-        self.background: list[asyncio.Task[compactor.CompactionOutcome]] = []
-        self.outcomes: list[compactor.CompactionOutcome] = []
+        self.background: list[asyncio.Task[compact_fork.CompactionOutcome]] = []
+        self.outcomes: list[compact_fork.CompactionOutcome] = []
 
     async def after_assistant(self, loop: AgentLoop, node: Node) -> None:
-        settings = compactor.compaction_settings(loop.session)
+        settings = compact_fork.compaction_settings(loop.session)
         if not settings.enabled:  # a hard gate on every automatic path
             return
         tokens = context_tokens(loop.head.entries, settings).tokens
         if not should_compact(tokens, loop.window, settings):
             return
         try:
-            task = await sync_to_async(compactor.request_compaction)(
-                loop.session, trigger="auto", settings=settings
+            task = await sync_to_async(compact_fork.request_compaction)(
+                loop.session, trigger=Trigger.AUTO, settings=settings
             )
-        except compactor.CompactionRefused as refused:
+        except compact_fork.CompactionRefused as refused:
             log.debug("no automatic compaction for session %s: %s", loop.session.pk, refused.reason)
             return
         bg = asyncio.get_running_loop().create_task(self._run(task.pk))
         self.background.append(bg)
 
-    async def _run(self, task_id: int) -> compactor.CompactionOutcome:
-        outcome = await compactor.run_task(task_id, provider=self.provider)
+    async def _run(self, task_id: int) -> compact_fork.CompactionOutcome:
+        outcome = await compact_fork.run_task(task_id, provider=self.provider)
         self.outcomes.append(outcome)
         return outcome
 
     async def ensure_fits(self, loop: AgentLoop, tokens: int, *, overflow: bool) -> bool:
-        if not compactor.compaction_settings(loop.session).enabled:
-            return False  # recovery is automatic too: `enabled = False` gates it (DESIGN §3.2)
+        if not compact_fork.compaction_settings(loop.session).enabled:
+            return False  # recovery is automatic too: `enabled = False` gates it (docs/compaction.md T4)
         # A background compaction of this session may already be on its way: let it land first.
         await self.drain()
         try:
-            outcome = await compactor.compact(
+            outcome = await compact_fork.compact(
                 loop.session,
-                trigger="recovery",
-                reason="overflow" if overflow else "recovery",
+                trigger=Trigger.RECOVERY,
+                reason=CompactionReason.OVERFLOW if overflow else CompactionReason.RECOVERY,
                 provider=self.provider,
             )
-        except compactor.CompactionRefused as refused:
+        except compact_fork.CompactionRefused as refused:
             log.info("recovery compaction refused for session %s: %s", loop.session.pk, refused.reason)
             return False
         self.outcomes.append(outcome)
-        return outcome.status == "completed"
+        return outcome.status == TaskStatus.COMPLETED
 
     async def drain(self) -> list[Any]:
         """Wait for the background compactions started so far (a CLI run does before exiting)."""

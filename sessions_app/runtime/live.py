@@ -29,6 +29,7 @@ from channels.layers import get_channel_layer
 from django.db import transaction
 
 from sessions_app import signals
+from sessions_app.models import Node
 
 log = logging.getLogger(__name__)
 
@@ -37,6 +38,11 @@ MESSAGE_TYPE = "session.update"
 
 def group_name(session_id: int) -> str:
     return f"session-{session_id}"
+
+
+def node_appended(node: Node, parent_key: str | None) -> dict[str, Any]:
+    """The `node_appended` payload of a node just written under `parent_key`."""
+    return {"key": node.key, "kind": node.kind, "role": node.role, "parent": parent_key, "seq": node.seq}
 
 
 def _message(session_id: int, kind: str, payload: dict[str, Any]) -> dict[str, Any]:

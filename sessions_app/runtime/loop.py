@@ -1,4 +1,4 @@
-"""The agent loop (DESIGN.md §4).
+"""The agent loop (docs/architecture.md, "Runtime").
 
 build the context with the engine → check it fits → stream the model → append the assistant node
 with usage and stop reason → execute tool calls → append results (large ones as artifacts) →
@@ -33,6 +33,7 @@ from sessions_app import store
 from sessions_app.compaction.budget import context_tokens
 from sessions_app.compaction.context import build_context
 from sessions_app.compaction.messages import ASSISTANT, COMPACTION, MESSAGE, TOOL_RESULT, USER, Entry
+from sessions_app.compaction.vocabulary import AgentRole, EndReason, RunStatus
 from sessions_app.llm.base import (
     AssistantMessage,
     CompletionRequest,
@@ -43,8 +44,8 @@ from sessions_app.llm.base import (
 )
 from sessions_app.models import Agent, Event, Node, Run, Session
 from sessions_app.runtime import live
+from sessions_app.runtime.agents import AgentDefinition, resolve_definition
 from sessions_app.runtime.artifacts import attach_artifact
-from sessions_app.runtime.definitions import AgentDefinition, resolve_definition
 from sessions_app.runtime.policy import Policy, effective_tools, load_policy
 from sessions_app.runtime.tools.base import ToolContext
 from sessions_app.runtime.tools.registry import canonical_name, run_tool_call, tool_specs
@@ -54,6 +55,14 @@ log = logging.getLogger(__name__)
 
 StreamCallback = Callable[[StreamEvent], Awaitable[None] | None]
 MIN_REPLY_TOKENS = 1024  # a call that leaves less room than this for the reply does not "fit"
+
+
+# How a run's status follows from why it ended; any other end is a failure.
+_RUN_STATUS: dict[str, RunStatus] = {
+    EndReason.COMPLETED: RunStatus.COMPLETED,
+    EndReason.MAX_TURNS: RunStatus.COMPLETED,
+    EndReason.ABORTED: RunStatus.CANCELLED,
+}
 
 
 class CompactionHooks:
@@ -123,13 +132,11 @@ class AgentLoop:
         self.head = _Head(None, None)
         self.abort = asyncio.Event()
         self.turn_overhead_s: list[float] = []  # per turn: wall time minus provider time
-        self._appended: list[dict[str, Any]] = []  # node notices not yet published live
 
     # --- public ---------------------------------------------------------------------------
 
     async def run_prompt(self, prompt: str) -> RunOutcome:
         await sync_to_async(self._begin)(prompt)
-        await self._publish()
         assert self.run is not None
         turns = 0
         last_text = ""
@@ -138,39 +145,32 @@ class AgentLoop:
                 if self.abort.is_set():
                     return await self._finish("aborted", turns, last_text)
                 if turns >= self.max_turns:
-                    return await self._finish("max_turns", turns, last_text)
+                    return await self._finish(EndReason.MAX_TURNS, turns, last_text)
                 t0 = time.perf_counter()
                 request = await self._request()
                 provider_s, message = await self._call_model(request)
                 turns += 1
                 node = await sync_to_async(self._record_assistant)(message)
-                await self._publish()
                 last_text = message.text or last_text
                 await self.hooks.after_assistant(self, node)
                 calls = message.tool_calls
                 if calls:
                     await sync_to_async(self._run_tools)(calls)
-                    await self._publish()
                 self.turn_overhead_s.append(time.perf_counter() - t0 - provider_s)
                 if message.stop_reason in ("error", "aborted"):
                     return await self._finish("error", turns, last_text, message.error_message or "")
                 if not calls:
-                    return await self._finish("completed", turns, last_text)
+                    return await self._finish(EndReason.COMPLETED, turns, last_text)
         except PromptTooLong as exc:
-            return await self._finish("prompt_too_long", turns, last_text, str(exc))
+            return await self._finish(EndReason.PROMPT_TOO_LONG, turns, last_text, str(exc))
         except ProviderError as exc:
             return await self._finish("error", turns, last_text, f"{type(exc).__name__}: {exc.message}")
         except asyncio.CancelledError:
-            await self._finish("aborted", turns, last_text, "cancelled")
+            await self._finish(EndReason.ABORTED, turns, last_text, "cancelled")
             raise
         except Exception as exc:
             log.exception("agent run %s failed", self.run.pk)
             return await self._finish("error", turns, last_text, f"{type(exc).__name__}: {exc}")
-
-    async def _publish(self) -> None:
-        notices, self._appended = self._appended, []
-        for payload in notices:
-            await live.apublish(self.session.pk, "node_appended", payload)
 
     # --- model call -----------------------------------------------------------------------
 
@@ -229,7 +229,7 @@ class AgentLoop:
 
     @property
     def agent_role(self) -> str:
-        return self.agent.role if self.agent else "main"
+        return self.agent.role if self.agent else AgentRole.MAIN
 
     def _begin(self, prompt: str) -> None:
         self.definition = resolve_definition(
@@ -238,9 +238,9 @@ class AgentLoop:
         self.policy = load_policy(self.definition.permission_rules)
         with transaction.atomic():
             if self.agent is None:
-                self.agent = Agent.objects.filter(session=self.session, parent=None, role="main").order_by(
-                    "id"
-                ).first() or Agent.objects.create(
+                self.agent = Agent.objects.filter(
+                    session=self.session, parent=None, role=AgentRole.MAIN
+                ).order_by("id").first() or Agent.objects.create(
                     session=self.session,
                     definition_name=self.definition.name,
                     role=self.definition.role,
@@ -291,17 +291,7 @@ class AgentLoop:
                 if not self._follow_compaction():
                     raise
                 continue
-            live.publish(
-                self.session.pk,
-                "node_appended",
-                {
-                    "key": node.key,
-                    "kind": node.kind,
-                    "role": node.role,
-                    "parent": self.head.key,
-                    "seq": node.seq,
-                },
-            )
+            live.publish(self.session.pk, "node_appended", live.node_appended(node, self.head.key))
             self.head.entries.append(store.to_entry(node, self.head.key))
             self.head.node_id, self.head.key = node.pk, node.key
             return node
@@ -384,7 +374,7 @@ class AgentLoop:
             session=child_session,
             parent=self.agent,
             definition_name=child_def.name,
-            role=child_def.role if child_def.role != "main" else "sub",
+            role=child_def.role if child_def.role != AgentRole.MAIN else AgentRole.SUB,
             mode=child_def.mode,
             model_profile=child_def.model_profile or "main",
         )
@@ -397,13 +387,7 @@ class AgentLoop:
     async def _finish(self, end_reason: str, turns: int, text: str, error: str = "") -> RunOutcome:
         assert self.run is not None
         run_id = self.run.pk
-        status = (
-            "completed"
-            if end_reason == "completed"
-            else ("cancelled" if end_reason == "aborted" else "failed")
-        )
-        if end_reason == "max_turns":
-            status = "completed"
+        status = _RUN_STATUS.get(end_reason, RunStatus.FAILED)
 
         def write() -> None:
             Run.objects.filter(pk=run_id).update(
@@ -415,6 +399,12 @@ class AgentLoop:
                 agent=self.agent,
                 type="run_ended",
                 payload={"end_reason": end_reason, "turns": turns, "error": error},
+            )
+            # Open pages refresh their runs panel (and the run's own page).
+            live.publish_on_commit(
+                self.session.pk,
+                "run",
+                {"run_id": run_id, "status": status, "end_reason": end_reason, "trigger": self.trigger},
             )
 
         await sync_to_async(write)()

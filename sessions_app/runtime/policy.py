@@ -1,12 +1,13 @@
 """Roles, modes and the permission policy: which tools an agent may call, and with what arguments.
 
-The effective tool set of an agent (DESIGN.md §4) is
+The effective tool set of an agent (docs/architecture.md, "Runtime") is
 
     definition tools  ∩  tools its role allows  ∩  tools its mode allows  ∩  tools the policy allows
 
-and every call is checked again against the policy's argument rules (`check_call`). Seed R25–R29:
-only the `main` role may call `agent.fork_agent`; the `fork` role and the `compact` mode get no tools
-at all (the compact fork only reads the context it is handed and returns a payload).
+and every call is checked again against the policy's argument rules (`check_call`). Only the
+`main` role may call `agent.fork_agent`; the `fork` role and the `compact` mode get no tools at all
+(the compact fork only reads the context it is handed and returns a payload; docs/compaction.md,
+"The compact fork", F6–F7).
 
 Permission rules are ordered; the first rule whose tool pattern (and argument pattern, if any)
 matches decides. Without a matching rule a call is allowed. Rules come from
@@ -32,6 +33,7 @@ from typing import Any, Final, Literal
 
 from django.conf import settings
 
+from sessions_app.compaction.vocabulary import AgentRole
 from sessions_app.models import Event
 from sessions_app.runtime.tools.base import ToolContext, ToolResult
 from sessions_app.runtime.tools.names import ALL_TOOL_NAMES, FORK_AGENT, READ_ONLY_TOOLS
@@ -43,20 +45,19 @@ ALL_TOOLS_WILDCARD: Final = "*"
 # Roles and modes
 # ------------------------------------------------------------------------------------------
 
-Role = Literal["main", "orchestrator", "sub", "worker", "fork"]
-ROLES: Final[tuple[str, ...]] = ("main", "orchestrator", "sub", "worker", "fork")
+ROLES: Final[tuple[str, ...]] = tuple(role.value for role in AgentRole)
 
 _EVERYTHING: Final = frozenset(ALL_TOOL_NAMES)
 _NO_FORK: Final = _EVERYTHING - {FORK_AGENT}
 
-# R25–R27: only the main agent may start sub-agents itself. R28–R29: the fork role (the compact
-# fork) gets nothing — no sub-agents, plan_template, task DAG or recall_memory.
+# Only the main agent may start sub-agents itself; the fork role (the compact fork) gets nothing —
+# no sub-agents, plan_template, task DAG or recall_memory (docs/compaction.md, "The compact fork").
 ROLE_TOOLS: Final[Mapping[str, frozenset[str]]] = {
-    "main": _EVERYTHING,
-    "orchestrator": _NO_FORK,
-    "sub": _NO_FORK,
-    "worker": _NO_FORK,
-    "fork": frozenset(),
+    AgentRole.MAIN: _EVERYTHING,
+    AgentRole.ORCHESTRATOR: _NO_FORK,
+    AgentRole.SUB: _NO_FORK,
+    AgentRole.WORKER: _NO_FORK,
+    AgentRole.FORK: frozenset(),
 }
 
 MODES: Final[tuple[str, ...]] = ("default", "plan", "compact")

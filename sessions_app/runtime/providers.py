@@ -19,7 +19,7 @@ def configured_profiles() -> dict[str, ModelProfile]:
 
 
 def profile(name: str) -> ModelProfile:
-    """The named profile; "compact" falls back to "main" (seed R21)."""
+    """The named profile; "compact" falls back to "main" (docs/compaction.md, rule F5)."""
     return resolve_profile(configured_profiles(), name)
 
 

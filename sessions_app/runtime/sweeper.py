@@ -10,7 +10,7 @@ from typing import Any
 from asgiref.sync import sync_to_async
 from django.conf import settings
 
-from sessions_app.runtime import compactor
+from sessions_app.runtime import compact_fork
 from sessions_app.runtime.spawn import spawn
 
 log = logging.getLogger(__name__)
@@ -18,10 +18,10 @@ log = logging.getLogger(__name__)
 
 async def sweep_once() -> list[int]:
     """Retry orphaned tasks (they run in the background on this loop); returns their ids."""
-    retried: list[int] = await sync_to_async(compactor.recover_orphaned_tasks)(restart=False)
+    retried: list[int] = await sync_to_async(compact_fork.recover_orphaned_tasks)(restart=False)
     for task_id in retried:
         log.info("retrying orphaned compaction task %s", task_id)
-        spawn(compactor.run_task(task_id), name=f"cutpoint-compaction-{task_id}")
+        spawn(compact_fork.run_task(task_id), name=f"cutpoint-compaction-{task_id}")
     return retried
 
 

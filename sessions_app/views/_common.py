@@ -9,18 +9,22 @@ from typing import Any, TypeVar
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
+from django_htmx.middleware import HtmxDetails
 
 from sessions_app.models import Session
 
 View = TypeVar("View", bound=Callable[..., HttpResponse])
 
 
-def is_htmx(request: HttpRequest) -> bool:
-    """A partial is wanted: an htmx request that is not a history restore (which needs the page)."""
-    return (
-        request.headers.get("HX-Request") == "true"
-        and request.headers.get("HX-History-Restore-Request") != "true"
-    )
+class HtmxHttpRequest(HttpRequest):
+    """A request that went through django_htmx's HtmxMiddleware (dashboard/settings.py)."""
+
+    htmx: HtmxDetails
+
+
+def wants_partial(request: HtmxHttpRequest) -> bool:
+    """An htmx request that is not a history restore: htmx restores history with the whole page."""
+    return bool(request.htmx) and not request.htmx.history_restore_request
 
 
 def get_session(session_id: int) -> Session:

@@ -4,29 +4,30 @@ node, continue the session with a prompt. The runtime does the work; these views
 from __future__ import annotations
 
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from sessions_app import store
+from sessions_app.compaction.vocabulary import Trigger
 from sessions_app.models import Session
 from sessions_app.presenters.header import build_header
-from sessions_app.runtime import background, compactor
-from sessions_app.views._common import get_session, is_htmx, staff_required
+from sessions_app.runtime import background, compact_fork
+from sessions_app.views._common import HtmxHttpRequest, get_session, staff_required, wants_partial
 
 MAX_PROMPT = 50_000
 MAX_INSTRUCTIONS = 5_000
 
 
 def _done(
-    request: HttpRequest, session: Session, level: int, text: str, *, refused: bool = False
+    request: HtmxHttpRequest, session: Session, level: int, text: str, *, refused: bool = False
 ) -> HttpResponse:
     """htmx: a flash message plus a fresh header (out of band); otherwise redirect with a message.
 
     Refusals answer 200 to htmx (htmx does not swap 4xx bodies) and say so in `X-Cutpoint-Outcome`."""
-    if not is_htmx(request):
+    if not wants_partial(request):
         messages.add_message(request, level, text)
         return redirect(reverse("sessions_app:session_detail", args=[session.pk]))
     session.refresh_from_db()
@@ -42,23 +43,23 @@ def _done(
     return response
 
 
-def _compact(request: HttpRequest, session_id: int, trigger: str) -> HttpResponse:
+def _compact(request: HtmxHttpRequest, session_id: int, trigger: str) -> HttpResponse:
     session = get_session(session_id)
     instructions = (
-        request.POST.get("instructions", "").strip()[:MAX_INSTRUCTIONS] if trigger == "manual" else ""
+        request.POST.get("instructions", "").strip()[:MAX_INSTRUCTIONS] if trigger == Trigger.MANUAL else ""
     )
     try:
-        task = compactor.request_compaction(session, trigger=trigger, instructions=instructions)
-    except compactor.AlreadyPending as exc:
+        task = compact_fork.request_compaction(session, trigger=trigger, instructions=instructions)
+    except compact_fork.AlreadyPending as exc:
         return _done(request, session, messages.WARNING, f"Not started: {exc.reason}.", refused=True)
-    except compactor.NothingToCompact as exc:
+    except compact_fork.NothingToCompact as exc:
         return _done(
             request, session, messages.INFO, f"Nothing to compact: {_strip(exc.reason)}", refused=True
         )
-    except compactor.CompactionRefused as exc:
+    except compact_fork.CompactionRefused as exc:
         return _done(request, session, messages.WARNING, f"Refused: {exc.reason}", refused=True)
-    compactor.start_in_background(task.pk)
-    label = "Recovery compaction" if trigger == "recovery" else "Compaction"
+    compact_fork.start_in_background(task.pk)
+    label = "Recovery compaction" if trigger == Trigger.RECOVERY else "Compaction"
     return _done(
         request, session, messages.SUCCESS, f"{label} task #{task.pk} started; its summary streams below."
     )
@@ -71,19 +72,19 @@ def _strip(reason: str) -> str:
 
 @require_POST
 @staff_required
-def compact_now(request: HttpRequest, session_id: int) -> HttpResponse:
-    return _compact(request, session_id, "manual")
+def compact_now(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
+    return _compact(request, session_id, Trigger.MANUAL)
 
 
 @require_POST
 @staff_required
-def recover(request: HttpRequest, session_id: int) -> HttpResponse:
-    return _compact(request, session_id, "recovery")
+def recover(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
+    return _compact(request, session_id, Trigger.RECOVERY)
 
 
 @require_POST
 @staff_required
-def switch_node(request: HttpRequest, session_id: int) -> HttpResponse:
+def switch_node(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
     session = get_session(session_id)
     key = request.POST.get("key", "").strip()
     try:
@@ -96,7 +97,7 @@ def switch_node(request: HttpRequest, session_id: int) -> HttpResponse:
 
 @require_POST
 @staff_required
-def send_prompt(request: HttpRequest, session_id: int) -> HttpResponse:
+def send_prompt(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
     session = get_session(session_id)
     prompt = request.POST.get("prompt", "").strip()
     if not prompt:

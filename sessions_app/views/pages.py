@@ -12,7 +12,7 @@ from django.template.response import TemplateResponse
 from sessions_app.models import CompactionEntry, Event, Run, Session
 from sessions_app.presenters.compaction import compaction_view
 from sessions_app.presenters.run import run_view
-from sessions_app.runtime import definitions
+from sessions_app.runtime import agents as definitions
 
 
 def compaction_detail(request: HttpRequest, compaction_id: int) -> HttpResponse:

@@ -9,14 +9,14 @@ from django.contrib import messages
 from django.core.paginator import Paginator
 from django.db.models import Count, Exists, IntegerField, OuterRef, Q, QuerySet, Subquery, Value
 from django.db.models.functions import Coalesce
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.views.decorators.http import require_POST
 
 from sessions_app.models import Agent, CompactionTask, Node, Session
 from sessions_app.presenters.stats import context_stats
-from sessions_app.views._common import is_htmx, staff_required
+from sessions_app.views._common import HtmxHttpRequest, staff_required, wants_partial
 
 PAGE_SIZE = 25
 SOURCES = [("", "All sources"), ("native", "native"), ("pi", "pi"), ("claude", "Claude Code")]
@@ -75,7 +75,7 @@ def sessions_queryset(query: str, source: str, state: str) -> QuerySet[Session]:
     return qs
 
 
-def session_list(request: HttpRequest) -> HttpResponse:
+def session_list(request: HtmxHttpRequest) -> HttpResponse:
     query = request.GET.get("q", "").strip()
     source = request.GET.get("source", "")
     state = request.GET.get("state", "")
@@ -98,13 +98,15 @@ def session_list(request: HttpRequest) -> HttpResponse:
         "states": STATES,
         "form": ImportForm(),
     }
-    template = "sessions/session_list.html#results" if is_htmx(request) else "sessions/session_list.html"
+    template = (
+        "sessions/session_list.html#results" if wants_partial(request) else "sessions/session_list.html"
+    )
     return TemplateResponse(request, template, context)
 
 
 @require_POST
 @staff_required
-def session_import(request: HttpRequest) -> HttpResponse:
+def session_import(request: HtmxHttpRequest) -> HttpResponse:
     form = ImportForm(request.POST, request.FILES)
     error = ""
     if form.is_valid():
@@ -136,13 +138,13 @@ def session_import(request: HttpRequest) -> HttpResponse:
                 for problem in [*result.skipped, *result.warnings][:10]:
                     messages.warning(request, str(problem))
                 response = redirect("sessions_app:session_detail", session_id=session.pk)
-                if is_htmx(request):
+                if wants_partial(request):
                     resp = HttpResponse(status=204)
                     resp["HX-Redirect"] = response["Location"]
                     return resp
                 return response
     context = {"form": form, "import_error": error, "open_import": True}
-    if is_htmx(request):
+    if wants_partial(request):
         return TemplateResponse(request, "sessions/session_list.html#import", context)
     query = ""
     page = Paginator(sessions_queryset(query, "", ""), PAGE_SIZE).get_page(1)

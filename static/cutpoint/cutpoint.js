@@ -118,7 +118,7 @@
   });
 
   /* ---- live ----------------------------------------------------------------------------- */
-  var live = { paused: false, missed: 0, socket: null, opened: 0, timers: {}, retry: 0 };
+  var live = { paused: false, missed: 0, socket: null, opened: 0, retry: 0 };
 
   function setConn(state, text) {
     var c = $("#conn");
@@ -126,20 +126,17 @@
     c.dataset.state = state;
     $(".conn-text", c).textContent = text;
   }
-  function debounce(name, ms, fn) {
-    clearTimeout(live.timers[name]);
-    live.timers[name] = setTimeout(fn, ms);
-  }
+  // `what` names things to re-fetch ("tree", panel ids, "run"): the server decides from the
+  // panel registry (sessions_app/presenters/panels.py); each element listens for its own
+  // `cp:refresh-<name>` and debounces with its hx-trigger's delay.
   function refresh(what) {
-    what.split(/\s+/).forEach(function (w) {
-      if (w === "tree") htmx.trigger(doc.body, "cp:refresh-tree");
-      else if (w === "panels" || w === "runs") debounce("panels", 1200, function () { htmx.trigger(doc.body, "cp:refresh-panels"); });
-      else if (w === "charts") debounce("charts", 600, function () { htmx.trigger(doc.body, "cp:refresh-charts"); });
-      else if (w === "run") debounce("run", 300, function () {
-        var main = $("#run-main");
-        if (main) htmx.ajax("GET", location.pathname, { target: "#run-main", select: "#run-main", swap: "outerHTML" });
-      });
+    (what || "").split(/\s+/).forEach(function (w) {
+      if (w) htmx.trigger(doc.body, "cp:refresh-" + w);
     });
+  }
+  function refreshAll() {
+    var el = $("#live");
+    if (el) refresh(el.dataset.refreshAll);
   }
   function markActive(key) {
     if (!key) return;
@@ -200,7 +197,7 @@
     var kind = sig.dataset.kind;
     sig.dataset.kind = "";
     if (kind === "snapshot") {
-      if (live.reconnected) { live.reconnected = false; refresh("tree panels charts"); }
+      if (live.reconnected) { live.reconnected = false; refreshAll(); }
     } else if (kind) {
       if (sig.dataset.refresh) refresh(sig.dataset.refresh);
       if (sig.dataset.active) markActive(sig.dataset.active);
@@ -219,7 +216,7 @@
       if (pc) pc.hidden = true;
       if (live.missed && live.socket) {
         live.socket.send(JSON.stringify({ action: "snapshot" }));
-        refresh("tree panels charts");
+        refreshAll();
       }
       live.missed = 0;
     }

@@ -141,8 +141,8 @@ def page(browser: Any) -> Iterator[Any]:
             d.accept()
 
     pg.on("dialog", on_dialog)
-    pg.errors = errors  # type: ignore[attr-defined]
-    pg.dialogs = dialogs  # type: ignore[attr-defined]
+    pg.errors = errors
+    pg.dialogs = dialogs
     yield pg
     context.close()
     assert not dialogs, f"a dialog opened (script injection?): {dialogs}"

@@ -11,8 +11,8 @@ import pytest
 from django.contrib.auth.models import User
 
 from sessions_app import store
-from sessions_app.models import CompactionEntry, CompactionTask, Node
-from sessions_app.runtime import compactor
+from sessions_app.models import CompactionEntry, CompactionTask, Node, Run
+from sessions_app.runtime import live
 from tests.browser.conftest import shot
 from tests.web.builders import XSS, Built, build_chain, build_session
 
@@ -213,9 +213,33 @@ def test_live_connection_recovers_and_refuses_anonymous(live_url: str, page: Any
     # Pause: live messages wait; resuming asks for a snapshot.
     page.click("#follow-toggle")
     assert page.get_attribute("#follow-toggle", "aria-pressed") == "false"
-    compactor.live.publish(b.session.pk, "run", {"run_id": 1, "status": "completed"})
+    live.publish(b.session.pk, "run", {"run_id": 1, "status": "completed"})
     page.click("#follow-toggle")
     assert page.get_attribute("#follow-toggle", "aria-pressed") == "true"
+
+
+def test_runs_panel_follows_a_run_to_its_end(live_url: str, page: Any) -> None:
+    """The open runs panel re-fetches itself from the live messages (the names come from the
+    panel registry) and ends up showing the new run as completed."""
+    b = _data()
+    last_run = Run.objects.order_by("-id").values_list("id", flat=True).first() or 0
+    _login(page, live_url)
+    page.goto(f"{live_url}/sessions/{b.session.pk}/runs/")
+    page.wait_for_selector("#panel-runs")
+    page.wait_for_selector("#conn[data-state=open]")
+    page.click("summary:has-text('Send a prompt')")
+    page.fill("textarea[name=prompt]", "One more step, please.")
+    page.click("button:has-text('Send')")
+    page.wait_for_function(
+        """(last) => Array.from(document.querySelectorAll('#panel-runs .runs-table tbody tr')).some(tr => {
+            const a = tr.querySelector('a[href^="/runs/"]');
+            return a && +a.textContent.slice(1) > last && tr.querySelector('.b-completed');
+        })""",
+        arg=last_run,
+        timeout=20_000,
+    )
+    run = Run.objects.filter(session=b.session, id__gt=last_run).get()
+    assert run.status == "completed"
 
 
 def test_big_tree_loads_earlier_nodes_on_demand(live_url: str, page: Any) -> None:

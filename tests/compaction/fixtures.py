@@ -1,9 +1,9 @@
-"""Locations of pi's real session files (shared with the other workstreams, outside the repo)."""
+"""Locations of pi's two real session files, vendored in sessions_app/demo_data/pi/."""
 
 from __future__ import annotations
 
-from pathlib import Path
+from sessions_app.demo_data import PI_SESSIONS_DIR
 
-PI_FIXTURES = Path(__file__).resolve().parents[2].parent / "shared" / "fixtures" / "pi"
+PI_FIXTURES = PI_SESSIONS_DIR
 LARGE = PI_FIXTURES / "large-session.jsonl"
 BEFORE = PI_FIXTURES / "before-compaction.jsonl"

@@ -6,7 +6,7 @@ import pytest
 
 from sessions_app.compaction.budget import context_tokens, last_usage, resolve_threshold, should_compact
 from sessions_app.compaction.messages import Usage
-from sessions_app.compaction.settings import CompactionSettings
+from sessions_app.compaction.settings import CompactionSettings, Compat
 from sessions_app.compaction.tokens import estimate_entry_pi
 
 from .builders import Chain
@@ -49,11 +49,11 @@ def test_last_usage_none_without_assistant() -> None:
 
 
 @pytest.mark.parametrize("compat", ["default", "pi"])
-def test_should_compact_pi_case(compat: str) -> None:
+def test_should_compact_pi_case(compat: Compat) -> None:
     # pi: reserve 10000, window 100000 -> threshold 90000.
-    s = CompactionSettings(reserve_tokens=10000, compat=compat)  # type: ignore[arg-type]
+    s = CompactionSettings(reserve_tokens=10000, compat=compat)
     assert should_compact(95000, 100000, s) is True
-    assert should_compact(95000, 100000, CompactionSettings(enabled=False, compat=compat)) is False  # type: ignore[arg-type]
+    assert should_compact(95000, 100000, CompactionSettings(enabled=False, compat=compat)) is False
 
 
 def test_should_compact_threshold_differs_by_mode() -> None:
@@ -79,7 +79,7 @@ def test_disabled_is_a_hard_gate_even_with_explicit_threshold() -> None:
 
 def test_settings_reject_nonsense() -> None:
     with pytest.raises(ValueError):
-        CompactionSettings(compat="claude")  # type: ignore[arg-type]
+        CompactionSettings(compat="claude")  # type: ignore[arg-type]  # deliberately not a Compat
     with pytest.raises(ValueError):
         CompactionSettings(threshold_percent=0)
     with pytest.raises(ValueError):
@@ -116,7 +116,7 @@ def test_default_mode_ignores_usage_from_before_the_compaction() -> None:
     assert ct.tokens == 50 + 100 + 100 + 10
 
 
-def test_pi_mode_uses_kept_pre_compaction_usage() -> None:  # Q8: pi's estimate over its context list
+def test_pi_mode_uses_kept_pre_compaction_usage() -> None:  # quirk P7 (docs/pi-compat.md)
     c = Chain()
     c.user(tokens=100)
     c.assistant(usage=Usage(input=150000, output=10), tokens=100)

@@ -12,7 +12,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from sessions_app import store
-from sessions_app.compaction import pi_jsonl
+from sessions_app.formats.pi import reader as pi_jsonl
 from sessions_app.models import Node, Session
 
 from .fixtures import BEFORE, LARGE

@@ -1,12 +1,13 @@
-"""build_context (R5, R6): pi's build-context.test.ts, buildSessionContext cases of compaction.test.ts,
-labels.test.ts / save-entry.test.ts (non-message entries stay out of the context)."""
+"""build_context (docs/compaction.md, rules C1–C2): pi's build-context.test.ts, buildSessionContext
+cases of compaction.test.ts, labels.test.ts / save-entry.test.ts (non-message entries stay out of
+the context)."""
 
 from __future__ import annotations
 
-from sessions_app.compaction import pi_jsonl
 from sessions_app.compaction.context import build_context, context_report, path_settings
 from sessions_app.compaction.convert import BRANCH_PREAMBLE, COMPACTION_PREAMBLE
 from sessions_app.compaction.tree import path_to
+from sessions_app.formats.pi import reader as pi_jsonl
 
 from .builders import Chain
 

@@ -1,4 +1,4 @@
-"""File-operation tracking and the <read-files>/<modified-files> blocks (PI_REFERENCE §5)."""
+"""File-operation tracking and the <read-files>/<modified-files> blocks (docs/compaction.md, rule M7)."""
 
 from __future__ import annotations
 

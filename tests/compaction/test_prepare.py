@@ -1,4 +1,5 @@
-"""Cut points, split turns, boundaries and `prepare` in both modes (pi's findCutPoint cases and Q1–Q5)."""
+"""Cut points, split turns, boundaries and `prepare` in both modes (pi's findCutPoint cases and
+docs/pi-compat.md, quirks P2–P6)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import pytest
 from sessions_app.compaction.cut import find_cut_default, find_cut_pi, is_cut_point
 from sessions_app.compaction.messages import Usage
 from sessions_app.compaction.prepare import NothingToDo, Preparation, prepare
-from sessions_app.compaction.settings import CompactionSettings
+from sessions_app.compaction.settings import CompactionSettings, Compat
 from sessions_app.compaction.summary import assemble_summary, build_requests
 
 from .builders import Chain
@@ -79,14 +80,14 @@ def test_all_fit() -> None:
 
 
 @pytest.mark.parametrize("compat", ["pi", "default"])
-def test_split_turn_at_an_assistant(compat: str) -> None:
+def test_split_turn_at_an_assistant(compat: Compat) -> None:
     c = Chain()
     c.user("first", tokens=2)
     c.assistant("answer", tokens=2)
     c.user("second", tokens=2)
     for ch in "abc":
         c.assistant(t(1000, ch), tokens=1000)
-    p = plan(c.entries, CompactionSettings(keep_recent_tokens=3000, compat=compat))  # type: ignore[arg-type]
+    p = plan(c.entries, CompactionSettings(keep_recent_tokens=3000, compat=compat))
     assert p.is_split_turn and p.turn_start == "3" and p.first_kept == "4"
     assert keys(p.summarize) == ["1", "2"] and keys(p.turn_prefix) == ["3"]
     assert keys(p.kept) == ["4", "5", "6"]
@@ -111,7 +112,7 @@ def test_cut_points_never_tool_results_or_settings() -> None:
 # --- quirks: reproduced in pi mode, fixed in default mode ----------------------------------------
 
 
-def q1_path() -> list:
+def p4_path() -> list:
     c = Chain()
     c.user(t(100), tokens=100)
     c.assistant(t(1000), tokens=1000)
@@ -121,20 +122,20 @@ def q1_path() -> list:
     return c.entries
 
 
-def test_q1_pi_settings_entry_before_user_makes_a_split_turn() -> None:
-    p = plan(q1_path(), pi(1005))
+def test_p4_pi_settings_entry_before_user_makes_a_split_turn() -> None:
+    p = plan(p4_path(), pi(1005))
     assert p.first_kept == "3"  # the thinking-level change pulled in front of the user message
     assert p.is_split_turn and p.turn_start == "1"
     assert p.summarize == [] and keys(p.turn_prefix) == ["1", "2"]
 
 
-def test_q1_default_pulls_the_settings_entry_without_splitting() -> None:
-    p = plan(q1_path(), default(1005))
+def test_p4_default_pulls_the_settings_entry_without_splitting() -> None:
+    p = plan(p4_path(), default(1005))
     assert p.first_kept == "3" and not p.is_split_turn and p.turn_start is None
     assert keys(p.summarize) == ["1", "2"] and p.turn_prefix == []
 
 
-def q2_path() -> list:
+def p3_path() -> list:
     c = Chain()
     c.user(t(10), tokens=10)
     c.assistant(None, calls=(("c1", "read", {"path": "/big"}),), tokens=10)
@@ -142,20 +143,20 @@ def q2_path() -> list:
     return c.entries
 
 
-def test_q2_pi_budget_crossed_in_trailing_tool_results_summarizes_nothing() -> None:
-    p = plan(q2_path(), pi(20000))
+def test_p3_pi_budget_crossed_in_trailing_tool_results_summarizes_nothing() -> None:
+    p = plan(p3_path(), pi(20000))
     assert p.first_kept == "1" and p.summarize == [] and not p.is_split_turn
     reqs = build_requests(p)  # pi still calls the model, with an empty conversation
     assert reqs.history is not None and "<conversation>\n\n</conversation>" in reqs.history.prompt
 
 
-def test_q2_default_snaps_back_to_the_tool_call() -> None:
-    p = plan(q2_path(), default(20000))
+def test_p3_default_snaps_back_to_the_tool_call() -> None:
+    p = plan(p3_path(), default(20000))
     assert p.first_kept == "2"  # the assistant that made the call: the result stays with it
     assert keys(p.summarize) == ["1"] and p.kept_tokens >= 20000
 
 
-def q3_path() -> list:
+def p2_path() -> list:
     c = Chain()
     c.user(t(10), tokens=10)
     c.assistant(t(10), tokens=10)
@@ -165,17 +166,17 @@ def q3_path() -> list:
     return c.entries
 
 
-def test_q3_pi_ignores_custom_messages_in_the_keep_walk() -> None:
-    p = plan(q3_path(), pi(1000))  # Q5 too: an empty span is still returned as work
+def test_p2_pi_ignores_custom_messages_in_the_keep_walk() -> None:
+    p = plan(p2_path(), pi(1000))  # quirk P5 too: an empty span is still returned as work
     assert p.first_kept == "1" and p.summarize == []
 
 
-def test_q3_default_counts_custom_messages() -> None:
-    p = plan(q3_path(), default(1000))
+def test_p2_default_counts_custom_messages() -> None:
+    p = plan(p2_path(), default(1000))
     assert p.first_kept == "3" and keys(p.summarize) == ["1", "2"] and not p.is_split_turn
 
 
-def q4_path() -> list:
+def p6_path() -> list:
     c = Chain()
     c.user(t(5), tokens=5)
     c.assistant(t(5), tokens=5)
@@ -187,8 +188,8 @@ def q4_path() -> list:
     return c.entries
 
 
-def test_q4_pi_split_turn_without_history_loses_previous_summary() -> None:
-    p = plan(q4_path(), pi(1500))
+def test_p6_pi_split_turn_without_history_loses_previous_summary() -> None:
+    p = plan(p6_path(), pi(1500))
     assert p.boundary_start == "3" and p.first_kept == "5"
     assert p.is_split_turn and p.turn_start == "3" and p.summarize == []
     assert p.previous_summary == "PREVIOUS SUMMARY"
@@ -199,16 +200,16 @@ def test_q4_pi_split_turn_without_history_loses_previous_summary() -> None:
     assert "PREVIOUS SUMMARY" not in summary
 
 
-def test_q4_default_merges_the_turn_prefix_into_the_previous_summary() -> None:
-    p = plan(q4_path(), default(1500))
+def test_p6_default_merges_the_turn_prefix_into_the_previous_summary() -> None:
+    p = plan(p6_path(), default(1500))
     assert p.first_kept == "5" and not p.is_split_turn and keys(p.summarize) == ["3", "4"]
     reqs = build_requests(p)
     assert reqs.turn_prefix is None and reqs.history is not None
     assert "<previous-summary>\nPREVIOUS SUMMARY\n</previous-summary>" in reqs.history.prompt
 
 
-def test_q5_default_says_nothing_to_do_instead_of_an_empty_request() -> None:
-    r = nothing(q2_path()[:1], default(0))  # one user message and nothing before it
+def test_p5_default_says_nothing_to_do_instead_of_an_empty_request() -> None:
+    r = nothing(p3_path()[:1], default(0))  # one user message and nothing before it
     assert r.code == "no_messages" and "no message before the cut point" in r.reason
 
 
@@ -216,7 +217,7 @@ def test_q5_default_says_nothing_to_do_instead_of_an_empty_request() -> None:
 
 
 @pytest.mark.parametrize("compat", ["pi", "default"])
-def test_boundary_starts_at_previous_first_kept_issue_2608(compat: str) -> None:
+def test_boundary_starts_at_previous_first_kept_issue_2608(compat: Compat) -> None:
     c = Chain()
     c.user(t(50), tokens=50)
     c.assistant(t(50), tokens=50)
@@ -227,15 +228,15 @@ def test_boundary_starts_at_previous_first_kept_issue_2608(compat: str) -> None:
     c.assistant(t(50), tokens=50)
     c.user(t(50), tokens=50)
     c.assistant(t(50), tokens=50)
-    p = plan(c.entries, CompactionSettings(keep_recent_tokens=100, compat=compat))  # type: ignore[arg-type]
+    p = plan(c.entries, CompactionSettings(keep_recent_tokens=100, compat=compat))
     assert p.boundary_start == "3" and p.previous_compaction_index == 4
     assert keys(p.summarize)[:2] == ["3", "4"]  # 0.58.3 would have started at "6"
     assert p.first_kept == "8" and p.previous_summary == "first"
 
 
 @pytest.mark.parametrize("compat", ["pi", "default"])
-def test_already_compacted_and_empty(compat: str) -> None:
-    s = CompactionSettings(compat=compat)  # type: ignore[arg-type]
+def test_already_compacted_and_empty(compat: Compat) -> None:
+    s = CompactionSettings(compat=compat)
     c = Chain()
     c.user()
     c.assistant()
@@ -247,7 +248,7 @@ def test_already_compacted_and_empty(compat: str) -> None:
 
 
 @pytest.mark.parametrize("compat", ["pi", "default"])
-def test_file_operations_from_span_prefix_and_previous_details(compat: str) -> None:
+def test_file_operations_from_span_prefix_and_previous_details(compat: Compat) -> None:
     c = Chain()
     c.user(t(1), tokens=1)
     c.assistant(None, calls=(("a", "read", {"path": "/r1"}), ("b", "edit", {"path": "/m1"})), tokens=1)
@@ -261,7 +262,7 @@ def test_file_operations_from_span_prefix_and_previous_details(compat: str) -> N
     c.user(t(100), tokens=100)
     c.assistant(None, calls=(("e", "read", {"path": "/kept-only"}),), tokens=1)
     c.tool_result("e", tokens=1)
-    p = plan(c.entries, CompactionSettings(keep_recent_tokens=100, compat=compat))  # type: ignore[arg-type]
+    p = plan(c.entries, CompactionSettings(keep_recent_tokens=100, compat=compat))
     assert p.first_kept == "10"
     assert p.read_files == ["/old-read", "/r1"]
     assert p.modified_files == ["/m1", "/old-mod", "/w"]

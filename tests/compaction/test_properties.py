@@ -13,7 +13,7 @@ from sessions_app.compaction.context import build_context, is_valid_compaction
 from sessions_app.compaction.convert import to_llm
 from sessions_app.compaction.messages import Entry, LlmMessage
 from sessions_app.compaction.prepare import NothingToDo, Preparation, prepare
-from sessions_app.compaction.settings import CompactionSettings
+from sessions_app.compaction.settings import CompactionSettings, Compat
 from sessions_app.compaction.summary import assemble_summary, make_payload
 from sessions_app.compaction.tree import path_to
 from sessions_app.compaction.validate import validate_payload
@@ -22,7 +22,7 @@ from .builders import Chain
 
 PROPS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 weights = st.integers(min_value=1, max_value=2500)
-modes = st.sampled_from(["default", "pi"])
+modes: st.SearchStrategy[Compat] = st.sampled_from(["default", "pi"])
 EXTRAS = (
     "model_change",
     "thinking",
@@ -40,9 +40,9 @@ def filler(n: int) -> str:
     return "w" * (4 * n)  # pi's estimate sees the same n tokens the default mode is given
 
 
-def compact(c: Chain, keep: int, compat: str, n: int) -> None:
+def compact(c: Chain, keep: int, compat: Compat, n: int) -> None:
     """Append a compaction exactly as the engine would plan it (when it has something to do)."""
-    p = prepare(c.entries, CompactionSettings(keep_recent_tokens=keep, compat=compat))  # type: ignore[arg-type]
+    p = prepare(c.entries, CompactionSettings(keep_recent_tokens=keep, compat=compat))
     if isinstance(p, Preparation):
         details = {"read_files": p.read_files, "modified_files": p.modified_files}
         c.compaction(p.first_kept, summary=f"summary {n}", details=details, tokens=20 + n)
@@ -118,8 +118,8 @@ def reaches(e: Entry) -> bool:
     return e.kind != "compaction" and to_llm(e) is not None
 
 
-def plan(path: list[Entry], keep: int, compat: str) -> Preparation | NothingToDo:
-    return prepare(path, CompactionSettings(keep_recent_tokens=keep, compat=compat))  # type: ignore[arg-type]
+def plan(path: list[Entry], keep: int, compat: Compat) -> Preparation | NothingToDo:
+    return prepare(path, CompactionSettings(keep_recent_tokens=keep, compat=compat))
 
 
 def apply(path: list[Entry], p: Preparation) -> list[Entry]:
@@ -133,7 +133,7 @@ def apply(path: list[Entry], p: Preparation) -> list[Entry]:
 
 @PROPS
 @given(sessions(), st.integers(0, 8000), modes)
-def test_plan_partitions_the_boundary_span(path: list[Entry], keep: int, compat: str) -> None:
+def test_plan_partitions_the_boundary_span(path: list[Entry], keep: int, compat: Compat) -> None:
     p = plan(path, keep, compat)
     if isinstance(p, NothingToDo):
         return
@@ -150,7 +150,7 @@ def test_plan_partitions_the_boundary_span(path: list[Entry], keep: int, compat:
 
 @PROPS
 @given(sessions(), st.integers(0, 8000), modes)
-def test_tool_results_never_separated_from_their_call(path: list[Entry], keep: int, compat: str) -> None:
+def test_tool_results_never_separated_from_their_call(path: list[Entry], keep: int, compat: Compat) -> None:
     assert tool_results_follow_their_calls(build_context(path))
     p = plan(path, keep, compat)
     if isinstance(p, Preparation):
@@ -188,7 +188,7 @@ def test_default_never_plans_an_empty_summary(path: list[Entry], keep: int) -> N
 
 @PROPS
 @given(sessions(), st.integers(0, 8000), modes)
-def test_compacted_context_is_summary_then_kept_tail(path: list[Entry], keep: int, compat: str) -> None:
+def test_compacted_context_is_summary_then_kept_tail(path: list[Entry], keep: int, compat: Compat) -> None:
     p = plan(path, keep, compat)
     if isinstance(p, NothingToDo):
         return

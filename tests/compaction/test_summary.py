@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from sessions_app.compaction.prepare import Preparation, prepare
 from sessions_app.compaction.prompts import DEFAULT_SECTIONS, PI_SECTIONS, SYSTEM_PROMPT, TURN_PREFIX_SECTIONS
@@ -49,9 +50,9 @@ def simple_path(previous: bool = False) -> list:
     return c.entries
 
 
-def prep(path: list, **kw: object) -> Preparation:
+def prep(path: list, **kw: Any) -> Preparation:
     kw.setdefault("keep_recent_tokens", 150)
-    p = prepare(path, CompactionSettings(**kw))  # type: ignore[arg-type]
+    p = prepare(path, CompactionSettings(**kw))
     assert isinstance(p, Preparation), p
     return p
 

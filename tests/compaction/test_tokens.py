@@ -1,14 +1,13 @@
-"""Token estimates: offline tiktoken (default mode) and pi's chars/4 rule (PI_REFERENCE §3)."""
+"""Token estimates: offline tiktoken (default mode) and pi's chars/4 rule
+(docs/pi-compat.md, "Token estimates")."""
 
 from __future__ import annotations
-
-import hashlib
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from sessions_app import o200k
 from sessions_app.compaction import tokens
 from sessions_app.compaction.convert import compaction_text
 from sessions_app.compaction.messages import Entry
@@ -22,28 +21,11 @@ from sessions_app.compaction.tokens import (
 
 from .builders import Chain
 
-O200K_URL = "https://openaipublic.blob.core.windows.net/encodings/o200k_base.tiktoken"
-O200K_SHA256 = "446a9538cb6c348e3516120d7c08b09f57c36495e2acfffe59a5bf8b0cfb1a2d"
-
-
-def test_vocabulary_is_installed_offline_under_tiktokens_cache_name(tmp_path: Path, monkeypatch) -> None:
-    monkeypatch.setenv("TIKTOKEN_CACHE_DIR", str(tmp_path))
-    target = tokens.install_vocabulary()
-    assert target == tmp_path / hashlib.sha1(O200K_URL.encode()).hexdigest()
-    assert hashlib.sha256(target.read_bytes()).hexdigest() == O200K_SHA256
-    assert not list(tmp_path.glob("*.tmp"))  # the temp file was renamed, not left behind
-
-
-def test_cache_dir_falls_back_to_data_dir(tmp_path: Path, monkeypatch) -> None:
-    monkeypatch.delenv("TIKTOKEN_CACHE_DIR", raising=False)
-    monkeypatch.setenv("CUTPOINT_DATA_DIR", str(tmp_path))
-    assert tokens.cache_dir() == tmp_path / "tiktoken"
-
 
 def test_count_text_uses_o200k() -> None:
     assert count_text("") == 0
     assert count_text("hello world") == 2
-    assert tokens.encoding().name == "o200k_base"
+    assert o200k.encoding().name == "o200k_base"
 
 
 def test_special_token_text_is_plain_text() -> None:
@@ -88,7 +70,7 @@ def test_bash_estimate_includes_command_and_output() -> None:
 # --- pi's rule -----------------------------------------------------------------------------------
 
 
-def test_pi_user_counts_text_and_ignores_images() -> None:  # Q6
+def test_pi_user_counts_text_and_ignores_images() -> None:  # docs/pi-compat.md, quirk P1
     c = Chain()
     e = c.add(
         "message",
@@ -98,7 +80,7 @@ def test_pi_user_counts_text_and_ignores_images() -> None:  # Q6
     assert estimate_entry_pi(e) == 3  # ceil(10 / 4)
 
 
-def test_pi_tool_result_and_custom_images_count_1200() -> None:  # Q6
+def test_pi_tool_result_and_custom_images_count_1200() -> None:  # docs/pi-compat.md, quirk P1
     c = Chain()
     image = {"type": "image", "mime_type": "image/png", "data": "x"}
     tr = c.add("message", "tool_result", [{"type": "text", "text": "abcd"}, image], {"tool_call_id": "c"})

@@ -1,6 +1,9 @@
-"""Payload validation: what the core refuses to write, and how it says so (R30–R33)."""
+"""Payload validation: what the core refuses to write, and how it says so
+(docs/compaction.md, rules F9, V1)."""
 
 from __future__ import annotations
+
+from typing import Any
 
 import pytest
 
@@ -22,10 +25,10 @@ def path() -> list:
     return c.entries
 
 
-def payload(**kw: object) -> CompactionPayload:
-    base: dict[str, object] = {"summary": "## Goal\nx", "first_kept": "7", "tokens_before": 1000}
+def payload(**kw: Any) -> CompactionPayload:
+    base: dict[str, Any] = {"summary": "## Goal\nx", "first_kept": "7", "tokens_before": 1000}
     base.update(kw)
-    return CompactionPayload(**base)  # type: ignore[arg-type]
+    return CompactionPayload(**base)
 
 
 def test_valid_payload() -> None:

@@ -51,7 +51,8 @@ def run(*args: Any) -> tuple[str, str]:
 def snapshot(session: Session) -> dict[str, Any]:
     """Everything an import decides about a session, by key (ids and seq numbers aside)."""
     nodes = list(Node.objects.filter(session=session))
-    key_of = {n.pk: n.key for n in nodes}
+    # Keyed by `int | None` so a null foreign key (no parent, no compaction, no active node) maps to None.
+    key_of: dict[int | None, str] = {n.pk: n.key for n in nodes}
     return {
         "nodes": {
             n.key: {
@@ -94,7 +95,7 @@ def _ts(i: int) -> str:
     return f"2025-12-01T10:{i // 60:02d}:{i % 60:02d}.{i * 7 % 1000:03d}Z"
 
 
-V3_HEADER = {
+V3_HEADER: dict[str, Any] = {
     "type": "session",
     "version": 3,
     "id": "0190f5c2-7b6e-7c1a-9d3e-2f4a5b6c7d8e",

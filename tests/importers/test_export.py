@@ -11,10 +11,11 @@ from django.core.management.base import CommandError
 from django.db import connection
 
 from sessions_app import store
-from sessions_app.compaction import pi_jsonl
 from sessions_app.compaction.context import build_context
+from sessions_app.compaction.settings import CompactionSettings
 from sessions_app.compaction.validate import CompactionPayload
 from sessions_app.exporters import export_pi
+from sessions_app.formats.pi import reader as pi_reader
 from sessions_app.importers import import_file
 from sessions_app.models import Node, Session
 
@@ -82,6 +83,7 @@ def test_export_is_pi_v3_that_reads_back_like_the_original(tmp_path: Path, which
     assert text.endswith("\n") and "\n\n" not in text
     assert all(set(e) >= {"type", "id", "parentId", "timestamp"} for e in body)
     assert all(e["timestamp"].endswith("Z") and len(e["timestamp"]) == 24 for e in body)
+    assert session.active_node_id is not None
     assert body[-1]["id"] == Node.objects.get(pk=session.active_node_id).key  # pi's leaf = last line
     # pi field names.
     for e in body:
@@ -99,7 +101,7 @@ def test_export_is_pi_v3_that_reads_back_like_the_original(tmp_path: Path, which
                 assert {"toolCallId", "toolName", "isError"} <= set(m)
     # The engine reads the exported file exactly as the original one (same path, entries, context).
     f = write(tmp_path, "exported.jsonl", text)
-    original, again = pi_jsonl.load(source, lazy=False), pi_jsonl.load(f, lazy=False)
+    original, again = pi_reader.load(source, lazy=False), pi_reader.load(f, lazy=False)
     assert again.version == 3
     assert [
         (e.key, e.parent, e.kind, e.role, e.content, e.data, e.usage, e.stop_reason) for e in again.path()
@@ -135,7 +137,7 @@ def test_active_node_with_descendants_is_still_the_last_line(tmp_path: Path) -> 
     text = exported(first)
     body = [json.loads(line) for line in text.splitlines()[1:]]
     assert body[-1]["id"] == "e16"
-    assert pi_jsonl.parse(text).leaf == "e16"
+    assert pi_reader.parse(text).leaf == "e16"
     second = reimport(text)
     same_session(first, second)
 
@@ -148,7 +150,8 @@ def test_claude_session_exports_as_pi(tmp_path: Path) -> None:
     comp = next(e for e in body if e["type"] == "compaction")
     assert comp["firstKeptEntryId"] == comp["id"]  # Claude Code keeps nothing before a boundary
     assert {e["type"] for e in body} <= {"message", "compaction", "custom"}
-    parsed = pi_jsonl.parse(text)
+    parsed = pi_reader.parse(text)
+    assert session.active_node_id is not None
     assert parsed.leaf == body[-1]["id"] == Node.objects.get(pk=session.active_node_id).key
     # pi's context for the leaf: the summary first, nothing from before the boundary.
     msgs = build_context(parsed.path())
@@ -198,7 +201,7 @@ def test_native_session_exports_as_pi(session: Session) -> None:
     )
     u2 = store.append(session, r1.key, kind="message", role="user", content=text("two"))
     payload = CompactionPayload("summary", u2.key, 1234, {"read_files": ["/x"], "modified_files": []})
-    ce = store.append_compaction(session, u2.key, payload, reason="manual")
+    ce = store.append_compaction(session, u2.key, payload, reason="manual", settings=CompactionSettings())
     store.append(session, ce.node.key, kind="message", role="user", content=text("three"))
     session.refresh_from_db()
 
@@ -206,7 +209,7 @@ def test_native_session_exports_as_pi(session: Session) -> None:
     header = json.loads(text_out.splitlines()[0])
     assert header["version"] == 3 and header["cwd"] == "" and len(header["id"]) == 36
     assert exported(session).splitlines()[0] == text_out.splitlines()[0]  # a stable header id
-    parsed = pi_jsonl.parse(text_out, lazy=False)
+    parsed = pi_reader.parse(text_out, lazy=False)
     stored = store.path_entries(session)
     assert [(e.key, e.parent, e.kind, e.role, e.content) for e in parsed.path()] == [
         (e.key, e.parent, e.kind, e.role, e.content) for e in stored

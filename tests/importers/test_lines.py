@@ -54,5 +54,7 @@ def test_a_line_longer_than_the_cap_across_many_chunks_is_reported_and_skipped()
 
 
 def test_text_mode_handles_are_read_as_utf8() -> None:
-    reader = LineReader(io.StringIO('{"t": "caf\u00e9"}\n{"u": 1}\n'), "t.jsonl", chunk_bytes=3)  # type: ignore[arg-type]
+    # Deliberately a text handle where IO[bytes] is declared: the reader's text-mode fallback.
+    text_handle = io.StringIO('{"t": "caf\u00e9"}\n{"u": 1}\n')
+    reader = LineReader(text_handle, "t.jsonl", chunk_bytes=3)  # type: ignore[arg-type]
     assert [obj for _, obj, _ in reader] == [{"t": "caf\u00e9"}, {"u": 1}]

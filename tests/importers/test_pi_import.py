@@ -15,8 +15,8 @@ import pytest
 from django.core.management.base import CommandError
 
 from sessions_app import store
-from sessions_app.compaction import pi_jsonl
 from sessions_app.compaction.context import build_context
+from sessions_app.formats.pi import reader as pi_reader
 from sessions_app.importers import ImportResult, import_file
 from sessions_app.models import CompactionEntry, Node, Session
 
@@ -108,7 +108,7 @@ def test_compaction_plan_of_the_imported_session_equals_the_plan_of_the_file(
 @pytest.mark.parametrize("fixture", PI_FIXTURES, ids=ids(PI_FIXTURES))
 def test_stored_entries_equal_the_engines_reading_of_the_file(fixture: Path) -> None:
     session = import_file(fixture).session
-    parsed = pi_jsonl.load(fixture, estimate=True, lazy=False)
+    parsed = pi_reader.load(fixture, estimate=True, lazy=False)
     stored = store.path_entries(session)
     assert [e.key for e in stored] == [e.key for e in parsed.path()]
 

@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 
 from sessions_app import store
-from sessions_app.compaction import pi_jsonl
 from sessions_app.compaction.messages import Entry, Usage
 from sessions_app.compaction.tokens import estimate_entries, estimate_entry
+from sessions_app.formats.pi import reader as pi_reader
 from sessions_app.importers import import_file
 from sessions_app.models import CompactionEntry, Node, Session
 
@@ -95,7 +95,7 @@ def test_active_key_given_or_asked_at_the_end() -> None:
 
     stats = store.import_entries(s2, entries(), active_key=pick)
     s2.refresh_from_db()
-    assert stats.active_key == "a1" and s2.active_node.key == "a1"
+    assert stats.active_key == "a1" and s2.active_node is not None and s2.active_node.key == "a1"
 
 
 def test_import_node_carries_agent_and_compaction() -> None:
@@ -157,7 +157,7 @@ def _estimate_threads() -> list[str]:
 
 
 def test_estimates_come_from_the_thread_batch_by_batch() -> None:
-    entries = pi_jsonl.parse(PI_FIXTURES[1].read_text(encoding="utf-8")).entries
+    entries = pi_reader.parse(PI_FIXTURES[1].read_text(encoding="utf-8")).entries
     expected = {e.key: estimate_entry(e) for e in entries}
     given = store.ImportNode(entries[0], tokens=7)  # a caller's own estimate is kept
     session = Session.objects.create(title="batches")
@@ -169,7 +169,7 @@ def test_estimates_come_from_the_thread_batch_by_batch() -> None:
 
 
 def test_estimate_entries_equals_estimate_entry_one_by_one() -> None:
-    entries = pi_jsonl.parse(PI_FIXTURES[0].read_text(encoding="utf-8")).entries
+    entries = pi_reader.parse(PI_FIXTURES[0].read_text(encoding="utf-8")).entries
     assert estimate_entries(entries) == [estimate_entry(e) for e in entries]
 
 
@@ -183,8 +183,8 @@ def test_a_failure_on_the_estimate_thread_writes_nothing(monkeypatch: pytest.Mon
             raise RuntimeError("counter broke")
         return [1] * len(entries)
 
-    monkeypatch.setattr(store, "estimate_entries", failing)
-    entries = pi_jsonl.parse(PI_FIXTURES[0].read_text(encoding="utf-8")).entries
+    monkeypatch.setattr(store.bulk_import, "estimate_entries", failing)
+    entries = pi_reader.parse(PI_FIXTURES[0].read_text(encoding="utf-8")).entries
     session = Session.objects.create(title="fails")
     before = row_counts()
     with pytest.raises(RuntimeError, match="counter broke"):
@@ -194,7 +194,7 @@ def test_a_failure_on_the_estimate_thread_writes_nothing(monkeypatch: pytest.Mon
 
 
 def test_a_failure_while_reading_stops_the_thread_and_writes_nothing() -> None:
-    entries = pi_jsonl.parse(PI_FIXTURES[0].read_text(encoding="utf-8")).entries
+    entries = pi_reader.parse(PI_FIXTURES[0].read_text(encoding="utf-8")).entries
 
     def stream() -> Any:
         yield from entries[:300]
@@ -224,24 +224,29 @@ def test_timestamp_column_matches_djangos_adapter(value: str) -> None:
     aware = datetime.fromisoformat(value)
     if aware.tzinfo is None:
         aware = aware.replace(tzinfo=UTC)
-    assert store._timestamp_column()(value, "prev") == connection.ops.adapt_datetimefield_value(aware)
-    assert store._timestamp_column()(None, "prev") == "prev"
+    assert store.bulk_import._timestamp_column()(value, "prev") == connection.ops.adapt_datetimefield_value(
+        aware
+    )
+    assert store.bulk_import._timestamp_column()(None, "prev") == "prev"
     with pytest.raises(store.StoreError, match="bad timestamp"):
-        store._timestamp_column()("2025-13-45T00:00:00.000Z", "prev")
+        store.bulk_import._timestamp_column()("2025-13-45T00:00:00.000Z", "prev")
 
 
 def test_json_text_falls_back_for_what_orjson_refuses() -> None:
-    assert json.loads(store._json_text([{"type": "text", "text": "héllo \u2028"}])) == [
+    assert json.loads(store.bulk_import._json_text([{"type": "text", "text": "héllo \u2028"}])) == [
         {"type": "text", "text": "héllo \u2028"}
     ]
-    assert json.loads(store._json_text({1: "int key", "big": 2**70})) == {"1": "int key", "big": 2**70}
-    assert json.loads(store._json_text({"s": "\ud800"})) == {"s": "\ud800"}  # a lone surrogate
+    assert json.loads(store.bulk_import._json_text({1: "int key", "big": 2**70})) == {
+        "1": "int key",
+        "big": 2**70,
+    }
+    assert json.loads(store.bulk_import._json_text({"s": "\ud800"})) == {"s": "\ud800"}  # a lone surrogate
 
 
 def test_json_text_writes_non_finite_floats_as_null_like_orjson() -> None:
-    assert store._json_text({"a": math.nan, "b": [math.inf, 1.5]}) == '{"a":null,"b":[null,1.5]}'
+    assert store.bulk_import._json_text({"a": math.nan, "b": [math.inf, 1.5]}) == '{"a":null,"b":[null,1.5]}'
     # The standard library's fallback (an int key here) must not write NaN either: not JSON.
-    assert json.loads(store._json_text({1: [math.nan, -math.inf], "x": (2.5,)})) == {
+    assert json.loads(store.bulk_import._json_text({1: [math.nan, -math.inf], "x": (2.5,)})) == {
         "1": [None, None],
         "x": [2.5],
     }
@@ -291,7 +296,7 @@ def test_imported_rows_satisfy_the_check_constraints_sqlite_skipped() -> None:
 
 
 def test_check_constraints_are_back_on_after_a_failed_import() -> None:
-    entries = pi_jsonl.parse(PI_FIXTURES[0].read_text(encoding="utf-8")).entries
+    entries = pi_reader.parse(PI_FIXTURES[0].read_text(encoding="utf-8")).entries
 
     def stream() -> Any:
         yield from entries[:120]
@@ -316,7 +321,7 @@ def test_a_given_token_estimate_must_be_a_count(tokens: Any) -> None:
 def test_the_wal_checkpoint_runs_after_the_import_not_in_it() -> None:
     from django.db import connection
 
-    from sessions_app.wal_checkpoint import wait_for_checkpoints
+    from sessions_app.store.sqlite import wait_for_checkpoints
 
     started: list[str] = []
     real_start = threading.Thread.start
@@ -331,11 +336,9 @@ def test_the_wal_checkpoint_runs_after_the_import_not_in_it() -> None:
         with connection.cursor() as c:
             c.execute("PRAGMA wal_autocheckpoint")
             before = c.fetchone()[0]
-    threading.Thread.start = spy  # type: ignore[method-assign]
-    try:
+    with pytest.MonkeyPatch.context() as mp:  # restored on leaving the block, like try/finally
+        mp.setattr(threading.Thread, "start", spy)
         result = import_file(PI_FIXTURES[0])
-    finally:
-        threading.Thread.start = real_start  # type: ignore[method-assign]
     wait_for_checkpoints()
     assert result.node_count > 1000
     if sqlite:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable
+from typing import Any
 
 import pytest
 
@@ -17,8 +18,8 @@ async def make_provider(fake_anthropic: FakeAnthropic) -> AsyncIterator[MakeProv
     """Build AnthropicProviders pointed at the fake server; closed after the test."""
     made: list[AnthropicProvider] = []
 
-    def make(**kwargs: object) -> AnthropicProvider:
-        options: dict[str, object] = {
+    def make(**kwargs: Any) -> AnthropicProvider:
+        options: dict[str, Any] = {
             "model": "claude-test",
             "api_key": "test-key",
             "base_url": fake_anthropic.base_url,
@@ -26,7 +27,7 @@ async def make_provider(fake_anthropic: FakeAnthropic) -> AsyncIterator[MakeProv
             "timeout": 10.0,
         }
         options.update(kwargs)
-        provider = AnthropicProvider(**options)  # type: ignore[arg-type]
+        provider = AnthropicProvider(**options)
         made.append(provider)
         return provider
 

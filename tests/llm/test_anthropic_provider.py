@@ -6,6 +6,8 @@ import asyncio
 import json
 import socket
 import threading
+from collections.abc import AsyncIterator
+from typing import Any
 
 import anthropic
 import pytest
@@ -43,17 +45,17 @@ from tests.fake_anthropic import (
 from tests.llm.conftest import MakeProvider
 
 
-def request(prompt: str = "Hi", **kwargs: object) -> CompletionRequest:
+def request(prompt: str = "Hi", **kwargs: Any) -> CompletionRequest:
     return CompletionRequest(
         system="You are terse.",
         messages=[LlmMessage(role="user", content=[{"type": "text", "text": prompt}])],
         max_tokens=256,
-        **kwargs,  # type: ignore[arg-type]
+        **kwargs,
     )
 
 
-async def collect(stream: object) -> list[StreamEvent]:
-    return [event async for event in stream]  # type: ignore[attr-defined]
+async def collect(stream: AsyncIterator[StreamEvent]) -> list[StreamEvent]:
+    return [event async for event in stream]
 
 
 async def test_streamed_text_arrives_in_order_and_final_message_is_complete(

@@ -180,4 +180,4 @@ async def test_scenario_loads_from_files_and_can_be_shared(tmp_path: Path) -> No
 
 def test_bad_scenarios_are_rejected() -> None:
     with pytest.raises(ValueError):
-        Scenario([{"text": "ok"}, "not a turn"])  # type: ignore[list-item]
+        Scenario([{"text": "ok"}, "not a turn"])  # type: ignore[list-item]  # deliberately not a turn dict

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from sessions_app.compaction.messages import Usage
+from sessions_app.compaction.vocabulary import StopReason
 from sessions_app.llm import (
     AssistantMessage,
     ContextOverflowError,
@@ -76,7 +77,7 @@ def msg(stop: str, *, input_: int = 10, output: int = 5, error: str | None = Non
     return AssistantMessage(
         content=[],
         usage=Usage(input=input_, output=output),
-        stop_reason=stop,  # type: ignore[arg-type]
+        stop_reason=StopReason(stop),
         error_message=error,
     )
 

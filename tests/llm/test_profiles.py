@@ -33,7 +33,7 @@ def test_unknown_profiles_raise_a_clear_error() -> None:
 
 def test_profiles_validate_their_fields() -> None:
     with pytest.raises(ValueError, match="unknown provider"):
-        ModelProfile("main", "openai", "gpt")  # type: ignore[arg-type]
+        ModelProfile("main", "openai", "gpt")  # type: ignore[arg-type]  # deliberately not a known provider
     with pytest.raises(ValueError):
         ModelProfile("main", "offline", "offline", context_window=0)
     profile = ModelProfile.from_dict(

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from sessions_app.models import Agent, Run, Session
-from sessions_app.runtime import definitions
+from sessions_app.runtime import agents as definitions
 from sessions_app.runtime.tools.base import ToolContext
 from tests.runtime.helpers import make_ctx
 

@@ -1,4 +1,5 @@
-"""Artifacts (seed R1): big results go to content-addressed files; the message keeps a preview + ref."""
+"""Artifacts (docs/compaction.md, rule S1): big results go to content-addressed files; the message
+keeps a preview + ref."""
 
 from __future__ import annotations
 
@@ -56,6 +57,7 @@ def test_large_result_becomes_artifact_whose_sha_matches(
     original = ToolResult.ok(text, {"exit_code": 0})
     shrunk = shrink_result(original, ctx, 8000, tool_name="bash")
 
+    assert shrunk.artifact_id is not None  # the oversized result was moved to an artifact
     artifact = Artifact.objects.get(pk=shrunk.artifact_id)
     file_bytes = (artifact_root / artifact.path).read_bytes()
     assert file_bytes == text.encode()

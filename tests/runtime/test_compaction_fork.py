@@ -25,9 +25,9 @@ from sessions_app.llm.base import Provider
 from sessions_app.llm.offline import OfflineProvider
 from sessions_app.llm.profiles import ModelProfile, build_provider
 from sessions_app.models import Agent, CompactionEntry, CompactionTask, Event, Node, Run, Session
-from sessions_app.runtime import compactor, hooks
+from sessions_app.runtime import compact_fork, hooks
+from sessions_app.runtime.agents import list_agent_definitions
 from sessions_app.runtime.auto_compaction import ForkCompaction
-from sessions_app.runtime.definitions import list_agent_definitions
 from sessions_app.runtime.loop import AgentLoop
 from tests.fake_anthropic import ErrorReply, FakeAnthropic, Reply, overflow_error, text, text_reply
 
@@ -112,7 +112,7 @@ async def test_manual_compaction_appends_node_and_records_the_hidden_fork(
     before_active = session.active_node_id
     fake_anthropic.queue(text_reply(SUMMARY, chunk_size=5, usage={"input_tokens": 1500, "output_tokens": 60}))
     streamed: list[str] = []
-    outcome = await compactor.compact(
+    outcome = await compact_fork.compact(
         session,
         trigger="manual",
         instructions="Focus on the parser API",
@@ -150,7 +150,7 @@ async def test_manual_compaction_appends_node_and_records_the_hidden_fork(
     assert "default_compact_agent" not in {d.name for d in list_agent_definitions()}
 
     (request,) = fake_anthropic.message_requests
-    assert "tools" not in request.body  # R28: no tools at all
+    assert "tools" not in request.body  # docs/compaction.md, rule F7: no tools at all
     assert request.body["max_tokens"] <= 800  # min(0.8 × reserve, 16384)
     prompt = request.last_user_text
     assert "<conversation>" in prompt and "Focus on the parser API" in prompt
@@ -176,10 +176,10 @@ async def test_manual_compaction_appends_node_and_records_the_hidden_fork(
 async def test_nothing_to_compact_is_refused_before_any_model_call(fake_anthropic: FakeAnthropic) -> None:
     session = await sync_to_async(build_session)()
     fake_anthropic.queue(text_reply(SUMMARY))
-    await compactor.compact(session, provider=anthropic(fake_anthropic))
+    await compact_fork.compact(session, provider=anthropic(fake_anthropic))
     await sync_to_async(session.refresh_from_db)()
-    with pytest.raises(compactor.NothingToCompact, match="already compacted"):
-        await compactor.compact(session, provider=anthropic(fake_anthropic))
+    with pytest.raises(compact_fork.NothingToCompact, match="already compacted"):
+        await compact_fork.compact(session, provider=anthropic(fake_anthropic))
     assert len(fake_anthropic.message_requests) == 1
     assert await CompactionTask.objects.filter(session=session).acount() == 1
 
@@ -192,10 +192,10 @@ async def test_model_follows_the_compact_profile_with_fallback(
     settings.CUTPOINT_MODEL_PROFILES = {"main": main}
     fake_anthropic.default = text_reply(SUMMARY)
     first = await sync_to_async(build_session)()
-    assert (await compactor.compact(first)).status == "completed"
+    assert (await compact_fork.compact(first)).status == "completed"
     settings.CUTPOINT_MODEL_PROFILES = {"main": main, "compact": {**main, "model": "claude-small"}}
     second = await sync_to_async(build_session)()
-    assert (await compactor.compact(second)).status == "completed"
+    assert (await compact_fork.compact(second)).status == "completed"
     assert [r.body["model"] for r in fake_anthropic.message_requests] == ["claude-main", "claude-small"]
     runs = [
         r async for r in Run.objects.filter(agent__role="fork").order_by("id").values_list("model", flat=True)
@@ -230,7 +230,7 @@ async def test_background_compaction_lands_after_the_newest_node(
     assert outcome.end_reason == "completed" and outcome.turns == 4
     assert await asyncio.to_thread(slow.held.wait, 10)
     task = await CompactionTask.objects.aget(session=session)
-    assert task.status == "running" and task.trigger == "auto"
+    assert task.status == "running" and task.trigger == "auto" and task.trigger_node_id is not None
     trigger_node = await Node.objects.aget(pk=task.trigger_node_id)
     newest = await Node.objects.filter(session=session).order_by("-seq").afirst()
     assert newest is not None and newest.seq > trigger_node.seq  # the loop appended past the trigger
@@ -283,12 +283,12 @@ async def test_disabled_compaction_does_not_recover_either(
 
 async def _start_held(
     fake: FakeAnthropic, session: Session
-) -> tuple[asyncio.Task[compactor.CompactionOutcome], threading.Event, Reply]:
+) -> tuple[asyncio.Task[compact_fork.CompactionOutcome], threading.Event, Reply]:
     release = threading.Event()
     held = Reply(content=[text(SUMMARY)], chunk_size=4, hold=release, hold_after=2)
     fake.queue(held)
-    task = await sync_to_async(compactor.request_compaction)(session, trigger="manual")
-    running = asyncio.create_task(compactor.run_task(task.pk, provider=anthropic(fake)))
+    task = await sync_to_async(compact_fork.request_compaction)(session, trigger="manual")
+    running = asyncio.create_task(compact_fork.run_task(task.pk, provider=anthropic(fake)))
     assert await asyncio.to_thread(held.held.wait, 10)
     return running, release, held
 
@@ -323,7 +323,11 @@ async def test_a_newer_compaction_landing_first_makes_the_result_stale(fake_anth
     def land_other() -> str:
         path = store.path_entries(session)
         payload = CompactionPayload(summary="other summary", first_kept=path[-3].key, tokens_before=999)
-        return store.append_compaction(session, session.active_node_id, payload, reason="manual").node.key
+        settings = compact_fork.compaction_settings(session)
+        entry = store.append_compaction(
+            session, session.active_node_id, payload, reason="manual", settings=settings
+        )
+        return entry.node.key
 
     other_key = await sync_to_async(land_other)()
     release.set()
@@ -387,7 +391,7 @@ async def test_context_over_the_window_before_a_call_is_compacted_first(tmp_path
 async def test_before_compact_hook_can_cancel(fake_anthropic: FakeAnthropic) -> None:
     hooks.register_before_compact(lambda ctx: hooks.Cancel("not now"))
     session = await sync_to_async(build_session)()
-    outcome = await compactor.compact(session, provider=anthropic(fake_anthropic))
+    outcome = await compact_fork.compact(session, provider=anthropic(fake_anthropic))
     assert outcome.status == "cancelled" and "not now" in outcome.error
     assert fake_anthropic.message_requests == []
     assert await Node.objects.filter(session=session, kind="compaction").acount() == 0
@@ -406,7 +410,7 @@ async def test_before_compact_hook_can_supply_the_payload(fake_anthropic: FakeAn
     seen: list[hooks.AfterCompact] = []
     hooks.register_after_compact(seen.append)
     session = await sync_to_async(build_session)()
-    outcome = await compactor.compact(session, provider=anthropic(fake_anthropic))
+    outcome = await compact_fork.compact(session, provider=anthropic(fake_anthropic))
     assert outcome.status == "completed"
     entry = await CompactionEntry.objects.aget()
     assert entry.summary == "hook summary" and entry.from_hook
@@ -425,7 +429,7 @@ async def test_a_raising_hook_does_not_block_the_default_compaction(fake_anthrop
     hooks.register_after_compact(broken_after)
     fake_anthropic.queue(text_reply(SUMMARY))
     session = await sync_to_async(build_session)()
-    outcome = await compactor.compact(session, provider=anthropic(fake_anthropic))
+    outcome = await compact_fork.compact(session, provider=anthropic(fake_anthropic))
     assert outcome.status == "completed"
     errors = [
         e.payload["error"] async for e in Event.objects.filter(session=session, type="hook").order_by("id")
@@ -439,7 +443,7 @@ async def test_invalid_payload_fails_and_writes_nothing(fake_anthropic: FakeAnth
     )
     session = await sync_to_async(build_session)()
     count = await sync_to_async(node_count)(session)
-    outcome = await compactor.compact(session, provider=anthropic(fake_anthropic))
+    outcome = await compact_fork.compact(session, provider=anthropic(fake_anthropic))
     assert outcome.status == "failed"
     assert "summary" in outcome.error and "first_kept" in outcome.error and "tokens_before" in outcome.error
     assert await sync_to_async(node_count)(session) == count
@@ -456,14 +460,14 @@ async def test_circuit_breaker_after_three_failed_automatic_compactions(
     session = await sync_to_async(build_session)()
     fake_anthropic.default = ErrorReply(400, "invalid_request_error", "the summarizer rejected the request")
     for _ in range(3):
-        task = await sync_to_async(compactor.request_compaction)(session, trigger="auto")
-        assert (await compactor.run_task(task.pk, provider=anthropic(fake_anthropic))).status == "failed"
-    with pytest.raises(compactor.CircuitOpen):
-        await sync_to_async(compactor.request_compaction)(session, trigger="auto")
+        task = await sync_to_async(compact_fork.request_compaction)(session, trigger="auto")
+        assert (await compact_fork.run_task(task.pk, provider=anthropic(fake_anthropic))).status == "failed"
+    with pytest.raises(compact_fork.CircuitOpen):
+        await sync_to_async(compact_fork.request_compaction)(session, trigger="auto")
     assert "compact_circuit_open" in await sync_to_async(event_types)(session)
     # Manual compaction is still allowed, and a success closes the breaker again.
     fake_anthropic.default = text_reply(SUMMARY)
-    assert (await compactor.compact(session, provider=anthropic(fake_anthropic))).status == "completed"
+    assert (await compact_fork.compact(session, provider=anthropic(fake_anthropic))).status == "completed"
     await sync_to_async(session.refresh_from_db)()
     assert session.metadata["compact_auto_failures"] == 0
 
@@ -474,7 +478,7 @@ async def test_summarizer_failures_are_retried_and_recorded_per_attempt(
     session = await sync_to_async(build_session)()
     broken = Reply(content=[text("partial text that breaks")], error_after=2)
     fake_anthropic.queue(broken, text_reply(SUMMARY))
-    outcome = await compactor.compact(session, provider=anthropic(fake_anthropic))
+    outcome = await compact_fork.compact(session, provider=anthropic(fake_anthropic))
     assert outcome.status == "completed" and outcome.summary.startswith(SUMMARY.strip())
     attempts = [e.payload async for e in Event.objects.filter(session=session, type="compact_attempt_failed")]
     assert (
@@ -493,7 +497,7 @@ async def test_progress_guard_warns_when_compaction_frees_too_little(fake_anthro
     }
     await Session.objects.filter(pk=session.pk).aupdate(metadata=session.metadata)
     fake_anthropic.queue(text_reply(SUMMARY))
-    outcome = await compactor.compact(session, provider=anthropic(fake_anthropic))
+    outcome = await compact_fork.compact(session, provider=anthropic(fake_anthropic))
     assert outcome.status == "completed" and outcome.warnings
     warning = await Event.objects.aget(session=session, type="compact_warning")
     assert warning.payload["tokens_after"] > 0.8 * warning.payload["threshold"]
@@ -509,9 +513,9 @@ def test_concurrent_manual_and_automatic_triggers_start_exactly_one_task() -> No
     def trigger(kind: str) -> None:
         try:
             barrier.wait()
-            compactor.request_compaction(Session.objects.get(pk=session.pk), trigger=kind)
+            compact_fork.request_compaction(Session.objects.get(pk=session.pk), trigger=kind)
             results.append(f"{kind}:ok")
-        except compactor.AlreadyPending:
+        except compact_fork.AlreadyPending:
             results.append(f"{kind}:pending")
         finally:
             connection.close()
@@ -532,7 +536,7 @@ def test_concurrent_manual_and_automatic_triggers_start_exactly_one_task() -> No
 def _orphan(
     session: Session, *, owner: str, attempts: int = 1, age: timedelta = timedelta(minutes=10)
 ) -> CompactionTask:
-    task = compactor.request_compaction(session, trigger="auto")
+    task = compact_fork.request_compaction(session, trigger="auto")
     stamp = timezone.now() - age
     CompactionTask.objects.filter(pk=task.pk).update(
         status="running", owner=owner, attempts=attempts, started_at=stamp, heartbeat_at=stamp
@@ -543,9 +547,9 @@ def _orphan(
 async def test_a_task_left_running_by_a_dead_process_is_retried_once(fake_anthropic: FakeAnthropic) -> None:
     session = await sync_to_async(build_session)()
     task = await sync_to_async(_orphan)(session, owner="elsewhere:4242")
-    assert await sync_to_async(compactor.recover_orphaned_tasks)(restart=False) == [task.pk]
+    assert await sync_to_async(compact_fork.recover_orphaned_tasks)(restart=False) == [task.pk]
     fake_anthropic.queue(text_reply(SUMMARY))
-    outcome = await compactor.run_task(task.pk, provider=anthropic(fake_anthropic))
+    outcome = await compact_fork.run_task(task.pk, provider=anthropic(fake_anthropic))
     assert outcome.status == "completed"
     assert await Node.objects.filter(session=session, kind="compaction").acount() == 1
     task = await CompactionTask.objects.aget(pk=task.pk)
@@ -558,13 +562,13 @@ async def test_a_dead_local_owner_is_detected_without_waiting_for_the_heartbeat(
     dead_pid = 2**22 + 12345  # above the default pid_max: no such process
     owner = f"{socket.gethostname()}:{dead_pid}"
     task = await sync_to_async(_orphan)(session, owner=owner, age=timedelta(seconds=0))
-    assert await sync_to_async(compactor.recover_orphaned_tasks)(restart=False) == [task.pk]
+    assert await sync_to_async(compact_fork.recover_orphaned_tasks)(restart=False) == [task.pk]
 
 
 async def test_a_task_that_keeps_dying_is_failed_with_a_reason() -> None:
     session = await sync_to_async(build_session)()
     task = await sync_to_async(_orphan)(session, owner="elsewhere:1", attempts=2)
-    assert await sync_to_async(compactor.recover_orphaned_tasks)(restart=False) == []
+    assert await sync_to_async(compact_fork.recover_orphaned_tasks)(restart=False) == []
     task = await CompactionTask.objects.aget(pk=task.pk)
     assert task.status == "failed" and "gave up after 2 attempts" in task.error
     await sync_to_async(session.refresh_from_db)()
@@ -575,10 +579,10 @@ async def test_a_task_that_keeps_dying_is_failed_with_a_reason() -> None:
 async def test_a_task_claimed_twice_runs_once(fake_anthropic: FakeAnthropic) -> None:
     session = await sync_to_async(build_session)()
     fake_anthropic.default = text_reply(SUMMARY)
-    task = await sync_to_async(compactor.request_compaction)(session, trigger="manual")
+    task = await sync_to_async(compact_fork.request_compaction)(session, trigger="manual")
     outcomes = await asyncio.gather(
-        compactor.run_task(task.pk, provider=anthropic(fake_anthropic)),
-        compactor.run_task(task.pk, provider=anthropic(fake_anthropic)),
+        compact_fork.run_task(task.pk, provider=anthropic(fake_anthropic)),
+        compact_fork.run_task(task.pk, provider=anthropic(fake_anthropic)),
     )
     assert sorted(o.status for o in outcomes) == ["completed", "skipped"]
     assert await Node.objects.filter(session=session, kind="compaction").acount() == 1
@@ -611,8 +615,8 @@ async def test_spawn_from_a_sync_view_thread_runs_on_the_server_loop(settings: A
     session = await sync_to_async(build_session)()
 
     def view_like() -> int:
-        task = compactor.request_compaction(session, trigger="manual")
-        compactor.start_in_background(task.pk)
+        task = compact_fork.request_compaction(session, trigger="manual")
+        compact_fork.start_in_background(task.pk)
         return task.pk
 
     # start() was queued on this loop before the sync call's own completion: it has run by now.

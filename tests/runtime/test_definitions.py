@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
+import os
+import time
 from pathlib import Path
 
 import pytest
 
 from sessions_app.models import Event, Session
-from sessions_app.runtime import definitions as d
-from sessions_app.runtime.definitions import (
+from sessions_app.runtime import agents as d
+from sessions_app.runtime.agents import (
     COMPACT_AGENT,
     AgentDefinition,
     DefinitionError,
     UnknownDefinitionError,
+    file_reads,
     list_agent_definitions,
     list_all_definitions_for_debug,
     parse_front_matter,
@@ -256,3 +259,69 @@ def test_registered_definition_is_validated(agents_dirs: Dirs) -> None:
     with pytest.raises(DefinitionError, match="mode 'turbo'"):
         register_agent_definition(AgentDefinition("fast", "x", "y", mode="turbo"))
     assert "fast" not in names(list_agent_definitions())
+
+
+# ------------------------------------------------------------------------------------------
+# Cached directory scans
+# ------------------------------------------------------------------------------------------
+
+
+def date_back(*paths: Path, seconds: float) -> None:
+    """Give `paths` an mtime `seconds` ago: old enough for the scan cache to trust it."""
+    when = time.time() - seconds
+    for path in paths:
+        os.utime(path, (when, when))
+
+
+def test_unchanged_files_are_not_read_again(agents_dirs: Dirs) -> None:
+    user, project = agents_dirs
+    coder = user / "coder.toml"
+    coder.write_text('description = "user coder"\nrole = "sub"\n')
+    reviewer = project_agents(project) / "reviewer.md"
+    reviewer.write_text("---\ndescription: reviews\n---\nReview.\n")
+    date_back(coder, reviewer, user, project_agents(project), seconds=60)
+
+    assert resolve_definition("coder", project).description == "user coder"
+    assert (file_reads(coder), file_reads(reviewer)) == (1, 1)
+    reads = file_reads()
+    resolve_definition("coder", project)
+    resolve_definition("reviewer", project)
+    list_agent_definitions(project)
+    list_all_definitions_for_debug(project)
+    assert file_reads() == reads
+
+    # An edit gives the file a new mtime: that file, and only that one, is read again.
+    coder.write_text('description = "edited coder"\nrole = "sub"\n')
+    date_back(coder, seconds=30)
+    assert resolve_definition("coder", project).description == "edited coder"
+    assert (file_reads(coder), file_reads(reviewer)) == (2, 1)
+
+    # Adding or removing a file changes the directory's mtime, so the directory is listed again.
+    (user / "scribe.toml").write_text('description = "new"\n')
+    assert "scribe" in names(list_agent_definitions(project))
+    coder.unlink()
+    assert resolve_definition("coder", project).source == "builtin"
+
+
+def test_a_file_written_moments_ago_is_checked_again_until_its_stamp_settles(agents_dirs: Dirs) -> None:
+    user, _ = agents_dirs
+    path = user / "fresh.toml"
+    path.write_text('description = "one"\n')
+    assert resolve_definition("fresh").description == "one"
+    # A second write within one timestamp tick leaves (mtime, size) as they were.
+    before = path.stat()
+    path.write_text('description = "two"\n')
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert resolve_definition("fresh").description == "two"
+
+
+def test_invalid_file_is_reported_once_while_unchanged(agents_dirs: Dirs) -> None:
+    user, _ = agents_dirs
+    path = user / "broken.toml"
+    path.write_text('name = "x\n')
+    date_back(path, user, seconds=60)
+    for _ in range(3):
+        list_agent_definitions()
+    assert file_reads(path) == 1
+    assert [e.path for e in d.definition_errors()] == [str(path)]
+    assert Event.objects.filter(type="definition_invalid").count() == 1

@@ -1,4 +1,4 @@
-"""Roles, modes and permission rules (seed R25–R29)."""
+"""Roles, modes and permission rules (docs/compaction.md, rules F6–F7)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from sessions_app.models import Event
-from sessions_app.runtime.definitions import resolve_definition
+from sessions_app.runtime.agents import resolve_definition
 from sessions_app.runtime.policy import (
     MODES,
     ROLES,

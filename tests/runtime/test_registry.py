@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from sessions_app.llm.base import wire_tool_name
 from sessions_app.models import Artifact, Event
 from sessions_app.runtime.policy import Policy, effective_tools, load_policy, parse_rules
 from sessions_app.runtime.tools import registry
@@ -36,6 +37,14 @@ def test_wire_names_are_provider_safe_and_map_back() -> None:
     assert registry.get_tool("task__list").name == "task.list"
     with pytest.raises(KeyError, match="unknown tool 'nope'"):
         registry.get_tool("nope")
+
+
+def test_wire_names_come_from_the_one_function_the_provider_uses() -> None:
+    wire = [s.name for s in registry.tool_specs(ALL_TOOL_NAMES, wire=True)]
+    assert wire == [wire_tool_name(name) for name in ALL_TOOL_NAMES]
+    assert all(registry.canonical_name(w) == name for w, name in zip(wire, ALL_TOOL_NAMES, strict=True))
+    assert wire_tool_name("ext.tool name/v2") == "ext__tool_name_v2"
+    assert wire_tool_name("") == "tool" and len(wire_tool_name("x" * 100)) == 64
 
 
 def test_denied_call_is_error_result_and_event(ctx: ToolContext, workspace: Path, settings: Any) -> None:
@@ -68,6 +77,7 @@ def test_tool_outside_effective_set_is_denied_with_event(ctx: ToolContext) -> No
 def test_unknown_tool_and_bad_arguments_are_error_results(ctx: ToolContext) -> None:
     unknown = registry.run_tool_call("teleport", {}, ctx, ALL_TOOL_NAMES, Policy())
     assert unknown.is_error and "unknown tool 'teleport'" in unknown.text
+    # Deliberately not a dict: a model can send any JSON as the arguments.
     not_object = registry.run_tool_call("read", ["x"], ctx, ALL_TOOL_NAMES, Policy())  # type: ignore[arg-type]
     assert not_object.is_error and "JSON object" in not_object.text
     missing = registry.run_tool_call("read", {}, ctx, ALL_TOOL_NAMES, Policy())
@@ -81,7 +91,7 @@ def test_crashing_tool_becomes_error_result(ctx: ToolContext, monkeypatch: pytes
         def run(self, args: dict[str, Any], ctx: ToolContext) -> ToolResult:
             raise RuntimeError("kaput")
 
-    monkeypatch.setitem(registry.ALL_TOOLS, "read", Boom())  # type: ignore[index]
+    monkeypatch.setitem(registry.ALL_TOOLS, "read", Boom())
     result = registry.run_tool_call("read", {"path": "x"}, ctx, ALL_TOOL_NAMES, Policy())
     assert result.is_error and "RuntimeError: kaput" in result.text
 

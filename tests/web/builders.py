@@ -115,7 +115,8 @@ def add_turns(
 def compact(session: Session, built: Built, keep: int = 150, summary: str | None = None) -> CompactionEntry:
     """A compaction written the way the runtime writes one (engine plan → validated payload)."""
     path = store.context_path_entries(session)
-    plan = prepare(path, CompactionSettings(keep_recent_tokens=keep))
+    settings = CompactionSettings(keep_recent_tokens=keep)
+    plan = prepare(path, settings)
     assert isinstance(plan, Preparation), plan
     text = summary or (
         "## Goal\nRefactor the parser.\n\n## Progress\n### Done\n"
@@ -127,7 +128,7 @@ def compact(session: Session, built: Built, keep: int = 150, summary: str | None
         session.active_node_id,
         make_payload(plan, text),
         reason="manual",
-        tokens_after=max(1, plan.kept_tokens),
+        settings=settings,
     )
     built.compactions.append(entry)
     built.keys.append(entry.node.key)

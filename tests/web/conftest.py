@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
@@ -52,4 +53,5 @@ def built(db: None) -> Built:
     return build_session()
 
 
-HX = {"HTTP_HX_REQUEST": "true"}
+# dict[str, Any]: `client.get(url, **HX)` spreads it into Client.get's typed keyword parameters.
+HX: dict[str, Any] = {"HTTP_HX_REQUEST": "true"}

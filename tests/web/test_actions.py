@@ -12,7 +12,7 @@ from django.test import Client
 from django.urls import reverse
 
 from sessions_app.models import CompactionEntry, CompactionTask, Event, Node, Session
-from sessions_app.runtime import background, compactor, live
+from sessions_app.runtime import background, compact_fork, live
 from tests.web.builders import XSS, Built, build_chain
 from tests.web.conftest import HX
 
@@ -25,7 +25,7 @@ ACTIONS = ["compact_now", "recover", "switch_node", "send_prompt"]
 def started(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
     calls: list[Any] = []
     monkeypatch.setattr(
-        compactor, "start_in_background", lambda task_id, **kw: calls.append(("compact", task_id))
+        compact_fork, "start_in_background", lambda task_id, **kw: calls.append(("compact", task_id))
     )
     monkeypatch.setattr(background, "start_prompt", lambda sid, prompt: calls.append(("prompt", sid, prompt)))
     return calls
@@ -155,6 +155,7 @@ def test_switch_node_moves_only_the_pointer(
     s = built.session
     nodes = Node.objects.count()
     s.refresh_from_db()
+    assert s.active_node_id is not None
     previous = Node.objects.get(pk=s.active_node_id).key
     target = built.branch_keys[-1]
     # The live update goes out when the switch commits (the store's signal).
@@ -162,6 +163,7 @@ def test_switch_node_moves_only_the_pointer(
         response = staff_client.post(reverse("sessions_app:switch_node", args=[s.pk]), {"key": target}, **HX)
     assert response["X-Cutpoint-Outcome"] == "ok"
     s.refresh_from_db()
+    assert s.active_node_id is not None
     assert Node.objects.get(pk=s.active_node_id).key == target
     assert Node.objects.count() == nodes
     assert published == [(s.pk, "active_node", {"key": target, "previous": previous})]
@@ -188,15 +190,15 @@ def test_manual_compaction_runs_end_to_end_with_the_offline_provider(
     s = built.session
     before = CompactionEntry.objects.filter(node__session=s).count()
     captured: list[int] = []
-    original = compactor.start_in_background
-    compactor.start_in_background = lambda task_id, **kw: captured.append(task_id)  # type: ignore[assignment]
+    original = compact_fork.start_in_background
+    compact_fork.start_in_background = lambda task_id, **kw: captured.append(task_id)
     try:
         staff_client.post(
             reverse("sessions_app:compact_now", args=[s.pk]), {"instructions": f"note {XSS}"}, **HX
         )
     finally:
-        compactor.start_in_background = original  # type: ignore[assignment]
-    outcome = async_to_sync(compactor.run_task)(captured[0])
+        compact_fork.start_in_background = original
+    outcome = async_to_sync(compact_fork.run_task)(captured[0])
     assert outcome.status == "completed", outcome.error
     assert CompactionEntry.objects.filter(node__session=s).count() == before + 1
     task = CompactionTask.objects.get(pk=captured[0])

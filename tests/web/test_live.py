@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -12,11 +13,14 @@ from channels.testing import WebsocketCommunicator
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.test import Client
+from django.urls import reverse
 
 from dashboard.asgi import application
 from sessions_app import store
-from sessions_app.models import Agent, CompactionTask, Event, Node, Run
+from sessions_app.llm.offline import OfflineProvider
+from sessions_app.models import Agent, CompactionTask, Event, Node, Run, Session
 from sessions_app.runtime import live
+from sessions_app.runtime.loop import AgentLoop
 from tests.web.builders import XSS, XSS_ESCAPED, Built, build_session
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
@@ -45,6 +49,13 @@ async def _connect(path: str, user: User | None) -> tuple[WebsocketCommunicator,
 
 async def _publish(session_id: int, kind: str, payload: dict[str, Any]) -> None:
     await live.apublish(session_id, kind, payload)
+
+
+def _refreshed(msg: str) -> set[str]:
+    """What a live message asks the page to re-fetch (`#live-signal`'s data-refresh)."""
+    m = re.search(r'<div id="live-signal"[^>]* data-refresh="([^"]*)"', msg)
+    assert m, "the message carries a live signal"
+    return set(m.group(1).split())
 
 
 @pytest.fixture
@@ -143,6 +154,7 @@ async def test_new_node_becomes_a_tree_row_after_its_parent(data: tuple[Built, U
 
     def append() -> tuple[Node, int]:
         parent = b.session.active_node_id
+        assert parent is not None
         node = store.append(
             b.session,
             Node.objects.get(pk=parent).key,
@@ -150,7 +162,7 @@ async def test_new_node_becomes_a_tree_row_after_its_parent(data: tuple[Built, U
             role="user",
             content=[{"type": "text", "text": f"live {XSS}"}],
         )
-        return node, int(parent or 0)
+        return node, parent
 
     node, parent_id = await sync_to_async(append)()
     await _publish(
@@ -164,7 +176,8 @@ async def test_new_node_becomes_a_tree_row_after_its_parent(data: tuple[Built, U
     assert f"live {XSS_ESCAPED}"[:60] in msg
     assert "<script>" not in msg and "<img src" not in msg
     assert 'id="session-header"' in msg  # counts move
-    assert f'data-new="tn-{node.pk}"' in msg and 'data-refresh="panels"' in msg
+    assert f'data-new="tn-{node.pk}"' in msg
+    assert {"context", "cut", "runs"} <= _refreshed(msg)  # the panels that show the path
     await comm.disconnect()
 
 
@@ -228,7 +241,7 @@ async def test_task_lifecycle_updates_the_task_panel(data: tuple[Built, User, Us
     )
     msg = await comm.receive_from(3)
     assert "lt-stale" in msg and "switched away" in msg
-    assert re.search(r'data-refresh="panels charts"', msg)
+    assert {"charts", "timeline", "runs"} <= _refreshed(msg)
     await comm.disconnect()
 
 
@@ -238,7 +251,8 @@ async def test_active_node_switch_asks_for_a_tree_refresh(data: tuple[Built, Use
     await comm.receive_from(3)
     await _publish(b.session.pk, "active_node", {"key": b.keys[2]})
     msg = await comm.receive_from(3)
-    assert 'data-refresh="tree panels"' in msg and f'data-active="{b.keys[2]}"' in msg
+    assert f'data-active="{b.keys[2]}"' in msg
+    assert {"tree", "context", "cut"} <= _refreshed(msg)
     await comm.disconnect()
 
 
@@ -282,6 +296,41 @@ async def test_run_page_socket_only_follows_its_run(data: tuple[Built, User, Use
     await _publish(b.session.pk, "compact_completed", {"task_id": task_id, "run_id": run_id})
     assert 'data-refresh="run"' in await comm.receive_from(3)
     await comm.disconnect()
+
+
+async def test_a_finished_run_refreshes_the_runs_panel(
+    data: tuple[Built, User, User], tmp_path: Path
+) -> None:
+    """The agent loop publishes `run` when a run ends; the session page is told to re-fetch its
+    runs panel, which then shows the run as finished."""
+    b, viewer, _ = data
+    await Session.objects.filter(pk=b.session.pk).aupdate(workspace=str(tmp_path))
+    session = await Session.objects.aget(pk=b.session.pk)
+    comm, _ = await _connect(f"/ws/sessions/{session.pk}/", viewer)
+    await comm.receive_from(3)
+    outcome = await AgentLoop(session, OfflineProvider(scenario=[{"text": "Done."}])).run_prompt("go on")
+    assert outcome.end_reason == "completed"
+    kinds = []
+    while "run" not in kinds:  # node_appended (prompt, reply) come first; each receive waits ≤ 3 s
+        msg = await comm.receive_from(3)
+        kind = re.search(r'data-kind="(\w+)"', msg)
+        assert kind is not None, msg
+        kinds.append(kind.group(1))
+    assert kinds == ["node_appended", "node_appended", "run"]
+    assert "runs" in _refreshed(msg)
+    await comm.disconnect()
+
+    def runs_panel() -> str:
+        client = Client()
+        client.force_login(viewer)
+        url = reverse("sessions_app:session_panel", args=[session.pk, "runs"])
+        return client.get(url, HTTP_HX_REQUEST="true").content.decode()
+
+    html = await sync_to_async(runs_panel)()
+    # The fragment's "runs" is the event the runs panel re-fetches itself on.
+    assert 'hx-trigger="cp:refresh-runs from:body' in html
+    row = re.search(rf'<tr[^>]*><td><a href="/runs/{outcome.run_id}/">.*?</tr>', html, re.S)
+    assert row and "b-completed" in row.group(0)
 
 
 async def test_many_clients_receive_each_delta(data: tuple[Built, User, User]) -> None:

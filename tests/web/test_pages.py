@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
+from typing import Any
 
 import pytest
 from django.test import Client
@@ -11,7 +13,7 @@ from django.urls import reverse
 
 from sessions_app import store
 from sessions_app.models import Agent, CompactionTask, Event, Node, Run, Session
-from sessions_app.runtime import definitions
+from sessions_app.runtime import agents as definitions
 from tests.web.builders import XSS, XSS_ESCAPED, Built, build_chain, build_session
 from tests.web.conftest import HX
 
@@ -28,18 +30,19 @@ def assert_inert(html: str) -> None:
 
 def page_urls(b: Built) -> list[str]:
     s = b.session
+    assert b.run is not None  # build_session() records a run
     return [
         reverse("sessions_app:session_list"),
         reverse("sessions_app:session_detail", args=[s.pk]),
         reverse("sessions_app:session_tree", args=[s.pk]),
-        reverse("sessions_app:session_context", args=[s.pk]),
-        reverse("sessions_app:session_cut", args=[s.pk]),
-        reverse("sessions_app:session_charts", args=[s.pk]),
-        reverse("sessions_app:session_timeline", args=[s.pk]),
-        reverse("sessions_app:session_runs", args=[s.pk]),
+        reverse("sessions_app:session_panel", args=[s.pk, "context"]),
+        reverse("sessions_app:session_panel", args=[s.pk, "cut"]),
+        reverse("sessions_app:session_panel", args=[s.pk, "charts"]),
+        reverse("sessions_app:session_panel", args=[s.pk, "timeline"]),
+        reverse("sessions_app:session_panel", args=[s.pk, "runs"]),
         reverse("sessions_app:node_detail", args=[s.pk, b.keys[0]]),
         reverse("sessions_app:compaction_detail", args=[b.compactions[0].pk]),
-        reverse("sessions_app:run_detail", args=[b.run.pk]),  # type: ignore[union-attr]
+        reverse("sessions_app:run_detail", args=[b.run.pk]),
         reverse("sessions_app:agent_definitions"),
     ]
 
@@ -92,7 +95,7 @@ def test_session_list_search_filter_and_pages(viewer_client: Client, db: None) -
     assert "needle" in found and "bulk 3" not in found
     pi_only = viewer_client.get(url, {"source": "pi"}).content.decode()
     assert "bulk 1<" in pi_only and "bulk 2<" not in pi_only
-    partial = viewer_client.get(url, {"q": "bulk", "page": 2}, **HX).content.decode()
+    partial = viewer_client.get(url, {"q": "bulk", "page": "2"}, **HX).content.decode()
     assert partial.lstrip().startswith('<section id="results"') and "<html" not in partial
 
 
@@ -104,6 +107,7 @@ def test_session_page_shows_tree_active_path_compaction_and_branch(
 ) -> None:
     s = built.session
     html = viewer_client.get(reverse("sessions_app:session_detail", args=[s.pk])).content.decode()
+    assert s.active_node_id is not None
     active = Node.objects.get(pk=s.active_node_id)
     assert f'id="tn-{active.pk}"' in html
     assert re.search(rf'class="tn[^"]*is-active[^"]*"\s+id="tn-{active.pk}"', html)
@@ -198,7 +202,9 @@ def test_compaction_node_shows_markdown_summary_escaped(viewer_client: Client, b
 
 def test_context_view_puts_summary_first_with_tokens(viewer_client: Client, built: Built) -> None:
     s = built.session
-    html = viewer_client.get(reverse("sessions_app:session_context", args=[s.pk]), **HX).content.decode()
+    html = viewer_client.get(
+        reverse("sessions_app:session_panel", args=[s.pk, "context"]), **HX
+    ).content.decode()
     rows = re.findall(r'<tr class="sec-(\w+)">', html)
     assert rows[0] == "summary"
     assert "kept" in rows and "new" in rows
@@ -210,7 +216,7 @@ def test_context_view_puts_summary_first_with_tokens(viewer_client: Client, buil
 
 def test_context_view_folds_long_contexts(viewer_client: Client, db: None) -> None:
     s = build_chain(600)
-    url = reverse("sessions_app:session_context", args=[s.pk])
+    url = reverse("sessions_app:session_panel", args=[s.pk, "context"])
     html = viewer_client.get(url, **HX).content.decode()
     from sessions_app.presenters.context import HEAD_ROWS, TAIL_ROWS
 
@@ -228,7 +234,7 @@ def _first_kept(html: str) -> str:
 
 def test_cut_view_redraws_with_other_settings_and_writes_nothing(viewer_client: Client, built: Built) -> None:
     s = built.session
-    url = reverse("sessions_app:session_cut", args=[s.pk])
+    url = reverse("sessions_app:session_panel", args=[s.pk, "cut"])
     nodes, tasks, events = Node.objects.count(), CompactionTask.objects.count(), Event.objects.count()
     small = viewer_client.get(url, {"keep": "60"}, **HX).content.decode()
     large = viewer_client.get(url, {"keep": "250"}, **HX).content.decode()
@@ -254,13 +260,13 @@ def test_cut_view_redraws_with_other_settings_and_writes_nothing(viewer_client: 
 
 def test_cut_view_says_when_there_is_nothing_to_compact(viewer_client: Client, db: None) -> None:
     s = build_chain(4)
-    html = viewer_client.get(reverse("sessions_app:session_cut", args=[s.pk]), **HX).content.decode()
+    html = viewer_client.get(reverse("sessions_app:session_panel", args=[s.pk, "cut"]), **HX).content.decode()
     assert "Nothing to compact." in html and "fit within keep_recent_tokens" in html
 
 
 def test_split_turn_prefix_is_drawn(viewer_client: Client, built: Built) -> None:
     html = viewer_client.get(
-        reverse("sessions_app:session_cut", args=[built.session.pk]), {"keep": "150"}, **HX
+        reverse("sessions_app:session_panel", args=[built.session.pk, "cut"]), {"keep": "150"}, **HX
     )
     text = html.content.decode()
     assert "seg-prefix" in text and "turn start" in text
@@ -268,7 +274,7 @@ def test_split_turn_prefix_is_drawn(viewer_client: Client, built: Built) -> None
 
 def test_charts_have_calls_threshold_and_compaction_markers(viewer_client: Client, built: Built) -> None:
     html = viewer_client.get(
-        reverse("sessions_app:session_charts", args=[built.session.pk]), **HX
+        reverse("sessions_app:session_panel", args=[built.session.pk, "charts"]), **HX
     ).content.decode()
     figs = {}
     for name in ("fig-context", "fig-usage", "fig-summaries"):
@@ -283,6 +289,26 @@ def test_charts_have_calls_threshold_and_compaction_markers(viewer_client: Clien
     assert len(figs["fig-context"]["data"][0]["y"]) == calls
     assert [t["name"] for t in figs["fig-usage"]["data"]] == ["input", "cache read", "cache write", "output"]
     assert figs["fig-summaries"]["data"][0]["x"] == [1]
+
+
+def test_charts_are_valid_plotly_figures_without_a_template(viewer_client: Client, built: Built) -> None:
+    """Built with plotly's graph objects; no layout.template (large, and the page themes the
+    figures itself for the vendored plotly.js)."""
+    import plotly.graph_objects as go
+
+    html = viewer_client.get(
+        reverse("sessions_app:session_panel", args=[built.session.pk, "charts"]), **HX
+    ).content.decode()
+    figs = {}
+    for name in ("fig-context", "fig-usage", "fig-summaries"):
+        m = re.search(rf'<script id="{name}" type="application/json">(.*?)</script>', html, re.S)
+        assert m, name
+        figs[name] = fig = json.loads(m.group(1))
+        assert "template" not in fig["layout"], name
+        assert all("type" in trace for trace in fig["data"]), name
+        go.Figure(fig)  # validates every attribute
+    compaction = next(t for t in figs["fig-context"]["data"] if t["name"].startswith("compaction"))
+    assert compaction["x"][2] is None  # before → after segments are separated by gaps
 
 
 def test_timeline_lists_tasks_with_status_and_links(viewer_client: Client, built: Built) -> None:
@@ -308,7 +334,9 @@ def test_timeline_lists_tasks_with_status_and_links(viewer_client: Client, built
     CompactionTask.objects.create(
         session=s, trigger="auto", reason="threshold", status="failed", error="boom"
     )
-    html = viewer_client.get(reverse("sessions_app:session_timeline", args=[s.pk]), **HX).content.decode()
+    html = viewer_client.get(
+        reverse("sessions_app:session_panel", args=[s.pk, "timeline"]), **HX
+    ).content.decode()
     assert "b-stale" in html and "b-failed" in html and "b-completed" in html
     assert reverse("sessions_app:run_detail", args=[run.pk]) in html
     assert reverse("sessions_app:compaction_detail", args=[built.compactions[0].pk]) in html
@@ -329,7 +357,7 @@ def test_runs_toggle_reveals_hidden_compact_fork_runs(viewer_client: Client, bui
         session=s, agent=fork, trigger="auto", status="completed", end_reason="completed"
     )
     Event.objects.create(session=s, run=run, agent=fork, type="compact_started", payload={"task_id": 1})
-    url = reverse("sessions_app:session_runs", args=[s.pk])
+    url = reverse("sessions_app:session_panel", args=[s.pk, "runs"])
     plain = viewer_client.get(url, **HX).content.decode()
     assert "default_compact_agent" not in plain and "compact_started" not in plain
     assert "1 hidden compact-fork run" in plain
@@ -430,9 +458,9 @@ def test_run_page_lists_model_calls(viewer_client: Client, built: Built) -> None
 
 
 def test_agent_definitions_page_hides_the_compact_agent_outside_debug(
-    viewer_client: Client, db: None, settings: object, tmp_path: object
+    viewer_client: Client, db: None, settings: Any, tmp_path: Path
 ) -> None:
-    settings.CUTPOINT_USER_AGENTS_DIR = str(tmp_path)  # type: ignore[attr-defined]
+    settings.CUTPOINT_USER_AGENTS_DIR = str(tmp_path)
     definitions.clear_runtime_state()
     try:
         with pytest.raises(definitions.DefinitionError):
@@ -463,8 +491,8 @@ def test_empty_session_renders(viewer_client: Client, db: None) -> None:
     s = Session.objects.create(title="empty")
     for url in (
         reverse("sessions_app:session_detail", args=[s.pk]),
-        reverse("sessions_app:session_cut", args=[s.pk]),
-        reverse("sessions_app:session_charts", args=[s.pk]),
+        reverse("sessions_app:session_panel", args=[s.pk, "cut"]),
+        reverse("sessions_app:session_panel", args=[s.pk, "charts"]),
     ):
         assert viewer_client.get(url).status_code == 200
 
@@ -472,6 +500,6 @@ def test_empty_session_renders(viewer_client: Client, db: None) -> None:
 def test_imported_style_session_without_window_uses_profile(viewer_client: Client, db: None) -> None:
     b = build_session("no window", window=None, compactions=0, turns=2, branch=False)
     html = viewer_client.get(
-        reverse("sessions_app:session_context", args=[b.session.pk]), **HX
+        reverse("sessions_app:session_panel", args=[b.session.pk, "context"]), **HX
     ).content.decode()
     assert "200,000" in html

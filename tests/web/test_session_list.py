@@ -1,5 +1,8 @@
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any
+
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
@@ -34,11 +37,11 @@ def test_lists_sessions_from_the_database_escaped(client: Client) -> None:
 
 
 def test_ensure_operator_creates_staff_account_once(
-    settings: object, tmp_path: object, capsys: pytest.CaptureFixture[str]
+    settings: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     from django.core.management import call_command
 
-    settings.DATA_DIR = tmp_path  # type: ignore[attr-defined]
+    settings.DATA_DIR = tmp_path
     call_command("ensure_operator")
     first = capsys.readouterr().out
     user = User.objects.get(username="operator")

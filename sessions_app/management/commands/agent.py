@@ -17,9 +17,11 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from sessions_app import store
 from sessions_app.compaction.context import context_report
+from sessions_app.compaction.vocabulary import EndReason, TaskStatus, Trigger
 from sessions_app.llm.base import Completed, Provider, StreamEvent, TextDelta
 from sessions_app.models import Node, Session
-from sessions_app.runtime import compactor, definitions
+from sessions_app.runtime import agents as definitions
+from sessions_app.runtime import compact_fork
 from sessions_app.runtime.auto_compaction import ForkCompaction
 from sessions_app.runtime.loop import AgentLoop, RunOutcome
 from sessions_app.runtime.providers import provider_for
@@ -54,7 +56,7 @@ class Command(BaseCommand):
             provider = self._provider(opts.get("scenario"))
             outcome = asyncio.run(self._run(session, provider, opts["prompt"], opts["max_turns"]))
             self._report(outcome)
-            if outcome.end_reason not in ("completed", "max_turns"):
+            if outcome.end_reason not in (EndReason.COMPLETED, EndReason.MAX_TURNS):
                 raise CommandError(
                     f"run {outcome.run_id} ended: {outcome.end_reason} {outcome.error}".strip()
                 )
@@ -118,7 +120,7 @@ class Command(BaseCommand):
         loop = AgentLoop(session, provider, max_turns=max_turns, on_stream=show, hooks=hooks)
         outcome = await loop.run_prompt(prompt)
         for done in await hooks.drain():  # background compactions finish before the process exits
-            if isinstance(done, compactor.CompactionOutcome):
+            if isinstance(done, compact_fork.CompactionOutcome):
                 self.stderr.write(f"[background compaction: {done.status} {done.node_key or done.error}]")
         return outcome
 
@@ -158,11 +160,13 @@ class Command(BaseCommand):
                 self.stdout.write(f"{item.key:<18} {item.role:<12} {item.tokens:>7}")
         elif command == "/compact":
             try:
-                outcome = asyncio.run(compactor.compact(session, trigger="manual", instructions=arg.strip()))
-            except compactor.CompactionRefused as refused:
+                outcome = asyncio.run(
+                    compact_fork.compact(session, trigger=Trigger.MANUAL, instructions=arg.strip())
+                )
+            except compact_fork.CompactionRefused as refused:
                 self.stderr.write(f"not compacted: {refused.reason}")
                 return
-            if outcome.status == "completed":
+            if outcome.status == TaskStatus.COMPLETED:
                 self.stdout.write(
                     f"compacted: node {outcome.node_key}, {outcome.tokens_before} → {outcome.tokens_after}"
                 )

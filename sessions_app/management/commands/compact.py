@@ -9,8 +9,9 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from sessions_app.compaction.vocabulary import TaskStatus, Trigger
 from sessions_app.models import Session
-from sessions_app.runtime import compactor
+from sessions_app.runtime import compact_fork
 
 
 class Command(BaseCommand):
@@ -28,9 +29,9 @@ class Command(BaseCommand):
         self, *args: Any, session_id: int | None, instructions: str, recovery: bool, **opts: Any
     ) -> None:
         if opts["recover_orphans"]:
-            retried = compactor.recover_orphaned_tasks(restart=False)
+            retried = compact_fork.recover_orphaned_tasks(restart=False)
             for task_id in retried:
-                outcome = asyncio.run(compactor.run_task(task_id))
+                outcome = asyncio.run(compact_fork.run_task(task_id))
                 self.stdout.write(f"task {task_id}: {outcome.status} {outcome.error}".rstrip())
             if not retried:
                 self.stdout.write("no orphaned compaction tasks")
@@ -40,10 +41,10 @@ class Command(BaseCommand):
         session = Session.objects.filter(pk=session_id).first()
         if session is None:
             raise CommandError(f"no session with id {session_id}")
-        trigger = "recovery" if recovery else "manual"
+        trigger = Trigger.RECOVERY if recovery else Trigger.MANUAL
         try:
-            task = compactor.request_compaction(session, trigger=trigger, instructions=instructions)
-        except compactor.CompactionRefused as refused:
+            task = compact_fork.request_compaction(session, trigger=trigger, instructions=instructions)
+        except compact_fork.CompactionRefused as refused:
             raise CommandError(refused.reason) from refused
         self.stderr.write(f"[compaction task {task.pk}: {trigger}]")
 
@@ -51,9 +52,9 @@ class Command(BaseCommand):
             self.stdout.write(text, ending="")
             self.stdout.flush()
 
-        outcome = asyncio.run(compactor.run_task(task.pk, on_delta=show))
+        outcome = asyncio.run(compact_fork.run_task(task.pk, on_delta=show))
         self.stdout.write("")
-        if outcome.status != "completed":
+        if outcome.status != TaskStatus.COMPLETED:
             raise CommandError(f"compaction {outcome.status}: {outcome.error}")
         for warning in outcome.warnings:
             self.stderr.write(f"warning: {warning}")

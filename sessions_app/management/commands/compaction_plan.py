@@ -9,7 +9,6 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from sessions_app import store
-from sessions_app.compaction import pi_jsonl
 from sessions_app.compaction.budget import context_tokens, resolve_threshold, should_compact
 from sessions_app.compaction.messages import Entry
 from sessions_app.compaction.prepare import NothingToDo, prepare
@@ -18,6 +17,7 @@ from sessions_app.compaction.settings import (
     DEFAULT_RESERVE_TOKENS,
     CompactionSettings,
 )
+from sessions_app.formats.pi import reader as pi_reader
 
 
 def load_path(source: str, leaf: str | None, *, estimate: bool) -> list[Entry]:
@@ -27,7 +27,7 @@ def load_path(source: str, leaf: str | None, *, estimate: bool) -> list[Entry]:
     if file.exists():
         if not file.is_file():
             raise CommandError(f"{source} is not a file")
-        session = pi_jsonl.load(file, estimate=estimate, lazy=not estimate)
+        session = pi_reader.load(file, estimate=estimate, lazy=not estimate)
         if not session.entries:
             raise CommandError(f"{source} is not a pi session file (no valid header or no entries)")
         if leaf is not None and leaf not in session.by_key:

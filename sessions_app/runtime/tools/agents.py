@@ -1,8 +1,8 @@
 """The `agent.*` tools: start a sub-agent, list definitions, and draft a plan template.
 
 `agent.fork_agent` is the model's way to start a sub-agent; the loop supplies `ctx.spawn_agent`.
-The compact fork is *not* started through here (R17): the runtime creates it itself, and
-`default_compact_agent` cannot be named by the model.
+The compact fork is *not* started through here: the runtime creates it itself, and
+`default_compact_agent` cannot be named by the model (docs/compaction.md, "The compact fork", F1).
 """
 
 from __future__ import annotations
@@ -10,8 +10,9 @@ from __future__ import annotations
 import re
 from typing import Any, Final
 
+from sessions_app.compaction.vocabulary import AgentRole
 from sessions_app.llm.base import ToolSpec
-from sessions_app.runtime.definitions import (
+from sessions_app.runtime.agents import (
     DefinitionError,
     describe,
     list_agent_definitions,
@@ -43,10 +44,10 @@ class ForkAgentTool(Tool):
     def run(self, args: dict[str, Any], ctx: ToolContext) -> ToolResult:
         name = arg_str(args, "definition")
         prompt = arg_str(args, "prompt")
-        # The policy already keeps this tool from non-main roles (R25–R27); checked again because
-        # a role mix-up here would let sub-agents multiply.
-        if ctx.role != "main":
-            raise ToolError(f"only the main agent may start sub-agents; this agent's role is {ctx.role!r}")
+        # The policy already keeps this tool from non-main roles (docs/compaction.md, "The compact
+        # fork", F6); checked again because a role mix-up here would let sub-agents multiply.
+        if ctx.role != AgentRole.MAIN:
+            raise ToolError(f"only the main agent may start sub-agents; this agent's role is '{ctx.role}'")
         if ctx.spawn_agent is None:
             raise ToolError("starting sub-agents is not available in this run")
         try:

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from sessions_app.compaction.messages import Block
+from sessions_app.compaction.vocabulary import AgentRole
 from sessions_app.llm.base import ToolSpec
 
 # spawn_agent(definition_name, prompt) -> the sub-agent's final text. Supplied by the loop.
@@ -26,7 +27,7 @@ class ToolContext:
     agent_id: int | None
     run_id: int | None
     workspace: Path
-    role: str = "main"
+    role: str = AgentRole.MAIN
     project_dir: Path | None = None
     spawn_agent: SpawnAgent | None = None
     tool_name: str = ""  # set by the dispatcher for the call being run

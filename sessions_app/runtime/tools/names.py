@@ -1,7 +1,7 @@
 """Tool names: the vocabulary shared by the tools, the policy and the definitions.
 
 Names with a dot (`agent.fork_agent`) are the runtime's canonical names; providers that only accept
-`[A-Za-z0-9_-]` get `registry.wire_name(...)` instead.
+`[A-Za-z0-9_-]` get `llm.base.wire_tool_name(...)` instead.
 """
 
 from __future__ import annotations

@@ -4,9 +4,10 @@
 the tool → artifact shrinking. It never raises for anything the model did: unknown tools, bad
 arguments and tool crashes all come back as error results.
 
-Canonical names may contain a dot (`agent.fork_agent`); the Anthropic API only accepts
-`[A-Za-z0-9_-]{1,64}`, so `tool_specs(..., wire=True)` renames `.` to `__` and `canonical_name`
-maps a name the model sends back.
+Canonical names may contain a dot (`agent.fork_agent`); providers only accept `[A-Za-z0-9_-]{1,64}`,
+so `tool_specs(..., wire=True)` renames them with `llm.base.wire_tool_name` (the one definition of
+wire names, which the Anthropic provider uses too) and `canonical_name` maps a name the model sends
+back.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import logging
 from collections.abc import Iterable, Mapping
 from typing import Any, Final
 
-from sessions_app.llm.base import ToolSpec
+from sessions_app.llm.base import WIRE_SEPARATOR, ToolSpec, wire_tool_name
 from sessions_app.runtime.artifacts import shrink_result
 from sessions_app.runtime.policy import Policy, check_call, deny
 from sessions_app.runtime.tools.agents import ForkAgentTool, ListAgentDefinitionsTool, PlanTemplateTool
@@ -28,8 +29,6 @@ from sessions_app.runtime.tools.names import ALL_TOOL_NAMES
 from sessions_app.runtime.tools.tasks import TaskCreateTool, TaskListTool, TaskUpdateTool
 
 logger = logging.getLogger(__name__)
-
-_WIRE_SEPARATOR: Final = "__"
 
 ALL_TOOLS: Final[Mapping[str, Tool]] = {
     tool.name: tool
@@ -50,15 +49,11 @@ ALL_TOOLS: Final[Mapping[str, Tool]] = {
 assert tuple(ALL_TOOLS) == ALL_TOOL_NAMES, "registry and tool vocabulary disagree"
 
 
-def wire_name(name: str) -> str:
-    return name.replace(".", _WIRE_SEPARATOR)
-
-
 def canonical_name(name: str) -> str:
     """`agent__fork_agent` → `agent.fork_agent`; canonical names pass through."""
     if name in ALL_TOOLS:
         return name
-    candidate = name.replace(_WIRE_SEPARATOR, ".")
+    candidate = name.replace(WIRE_SEPARATOR, ".")
     return candidate if candidate in ALL_TOOLS else name
 
 
@@ -73,7 +68,7 @@ def tool_specs(names: Iterable[str], *, wire: bool = False) -> list[ToolSpec]:
     """Specs for `names` (typically an effective tool set), in the order given."""
     specs = [get_tool(n).spec for n in names]
     if wire:
-        specs = [dataclasses.replace(s, name=wire_name(s.name)) for s in specs]
+        specs = [dataclasses.replace(s, name=wire_tool_name(s.name)) for s in specs]
     return specs
 
 

@@ -12,6 +12,7 @@ from typing import Any, Final
 
 from django.db import transaction
 
+from sessions_app.compaction.vocabulary import WorkStatus
 from sessions_app.llm.base import ToolSpec
 from sessions_app.models import Session, Task
 from sessions_app.runtime.tools import names
@@ -25,8 +26,8 @@ from sessions_app.runtime.tools.base import (
     arg_str,
 )
 
-STATUSES: Final = tuple(s for s, _ in Task.STATUSES)
-NEEDS_DEPENDENCIES_DONE: Final = frozenset({"in_progress", "done"})
+STATUSES: Final = tuple(s.value for s in WorkStatus)
+NEEDS_DEPENDENCIES_DONE: Final = frozenset({WorkStatus.IN_PROGRESS, WorkStatus.DONE})
 
 
 class TaskError(ToolError):
@@ -79,7 +80,7 @@ def _path(edges: dict[int, set[int]], start: int, goal: int) -> list[int] | None
 def _check_dependencies_done(task: Task, status: str, deps: Sequence[Task]) -> None:
     if status not in NEEDS_DEPENDENCIES_DONE:
         return
-    unfinished = [d for d in deps if d.status != "done"]
+    unfinished = [d for d in deps if d.status != WorkStatus.DONE]
     if unfinished:
         raise TaskError(
             f"task #{task.pk} cannot be {status} while its dependencies are not done: "
@@ -161,8 +162,8 @@ def task_board(session_id: int) -> dict[str, list[tuple[Task, list[Task]]]]:
         k: [] for k in ("ready", "in_progress", "blocked", "done", "cancelled")
     }
     for task in tasks:
-        waiting = [d for d in task.dependencies.all() if d.status != "done"]
-        if task.status == "pending":
+        waiting = [d for d in task.dependencies.all() if d.status != WorkStatus.DONE]
+        if task.status == WorkStatus.PENDING:
             board["blocked" if waiting else "ready"].append((task, waiting))
         else:
             board[task.status].append((task, waiting))

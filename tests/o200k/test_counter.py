@@ -1,4 +1,5 @@
-"""The C token counter (`_o200k`) against tiktoken, the reference: the exact same count, or -1."""
+"""The C token counter (`_o200k`) against tiktoken, the reference: the exact same count, or -1;
+and the guard that falls back to tiktoken for an encoding the C counter was not built for."""
 
 from __future__ import annotations
 
@@ -6,29 +7,35 @@ import base64
 import functools
 import itertools
 import json
+import logging
 import random
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import pytest
+import tiktoken
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from sessions_app.compaction import o200k_unicode, tokens
+from sessions_app import o200k
+from sessions_app.compaction import tokens
 from sessions_app.compaction.tokens import count_text
+from sessions_app.o200k import counting as counter_module
+from sessions_app.o200k import unicode_tables as o200k_unicode
 
-from .fixtures import BEFORE, LARGE
+from ..compaction.fixtures import BEFORE, LARGE
 
+_missing: ImportError | None = None
 try:
-    from sessions_app.compaction import _o200k
+    from sessions_app.o200k import _o200k
 except ImportError as e:  # every test below fails (never skips); the rest of the suite still runs
-    _o200k, _missing = None, e
+    _missing = e
 
 
 @pytest.fixture(autouse=True)
 def _extension_is_built() -> None:
-    if _o200k is None:
+    if _missing is not None:
         pytest.fail(f"the C extension is not built (run `pip install -e .`): {_missing}")
 
 
@@ -36,13 +43,13 @@ PROPS = settings(max_examples=400, deadline=None, suppress_health_check=[HealthC
 
 
 def counter() -> _o200k.Counter:
-    c = tokens.fast_counter()
+    c = o200k.fast_counter()
     assert c is not None, "count_text is not using the C counter"
     return c
 
 
 def reference(text: str) -> int:
-    return len(tokens.encoding().encode_ordinary(text))
+    return len(o200k.encoding().encode_ordinary(text))
 
 
 @functools.cache
@@ -242,12 +249,13 @@ def test_threads_count_without_interfering() -> None:
 
 
 def test_count_text_without_the_extension_uses_tiktoken(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(tokens, "fast_counter", lambda: None)
+    monkeypatch.setattr(tokens, "counter", lambda: o200k.Counter(o200k.encoding(), fast=False))
     assert count_text("hello world") == 2
     assert count_text("<|endoftext|>") == reference("<|endoftext|>")
 
 
 def test_counter_rejects_what_it_cannot_count() -> None:
+    # Deliberately wrong types: the C extension must raise TypeError, not crash or guess.
     with pytest.raises(TypeError):
         counter().count(b"bytes")  # type: ignore[arg-type]
     with pytest.raises(TypeError):
@@ -256,7 +264,7 @@ def test_counter_rejects_what_it_cannot_count() -> None:
         _o200k.Counter({b"": 0})
     with pytest.raises(ValueError):
         _o200k.Counter({b"a": -1})
-    assert len(counter()) == len(tokens.encoding()._mergeable_ranks)
+    assert len(counter()) == len(o200k.encoding()._mergeable_ranks)
 
 
 def merge_count(ranks: dict[bytes, int], piece: bytes) -> int:
@@ -301,3 +309,75 @@ def test_generator_classes_match_the_split_pattern() -> None:
     assert classes("\u0301") == u.UPPER | u.LOWER  # a mark is in both classes but not a letter
     assert classes("½") == classes("Ⅻ") == u.N
     assert classes("\u0378") == u.UNKNOWN
+
+
+# --- the guard: the C counter only for the encoding it was built for --------------------------
+
+SAMPLES = ["hello world", "don't STOP  now\n\n", "日本語 ½ 123456", "<|endoftext|>", "", "x" * 300]
+
+
+@pytest.fixture
+def fresh_warning(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The guard warns once per process; each test starts before that warning."""
+    monkeypatch.setattr(counter_module, "_warned", False)
+
+
+def guard_warnings(caplog: pytest.LogCaptureFixture) -> list[str]:
+    return [r.getMessage() for r in caplog.records if r.name == counter_module.__name__]
+
+
+def test_pattern_is_tiktokens_own(monkeypatch: pytest.MonkeyPatch) -> None:
+    import tiktoken_ext.openai_public as public
+
+    monkeypatch.setattr(public, "load_tiktoken_bpe", lambda *args, **kwargs: {})  # no download
+    spec = public.o200k_base()
+    assert spec["name"] == o200k.ENCODING
+    assert spec["pat_str"] == o200k.PATTERN
+    assert spec["special_tokens"] == counter_module.SPECIAL_TOKENS
+
+
+def test_o200k_passes_the_guard(caplog: pytest.LogCaptureFixture, fresh_warning: None) -> None:
+    with caplog.at_level(logging.WARNING):
+        c = o200k.Counter(o200k.encoding())
+    assert c.fast is not None
+    assert not guard_warnings(caplog)
+
+
+def test_another_pattern_falls_back_to_tiktoken_with_one_warning(
+    caplog: pytest.LogCaptureFixture, fresh_warning: None
+) -> None:
+    base = o200k.encoding()
+    other = tiktoken.Encoding(
+        "o200k_words", pat_str=r"\S+|\s+", mergeable_ranks=base._mergeable_ranks, special_tokens={}
+    )
+    with caplog.at_level(logging.WARNING):
+        first, second = o200k.Counter(other), o200k.Counter(other)
+        counts = [first.count(t) for t in SAMPLES]
+        many = second.count_many(SAMPLES)
+    assert first.fast is None and second.fast is None
+    assert counts == many == [len(other.encode_ordinary(t)) for t in SAMPLES]
+    assert counts != [len(base.encode_ordinary(t)) for t in SAMPLES]  # the C counter would miscount
+    (warning,) = guard_warnings(caplog)
+    assert "split pattern" in warning
+
+
+def test_missing_private_attribute_falls_back_to_tiktoken(
+    caplog: pytest.LogCaptureFixture, fresh_warning: None
+) -> None:
+    base = o200k.encoding()
+
+    class Moved:
+        """A tiktoken whose ranks are no longer at `_mergeable_ranks`."""
+
+        _pat_str = o200k.PATTERN
+
+        def encode_ordinary(self, text: str) -> list[int]:
+            return base.encode_ordinary(text)
+
+    with caplog.at_level(logging.WARNING):
+        c = o200k.Counter(Moved())  # type: ignore[arg-type]  # a duck-typed stand-in, not a tiktoken.Encoding
+        counts = c.count_many(SAMPLES) + c.count_many(SAMPLES)
+    assert c.fast is None
+    assert counts == [len(base.encode_ordinary(t)) for t in SAMPLES] * 2
+    (warning,) = guard_warnings(caplog)
+    assert "_mergeable_ranks" in warning

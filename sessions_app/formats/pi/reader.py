@@ -2,8 +2,10 @@
 
 v1 files have no entry ids; pi invents random ones when it migrates them, which would make
 every import of the same file different. Here a v1 entry's key is derived from its position in
-the file only, so the same file always yields the same keys. Field names are mapped onto the
-contract in messages.py; whatever has no place there is kept under `data["extra"]`.
+the file only, so the same file always yields the same keys. pi's names are mapped onto the
+contract (compaction/messages.py) by `schema`; whatever has no place there is kept under
+`data["extra"]`. `parse`/`load` read a whole file; `Builder` turns one decoded line at a time
+into an entry, for the importer, which streams files into the store with the same keys.
 """
 
 from __future__ import annotations
@@ -16,38 +18,28 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .messages import (
-    ASSISTANT,
-    BASH_EXECUTION,
-    BRANCH_SUMMARY,
-    COMPACTION,
-    CUSTOM,
-    CUSTOM_MESSAGE,
-    CUSTOM_ROLE,
-    LABEL,
-    MESSAGE,
-    MODEL_CHANGE,
-    SESSION_INFO,
-    THINKING_LEVEL_CHANGE,
-    TOOL_RESULT,
-    USER,
-    Block,
-    Entry,
-    Usage,
-)
-from .tokens import estimate_entry
-from .tree import path_to
+from sessions_app.compaction.messages import ASSISTANT, COMPACTION, CUSTOM, MESSAGE, Block, Entry, Usage
+from sessions_app.compaction.tokens import estimate_entry
+from sessions_app.compaction.tree import path_to
 
-_V1_SEED = "cutpoint/pi-jsonl/v1/"
-_ROLES = {
-    "user": USER,
-    "assistant": ASSISTANT,
-    "toolResult": TOOL_RESULT,
-    "bashExecution": BASH_EXECUTION,
-    "custom": CUSTOM_ROLE,
-    "hookMessage": CUSTOM_ROLE,  # v2 name, renamed by pi's v2→v3 migration
-}
-_STOP_REASONS = {"toolUse": "tool_use"}
+from ..fields import rest, usage_fields
+from .schema import (
+    ENTRY_FIELDS,
+    ENTRY_KEYS,
+    HEADER_TYPE,
+    LEGACY_ROLES,
+    MESSAGE_FIELDS,
+    MESSAGE_KEYS,
+    ROLES,
+    STOP_REASONS,
+    USAGE_FIELDS,
+    USAGE_KEYS,
+    blocks_from_pi,
+    details_from_pi,
+    fields_from_pi,
+)
+
+_V1_SEED = "cutpoint/pi-jsonl/v1/"  # part of every v1 key: changing it changes imported keys
 _BASE = frozenset({"type", "id", "parentId", "timestamp"})
 
 _v1_keys: list[str] = []
@@ -102,119 +94,29 @@ class PiSession:
         raise KeyError(key)
 
 
-_TEXT_KEYS = frozenset({"type", "text"})
-_CALL_KEYS = frozenset({"type", "id", "name", "arguments"})
-_THINKING_KEYS = frozenset({"type", "thinking", "thinkingSignature"})
-_IMAGE_KEYS = frozenset({"type", "mimeType", "data"})
-_USAGE_KEYS = frozenset({"input", "output", "cacheRead", "cacheWrite", "totalTokens"})
-
-
-def _rest(d: dict[str, Any], known: frozenset[str]) -> dict[str, Any]:
-    """Fields of `d` the contract has no name for, in file order (a cheap subset test first)."""
-    if d.keys() <= known:
-        return {}
-    return {k: v for k, v in d.items() if k not in known}
-
-
-def _blocks(content: Any) -> list[Block]:
-    if isinstance(content, str):
-        return [{"type": "text", "text": content}]
-    if not isinstance(content, list):
-        return []
-    out: list[Block] = []
-    for b in content:
-        if not isinstance(b, dict):
-            continue
-        t = b.get("type")
-        if t == "text":
-            if len(b) == 2 and "text" in b:
-                out.append(b)  # already in contract shape; no copy needed
-                continue
-            nb: Block = {"type": "text", "text": b.get("text") or ""}
-            rest = _rest(b, _TEXT_KEYS)
-        elif t == "toolCall":
-            nb = {
-                "type": "tool_call",
-                "id": b.get("id"),
-                "name": b.get("name"),
-                "arguments": b.get("arguments"),
-            }
-            rest = _rest(b, _CALL_KEYS)
-        elif t == "thinking":
-            nb = {
-                "type": "thinking",
-                "thinking": b.get("thinking") or "",
-                "signature": b.get("thinkingSignature"),
-            }
-            rest = _rest(b, _THINKING_KEYS)
-        elif t == "image":
-            nb = {"type": "image", "mime_type": b.get("mimeType"), "data": b.get("data")}
-            rest = _rest(b, _IMAGE_KEYS)
-        else:
-            out.append(b)
-            continue
-        if rest:
-            nb["extra"] = rest
-        out.append(nb)
-    return out
-
-
 def _usage(u: Any, extra: dict[str, Any]) -> Usage | None:
-    if not isinstance(u, dict):
-        return None
-    rest = _rest(u, _USAGE_KEYS)
-    if rest:
-        extra["usage"] = rest
-    return Usage(
-        int(u.get("input") or 0),
-        int(u.get("output") or 0),
-        int(u.get("cacheRead") or 0),
-        int(u.get("cacheWrite") or 0),
-        int(u.get("totalTokens") or 0),
-    )
+    u = usage_fields(u, USAGE_KEYS, extra)
+    return None if u is None else Usage(*(int(u.get(pi) or 0) for _, pi in USAGE_FIELDS))
 
 
 def _stop_reason(s: Any) -> str | None:
     if not isinstance(s, str):
         return None
-    return _STOP_REASONS.get(s, s)
+    return STOP_REASONS.get(s, s)
 
 
-def _details(d: Any) -> Any:
-    """pi's compaction details use camelCase file lists; other keys (hook data) pass through."""
-    if not isinstance(d, dict):
-        return d
-    out = dict(d)
-    if "readFiles" in out:
-        out["read_files"] = out.pop("readFiles")
-    if "modifiedFiles" in out:
-        out["modified_files"] = out.pop("modifiedFiles")
-    return out
-
-
+# The assistant message needs more than renames: usage and the stop reason.
 _ASSISTANT_KEYS = frozenset(
     {"role", "content", "provider", "model", "api", "errorMessage", "usage", "stopReason"}
 )
-_TOOL_RESULT_KEYS = frozenset({"role", "content", "toolCallId", "toolName", "isError"})
-_BASH_KEYS = frozenset(
-    {
-        "role",
-        "command",
-        "output",
-        "exitCode",
-        "cancelled",
-        "truncated",
-        "fullOutputPath",
-        "excludeFromContext",
-    }
+_COMPACTION_KEYS = frozenset(
+    {"summary", "firstKeptEntryId", "firstKeptEntryIndex", "tokensBefore", "details", "fromHook"}
 )
-_CUSTOM_KEYS = frozenset({"role", "content", "customType", "display", "details"})
-_USER_KEYS = frozenset({"role", "content"})
 
 
 def _message(m: dict[str, Any], key: str, parent: str | None, ts: Any, extra: dict[str, Any]) -> Entry:
     pi_role = m.get("role")
-    role = _ROLES.get(pi_role) if isinstance(pi_role, str) else None
+    role = ROLES.get(pi_role) if isinstance(pi_role, str) else None
     if role is None:
         # A role this reader does not know: keep the payload, out of the model's way.
         return Entry(
@@ -224,7 +126,7 @@ def _message(m: dict[str, Any], key: str, parent: str | None, ts: Any, extra: di
             data={"custom_type": f"pi:{pi_role}", "data": m, "extra": extra},
             timestamp=ts,
         )
-    if pi_role == "hookMessage":
+    if pi_role in LEGACY_ROLES:
         extra["pi_role"] = pi_role
     usage = None
     stop = None
@@ -238,36 +140,11 @@ def _message(m: dict[str, Any], key: str, parent: str | None, ts: Any, extra: di
         usage = _usage(m.get("usage"), extra)
         stop = _stop_reason(m.get("stopReason"))
         known = _ASSISTANT_KEYS
-        content = _blocks(m.get("content"))
-    elif role == TOOL_RESULT:
-        data = {
-            "tool_call_id": m.get("toolCallId"),
-            "tool_name": m.get("toolName"),
-            "is_error": bool(m.get("isError")),
-        }
-        known = _TOOL_RESULT_KEYS
-        content = _blocks(m.get("content"))
-    elif role == BASH_EXECUTION:
-        data = {
-            "command": m.get("command") or "",
-            "output": m.get("output") or "",
-            "exit_code": m.get("exitCode"),
-            "cancelled": bool(m.get("cancelled")),
-            "truncated": bool(m.get("truncated")),
-            "full_output_path": m.get("fullOutputPath"),
-            "exclude_from_context": bool(m.get("excludeFromContext")),
-        }
-        known = _BASH_KEYS
-        content = []
-    elif role == CUSTOM_ROLE:
-        data = {"custom_type": m.get("customType"), "display": m.get("display"), "details": m.get("details")}
-        known = _CUSTOM_KEYS
-        content = _blocks(m.get("content"))
-    else:  # user
-        data = {}
-        known = _USER_KEYS
-        content = _blocks(m.get("content"))
-    extra.update(_rest(m, known))
+        content = blocks_from_pi(m.get("content"))
+    else:
+        content, data = fields_from_pi(m, MESSAGE_FIELDS[role])
+        known = MESSAGE_KEYS[role]
+    extra.update(rest(m, known))
     if extra:
         data["extra"] = extra
     return Entry(key, parent, MESSAGE, role, content, data, usage, stop, 0, ts)
@@ -285,7 +162,7 @@ def _entry(obj: dict[str, Any], key: str, parent: str | None, first_kept: str | 
         m = obj.get("message")
         return _message(m if isinstance(m, dict) else {}, key, parent, ts, extra)
 
-    def take(*names: str) -> None:
+    def take(names: frozenset[str]) -> None:
         for k, v in obj.items():
             if k not in _BASE and k not in names:
                 extra[k] = v
@@ -297,49 +174,15 @@ def _entry(obj: dict[str, Any], key: str, parent: str | None, first_kept: str | 
             "summary": obj.get("summary"),
             "first_kept": first_kept,
             "tokens_before": obj.get("tokensBefore"),
-            "details": _details(obj.get("details")),
+            "details": details_from_pi(obj.get("details")),
             "from_hook": bool(obj.get("fromHook")),
         }
-        take("summary", "firstKeptEntryId", "firstKeptEntryIndex", "tokensBefore", "details", "fromHook")
+        take(_COMPACTION_KEYS)
         kind = COMPACTION
-    elif t == BRANCH_SUMMARY:
-        data = {
-            "from_id": obj.get("fromId"),
-            "summary": obj.get("summary"),
-            "details": obj.get("details"),
-            "from_hook": bool(obj.get("fromHook")),
-        }
-        take("fromId", "summary", "details", "fromHook")
-        kind = BRANCH_SUMMARY
-    elif t == CUSTOM_MESSAGE:
-        content = _blocks(obj.get("content"))
-        data = {
-            "custom_type": obj.get("customType"),
-            "display": obj.get("display"),
-            "details": obj.get("details"),
-        }
-        take("content", "customType", "display", "details")
-        kind = CUSTOM_MESSAGE
-    elif t == MODEL_CHANGE:
-        data = {"provider": obj.get("provider"), "model_id": obj.get("modelId")}
-        take("provider", "modelId")
-        kind = MODEL_CHANGE
-    elif t == THINKING_LEVEL_CHANGE:
-        data = {"thinking_level": obj.get("thinkingLevel")}
-        take("thinkingLevel")
-        kind = THINKING_LEVEL_CHANGE
-    elif t == LABEL:
-        data = {"target": obj.get("targetId"), "label": obj.get("label")}
-        take("targetId", "label")
-        kind = LABEL
-    elif t == CUSTOM:
-        data = {"custom_type": obj.get("customType"), "data": obj.get("data")}
-        take("customType", "data")
-        kind = CUSTOM
-    elif t == SESSION_INFO:
-        data = {"name": obj.get("name")}
-        take("name")
-        kind = SESSION_INFO
+    elif isinstance(t, str) and t in ENTRY_FIELDS:
+        content, data = fields_from_pi(obj, ENTRY_FIELDS[t])
+        take(ENTRY_KEYS[t])
+        kind = t
     else:
         # Unknown entry type from a newer pi: carried along as an opaque custom entry.
         data = {"custom_type": f"pi:{t}", "data": {k: v for k, v in obj.items() if k not in _BASE}}
@@ -411,21 +254,14 @@ def _set_payload(e: Entry, content: Any, data: Any, usage: Any, stop: Any) -> No
 
 
 def _lazy_field(slot: Any) -> property:
+    # `_raw` is unset on entries built by dataclasses.replace & co: nothing to parse then.
     def get(self: _LazyEntry) -> Any:
-        try:
-            pending = self._raw
-        except AttributeError:  # built by dataclasses.replace & co: nothing to parse
-            pending = None
-        if pending is not None:
+        if getattr(self, "_raw", None) is not None:
             self._materialize()
         return slot.__get__(self, Entry)
 
     def put(self: _LazyEntry, value: Any) -> None:
-        try:
-            pending = self._raw
-        except AttributeError:
-            pending = None
-        if pending is not None:
+        if getattr(self, "_raw", None) is not None:
             self._materialize()  # so a later parse cannot overwrite this assignment
         slot.__set__(self, value)
 
@@ -528,7 +364,7 @@ def first_kept_index(obj: dict[str, Any]) -> int | None:
 
 def is_header(obj: Any) -> bool:
     """pi's test for a session file's first line."""
-    return isinstance(obj, dict) and obj.get("type") == "session" and isinstance(obj.get("id"), str)
+    return isinstance(obj, dict) and obj.get("type") == HEADER_TYPE and isinstance(obj.get("id"), str)
 
 
 def parse(raw: bytes | str, *, estimate: bool = False, lazy: bool = True) -> PiSession:
@@ -563,8 +399,9 @@ def parse(raw: bytes | str, *, estimate: bool = False, lazy: bool = True) -> PiS
         e: Entry | None = None
         head = match_head(line) if use_lazy else None
         if head is not None and line.rstrip().endswith(b"}}"):
-            role = _ROLES.get(head.group(4).decode())
-            if role is not None and head.group(4) != b"hookMessage" and (head.group(1) is None) == v1:
+            pi_role = head.group(4).decode()
+            role = ROLES.get(pi_role)
+            if role is not None and pi_role not in LEGACY_ROLES and (head.group(1) is None) == v1:
                 if v1:
                     key, parent = v1_key(builder.index + 1), builder.prev
                 else:

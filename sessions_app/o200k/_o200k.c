@@ -849,7 +849,7 @@ static PySequenceMethods Counter_as_sequence = {
 
 static PyTypeObject CounterType = {
     PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "sessions_app.compaction._o200k.Counter",
+    .tp_name = "sessions_app.o200k._o200k.Counter",
     .tp_basicsize = sizeof(Counter),
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_doc = "Counter(ranks: dict[bytes, int])\n\n"
@@ -862,8 +862,8 @@ static PyTypeObject CounterType = {
 
 static struct PyModuleDef o200k_module = {
     PyModuleDef_HEAD_INIT,
-    .m_name = "sessions_app.compaction._o200k",
-    .m_doc = "Fast o200k_base token counting (see tokens.count_text).",
+    .m_name = "sessions_app.o200k._o200k",
+    .m_doc = "Fast o200k_base token counting (see sessions_app.o200k.Counter).",
     .m_size = -1,
 };
 

@@ -10,14 +10,14 @@ from pathlib import Path
 
 import pytest
 
-from sessions_app.compaction import pi_jsonl
 from sessions_app.compaction.context import build_context, path_settings
 from sessions_app.compaction.cut import find_cut_pi
 from sessions_app.compaction.messages import Entry
 from sessions_app.compaction.prepare import Preparation, prepare
 from sessions_app.compaction.settings import CompactionSettings
+from sessions_app.formats.pi import reader as pi_reader
 
-from .fixtures import BEFORE, LARGE
+from ..compaction.fixtures import BEFORE, LARGE
 
 HEADER_V1 = {"type": "session", "id": "s1", "timestamp": "2025-01-01T00:00:00Z", "cwd": "/w"}
 
@@ -81,7 +81,7 @@ def v1_text() -> str:
 
 
 def test_missing_empty_headerless_and_malformed_files_are_empty(tmp_path: Path) -> None:
-    assert pi_jsonl.load(tmp_path / "missing.jsonl").entries == []
+    assert pi_reader.load(tmp_path / "missing.jsonl").entries == []
     for name, body in {
         "empty": "",
         "no-header": jsonl(msg("user", content="x")),
@@ -90,21 +90,21 @@ def test_missing_empty_headerless_and_malformed_files_are_empty(tmp_path: Path) 
     }.items():
         f = tmp_path / f"{name}.jsonl"
         f.write_text(body)
-        s = pi_jsonl.load(f)
+        s = pi_reader.load(f)
         assert s.entries == [] and s.leaf is None and s.path() == [], name
 
 
 def test_bad_lines_are_skipped(tmp_path: Path) -> None:
     f = tmp_path / "s.jsonl"
     f.write_text(jsonl(HEADER_V1, msg("user", content="a")) + "garbage\n\n" + jsonl(msg("user", content="b")))
-    s = pi_jsonl.load(f)
+    s = pi_reader.load(f)
     assert [e.content[0]["text"] for e in s.entries] == ["a", "b"]
     assert s.entries[1].parent == s.entries[0].key
 
 
 def test_v1_keys_are_8_hex_deterministic_and_chained() -> None:
-    a = pi_jsonl.parse(v1_text())
-    b = pi_jsonl.parse(v1_text().encode())
+    a = pi_reader.parse(v1_text())
+    b = pi_reader.parse(v1_text().encode())
     assert a.version == 1
     assert [e.key for e in a.entries] == [e.key for e in b.entries]
     assert all(re.fullmatch(r"[0-9a-f]{8}", e.key) for e in a.entries)
@@ -115,12 +115,12 @@ def test_v1_keys_are_8_hex_deterministic_and_chained() -> None:
 
 
 def test_v1_keys_stay_unique_for_long_files() -> None:
-    keys = [pi_jsonl.v1_key(i) for i in range(1, 120_001)]
+    keys = [pi_reader.v1_key(i) for i in range(1, 120_001)]
     assert len(set(keys)) == len(keys)
 
 
 def test_v1_first_kept_index_counts_the_header() -> None:
-    s = pi_jsonl.parse(v1_text())
+    s = pi_reader.parse(v1_text())
     comp = s.entries[4]
     assert comp.kind == "compaction"
     assert comp.data["first_kept"] == s.entries[2].key  # file line 3 = third entry (the assistant)
@@ -128,7 +128,7 @@ def test_v1_first_kept_index_counts_the_header() -> None:
 
 
 def test_v1_field_mapping() -> None:
-    s = pi_jsonl.parse(v1_text())
+    s = pi_reader.parse(v1_text())
     user, thinking, assistant, result, _, bash = s.entries
     assert user.content == [{"type": "text", "text": "hello"}] and user.data["extra"] == {"timestamp": 1}
     assert (thinking.kind, thinking.data["thinking_level"]) == ("thinking_level_change", "high")
@@ -187,7 +187,7 @@ def test_v2_ids_are_kept_and_hook_message_becomes_custom() -> None:
         },
         {"type": "label", "id": "cc", "parentId": "bb", "timestamp": "t", "targetId": "aa", "label": "L"},
     )
-    s = pi_jsonl.parse(text)
+    s = pi_reader.parse(text)
     assert s.version == 2 and [e.key for e in s.entries] == ["aa", "bb", "cc"]
     hook = s.entries[1]
     assert (hook.role, hook.data["custom_type"], hook.content) == (
@@ -254,7 +254,7 @@ def test_v3_entries_and_branches() -> None:
             "fromHook": False,
         },
     )
-    s = pi_jsonl.parse(text)
+    s = pi_reader.parse(text)
     assert [e.key for e in s.path()] == ["1", "3", "4", "5", "6", "7"]  # "2" is a sibling branch
     assert [e.key for e in s.path("2")] == ["1", "2"]
     comp = s.entries[-1]
@@ -267,16 +267,16 @@ def test_v3_entries_and_branches() -> None:
 
 
 def test_estimates_are_filled_on_request() -> None:
-    s = pi_jsonl.parse(v1_text(), estimate=True)
+    s = pi_reader.parse(v1_text(), estimate=True)
     assert s.entries[0].tokens == 1  # "hello"
-    assert pi_jsonl.parse(v1_text()).entries[0].tokens == 0
+    assert pi_reader.parse(v1_text()).entries[0].tokens == 0
 
 
 # --- pi's large-session cases and the expected-results table -------------------------------------
 
 
 def test_large_session_loads_and_builds_context() -> None:
-    s = pi_jsonl.load(LARGE)
+    s = pi_reader.load(LARGE)
     assert s.version == 1 and len(s.entries) > 100
     assert sum(e.kind == "message" for e in s.entries) > 100
     path = s.path()
@@ -286,7 +286,7 @@ def test_large_session_loads_and_builds_context() -> None:
     assert path_settings(path).model is not None
 
 
-def idx(session: pi_jsonl.PiSession, key: str | None) -> int | None:
+def idx(session: pi_reader.PiSession, key: str | None) -> int | None:
     return None if key is None else session.index(key)
 
 
@@ -299,7 +299,7 @@ def idx(session: pi_jsonl.PiSession, key: str | None) -> int | None:
     ids=["large-session", "before-compaction"],
 )
 def test_pi_mode_matches_pi_0_73_1_on_real_sessions(fixture: Path, expected: tuple) -> None:
-    s = pi_jsonl.load(fixture)
+    s = pi_reader.load(fixture)
     p = prepare(s.path(), CompactionSettings(keep_recent_tokens=20000, reserve_tokens=16384, compat="pi"))
     assert isinstance(p, Preparation)
     assert s.path() == s.entries  # linear files: path positions are file positions
@@ -321,7 +321,7 @@ def test_pi_mode_matches_pi_0_73_1_on_real_sessions(fixture: Path, expected: tup
 
 def test_default_mode_on_real_sessions_keeps_at_least_the_budget() -> None:
     for fixture in (LARGE, BEFORE):
-        s = pi_jsonl.load(fixture, estimate=True)
+        s = pi_reader.load(fixture, estimate=True)
         path = s.path()
         p = prepare(path, CompactionSettings())
         assert isinstance(p, Preparation)
@@ -341,36 +341,36 @@ def fields(e: object) -> tuple:
 
 @pytest.mark.parametrize("fixture", [LARGE, BEFORE], ids=["large-session", "before-compaction"])
 def test_lazy_and_eager_loading_agree(fixture: Path) -> None:
-    lazy = pi_jsonl.load(fixture)
-    eager = pi_jsonl.load(fixture, lazy=False)
+    lazy = pi_reader.load(fixture)
+    eager = pi_reader.load(fixture, lazy=False)
     assert type(lazy.entries[0]) is not Entry  # payloads really are deferred
     assert all(type(e) is Entry for e in eager.entries)
     assert [fields(e) for e in lazy.entries] == [fields(e) for e in eager.entries]
 
 
 def test_lazy_entries_copy_and_replace_like_plain_entries() -> None:
-    s = pi_jsonl.parse(v1_text())
+    s = pi_reader.parse(v1_text())
     assistant = s.entries[2]
     clone = copy.deepcopy(assistant)
     assert type(clone) is Entry and fields(clone) == fields(assistant)
     changed = dataclasses.replace(s.entries[0], tokens=7)
     assert changed.tokens == 7 and changed.content == [{"type": "text", "text": "hello"}]
-    fresh = pi_jsonl.parse(v1_text()).entries[0]
+    fresh = pi_reader.parse(v1_text()).entries[0]
     fresh.content = [{"type": "text", "text": "edited"}]  # an assignment before first use sticks
     assert fresh.content == [{"type": "text", "text": "edited"}] and fresh.data["extra"] == {"timestamp": 1}
 
 
 def test_truncated_last_line_is_skipped_lazily_too() -> None:
     text = v1_text() + '{"type":"message","timestamp":"t","message":{"role":"user","content":"cut off'
-    lazy, eager = pi_jsonl.parse(text), pi_jsonl.parse(text, lazy=False)
+    lazy, eager = pi_reader.parse(text), pi_reader.parse(text, lazy=False)
     assert len(lazy.entries) == len(eager.entries) == 6
 
 
 def test_invalid_line_that_looks_complete_is_kept_empty_when_lazy() -> None:
     bad = '{"type":"message","timestamp":"t","message":{"role":"user","content":"x"}}}'
     text = v1_text() + bad + "\n"
-    assert len(pi_jsonl.parse(text, lazy=False).entries) == 6  # pi skips it
-    lazy = pi_jsonl.parse(text)
+    assert len(pi_reader.parse(text, lazy=False).entries) == 6  # pi skips it
+    lazy = pi_reader.parse(text)
     assert len(lazy.entries) == 7
     assert lazy.entries[-1].content == [] and lazy.entries[-1].data == {"extra": {"malformed_line": True}}
 
@@ -378,8 +378,8 @@ def test_invalid_line_that_looks_complete_is_kept_empty_when_lazy() -> None:
 @pytest.mark.parametrize("fixture", [LARGE, BEFORE], ids=["large-session", "before-compaction"])
 def test_lazy_file_tracking_matches_eager(fixture: Path) -> None:
     s = CompactionSettings(compat="pi")
-    lazy = prepare(pi_jsonl.load(fixture).path(), s)
-    eager = prepare(pi_jsonl.load(fixture, lazy=False).path(), s)
+    lazy = prepare(pi_reader.load(fixture).path(), s)
+    eager = prepare(pi_reader.load(fixture, lazy=False).path(), s)
     assert isinstance(lazy, Preparation) and isinstance(eager, Preparation)
     assert (lazy.read_files, lazy.modified_files) == (eager.read_files, eager.modified_files)
     assert lazy.modified_files  # the fixtures do edit files: the check is not vacuous

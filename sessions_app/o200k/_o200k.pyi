@@ -1,4 +1,4 @@
-"""Fast o200k_base token counting; see tokens.count_text, which falls back to tiktoken."""
+"""Fast o200k_base token counting; see sessions_app.o200k.Counter, which falls back to tiktoken."""
 
 class Counter:
     """Token counter over tiktoken's mergeable ranks (`Encoding._mergeable_ranks` of o200k_base)."""

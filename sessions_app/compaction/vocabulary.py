@@ -1,0 +1,178 @@
+"""Cutpoint's vocabulary: every closed set of names the layers share, defined once.
+
+Each set is a `StrEnum`, so a member *is* its string: it compares equal to the literal, is
+stored as the literal, and prints as the literal. The store's models derive their Django
+`TextChoices` from these (`sessions_app/models.py`), the engine and the runtime compare against
+the members, and the file formats map their own spellings onto them here, next to the names they
+map to. See docs/architecture.md, "One vocabulary".
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Final
+
+
+class NodeKind(StrEnum):
+    """What a node of the session tree is (docs/architecture.md, "Data model")."""
+
+    MESSAGE = "message"
+    COMPACTION = "compaction"
+    BRANCH_SUMMARY = "branch_summary"
+    CUSTOM_MESSAGE = "custom_message"
+    MODEL_CHANGE = "model_change"
+    THINKING_LEVEL_CHANGE = "thinking_level_change"
+    LABEL = "label"
+    CUSTOM = "custom"
+    SESSION_INFO = "session_info"
+
+
+class Role(StrEnum):
+    """Who speaks in a message node (only `kind == "message"` nodes carry one)."""
+
+    USER = "user"
+    ASSISTANT = "assistant"
+    TOOL_RESULT = "tool_result"
+    BASH_EXECUTION = "bash_execution"
+    CUSTOM = "custom"
+
+
+class AgentRole(StrEnum):
+    """An agent's place in a session; the role limits which tools it may call."""
+
+    MAIN = "main"
+    ORCHESTRATOR = "orchestrator"
+    SUB = "sub"
+    WORKER = "worker"
+    FORK = "fork"
+
+
+class Source(StrEnum):
+    """Which agent recorded a session."""
+
+    NATIVE = "native"
+    PI = "pi"
+    CLAUDE = "claude"
+
+    @property
+    def label(self) -> str:
+        return SOURCE_LABELS[self]
+
+
+SOURCE_LABELS: Final[dict[Source, str]] = {
+    Source.NATIVE: "native",
+    Source.PI: "pi",
+    Source.CLAUDE: "Claude Code",
+}
+
+
+class Trigger(StrEnum):
+    """What started a run or a compaction task (a task is never `user`)."""
+
+    USER = "user"
+    AUTO = "auto"
+    MANUAL = "manual"
+    RECOVERY = "recovery"
+
+
+class RunStatus(StrEnum):
+    RUNNING = "running"
+    COMPLETED = "completed"
+    FAILED = "failed"
+    STALE = "stale"
+    CANCELLED = "cancelled"
+
+
+class EndReason(StrEnum):
+    """Why a run ended (docs/compaction.md: a recovery that still does not fit ends
+    `prompt_too_long`; a stale compaction's fork run ends `stale`)."""
+
+    COMPLETED = "completed"
+    MAX_TURNS = "max_turns"
+    PROMPT_TOO_LONG = "prompt_too_long"
+    ERROR = "error"
+    ABORTED = "aborted"
+    STALE = "stale"
+    CANCELLED = "cancelled"
+
+
+class TaskStatus(StrEnum):
+    """A compaction task's life: pending → running → completed | failed | stale | cancelled."""
+
+    PENDING = "pending"
+    RUNNING = "running"
+    COMPLETED = "completed"
+    FAILED = "failed"
+    STALE = "stale"
+    CANCELLED = "cancelled"
+
+
+# At most one task per session is in one of these (a database constraint holds it).
+ACTIVE_TASK_STATUSES: Final = (TaskStatus.PENDING, TaskStatus.RUNNING)
+
+
+class CompactionReason(StrEnum):
+    THRESHOLD = "threshold"
+    MANUAL = "manual"
+    RECOVERY = "recovery"
+    OVERFLOW = "overflow"
+    IDLE = "idle"
+    IMPORTED = "imported"
+
+
+# The reason a task records when its trigger gives none.
+TRIGGER_REASONS: Final[dict[Trigger, CompactionReason]] = {
+    Trigger.AUTO: CompactionReason.THRESHOLD,
+    Trigger.MANUAL: CompactionReason.MANUAL,
+    Trigger.RECOVERY: CompactionReason.RECOVERY,
+}
+
+
+class WorkStatus(StrEnum):
+    """A node of a session's task DAG (the `task.*` tools)."""
+
+    PENDING = "pending"
+    IN_PROGRESS = "in_progress"
+    DONE = "done"
+    BLOCKED = "blocked"
+    CANCELLED = "cancelled"
+
+
+class StopReason(StrEnum):
+    """Why a model response ended, normalized over providers and file formats."""
+
+    STOP = "stop"
+    LENGTH = "length"
+    TOOL_USE = "tool_use"
+    ERROR = "error"
+    ABORTED = "aborted"
+    REFUSAL = "refusal"
+    PAUSE = "pause"
+    OVERFLOW = "overflow"
+
+
+# Usage reported with these does not measure a complete request (pi ignores it too).
+UNUSABLE_STOP_REASONS: Final[frozenset[str]] = frozenset({StopReason.ERROR.value, StopReason.ABORTED.value})
+
+# Anthropic's Messages API spellings (the SDK, and Claude Code's session files).
+ANTHROPIC_STOP_REASONS: Final[dict[str, StopReason]] = {
+    "end_turn": StopReason.STOP,
+    "stop_sequence": StopReason.STOP,
+    "max_tokens": StopReason.LENGTH,
+    "tool_use": StopReason.TOOL_USE,
+    "refusal": StopReason.REFUSAL,
+    "pause_turn": StopReason.PAUSE,
+    "model_context_window_exceeded": StopReason.OVERFLOW,
+}
+
+# pi's session-file spellings that differ from ours (the rest are the same words).
+PI_STOP_REASONS: Final[dict[str, StopReason]] = {"toolUse": StopReason.TOOL_USE}
+PI_STOP_REASON_NAMES: Final[dict[str, str]] = {v.value: k for k, v in PI_STOP_REASONS.items()}
+
+
+def stop_reason(raw: str) -> StopReason | None:
+    """A provider's or a file's stop reason in our words, or None when it is none we know."""
+    try:
+        return StopReason(raw)
+    except ValueError:
+        return ANTHROPIC_STOP_REASONS.get(raw) or PI_STOP_REASONS.get(raw)

@@ -1,0 +1,26 @@
+"""Other agents' session files, parsed into and written from the engine's entries (no Django).
+
+- `pi/`: pi's JSONL sessions (schema v1-v3): `reader` (file → entries), `writer` (stored nodes →
+  v3 lines) and `schema`, pi's spellings of the contract's names, shared by both.
+- `claude`: Claude Code transcripts, record by record, into entries.
+- `fields`: keeping what the contract has no name for, as both parsers do.
+
+The store side (streaming a parsed file into the store, reading nodes for an export) is
+`sessions_app/importers/` and `sessions_app/exporters/`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .claude import is_claude_record
+from .pi.schema import HEADER_TYPE
+
+
+def detect_format(record: dict[str, Any]) -> str | None:
+    """ "pi" or "claude" from a file's first record, None if it is neither."""
+    if record.get("type") == HEADER_TYPE:
+        return "pi"
+    if is_claude_record(record):
+        return "claude"
+    return None

@@ -1,0 +1,156 @@
+"""The session page's panels (the tabs under the tree), declared once each.
+
+A panel is a partial template, a function building its context from the request and the session,
+and the live message kinds (see sessions_app.runtime.live) after which an open panel re-fetches
+itself. Everything else reads this registry: the tabs, the one panel view and its URL, the live
+fragments (`#live-signal` names the panels to refresh) and, through them, the page's JavaScript.
+
+To add a panel: write `{% partialdef NAME %}` in templates/sessions/_panels.html (its root element
+re-fetches itself with `hx-trigger="{{ panel.hx_trigger }}"`) and decorate its context function
+with `@panel("NAME", "Tab title", refresh_on=...)` below. Tabs appear in declaration order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import Q
+from django.http import HttpRequest
+
+from sessions_app import store
+from sessions_app.compaction import resolve_threshold
+from sessions_app.models import Event, Run, Session
+from sessions_app.presenters.charts import build_charts
+from sessions_app.presenters.context import context_view
+from sessions_app.presenters.cut import cut_view, parse_settings
+from sessions_app.presenters.stats import session_settings, session_window
+from sessions_app.presenters.timeline import timeline
+
+ContextBuilder = Callable[[HttpRequest, Session], dict[str, Any]]
+
+EVENT_LIMIT = 300
+RUN_LIMIT = 200
+
+# Live message kinds, grouped by what they change.
+PATH_CHANGED = frozenset({"node_appended", "active_node", "compact_completed"})
+TASK_CHANGED = frozenset({"task", "compact_started", "compact_completed", "compact_stale", "compact_failed"})
+RUN_ENDED = frozenset({"run"})
+
+
+@dataclass(frozen=True, slots=True)
+class Panel:
+    # Also the partial's name, the DOM event `cp:refresh-<id>` and the URL segment under
+    # sessions/<session id>/ (so not one of the other routes there: sessions_app/urls.py).
+    id: str
+    title: str
+    template: str
+    refresh_on: frozenset[str]
+    context: ContextBuilder
+    refresh_delay_ms: int = 1200  # htmx `delay:` debounces a burst of live messages into one fetch
+
+    @property
+    def hx_trigger(self) -> str:
+        return f"cp:refresh-{self.id} from:body delay:{self.refresh_delay_ms}ms"
+
+
+PANELS: dict[str, Panel] = {}
+
+
+def panel(
+    panel_id: str,
+    title: str,
+    *,
+    refresh_on: Iterable[str],
+    template: str | None = None,
+    refresh_delay_ms: int = 1200,
+) -> Callable[[ContextBuilder], ContextBuilder]:
+    """Register the decorated context function as a panel."""
+
+    def register(build: ContextBuilder) -> ContextBuilder:
+        if panel_id in PANELS:
+            raise ValueError(f"panel {panel_id!r} is declared twice")
+        PANELS[panel_id] = Panel(
+            panel_id,
+            title,
+            template or f"sessions/_panels.html#{panel_id}",
+            frozenset(refresh_on),
+            build,
+            refresh_delay_ms,
+        )
+        return build
+
+    return register
+
+
+def get_panel(panel_id: str) -> Panel | None:
+    return PANELS.get(panel_id)
+
+
+def default_panel() -> Panel:
+    return next(iter(PANELS.values()))
+
+
+def refreshed_by(kind: str) -> list[str]:
+    """The ids of the panels a live message of this kind makes stale, in tab order."""
+    return [p.id for p in PANELS.values() if kind in p.refresh_on]
+
+
+# --- the panels, in tab order ----------------------------------------------------------------------
+
+
+@panel("context", "What the model sees", refresh_on=PATH_CHANGED)
+def _context(request: HttpRequest, session: Session) -> dict[str, Any]:
+    return {"ctx": context_view(session, show_all=request.GET.get("all") == "1")}
+
+
+@panel("cut", "Cut point", refresh_on=PATH_CHANGED)
+def _cut(request: HttpRequest, session: Session) -> dict[str, Any]:
+    base = session_settings(session)
+    window = session_window(session)
+    settings, win, errors = parse_settings(request.GET, base, window)
+    path = store.path_entries(session) if session.active_node_id else []
+    return {
+        "cut": cut_view(path, settings, win),
+        "cut_errors": errors,
+        "cut_base": base,
+        "cut_base_window": window,
+    }
+
+
+# Not on every node: a redraw per model call is too busy; once per finished run is enough.
+@panel(
+    "charts",
+    "Tokens",
+    refresh_on={"compact_completed", "compact_stale", "compact_failed", *RUN_ENDED},
+    refresh_delay_ms=600,
+)
+def _charts(request: HttpRequest, session: Session) -> dict[str, Any]:
+    window = session_window(session)
+    threshold = resolve_threshold(window, session_settings(session))
+    return {"charts": build_charts(session, threshold, window)}
+
+
+@panel("timeline", "Compactions", refresh_on=TASK_CHANGED)
+def _timeline(request: HttpRequest, session: Session) -> dict[str, Any]:
+    return {"timeline": timeline(session)}
+
+
+# Runs and their events: a run starts with its first node, switches and tasks write events.
+@panel("runs", "Runs & events", refresh_on=PATH_CHANGED | TASK_CHANGED | RUN_ENDED)
+def _runs(request: HttpRequest, session: Session) -> dict[str, Any]:
+    show_hidden = request.GET.get("hidden") == "1"
+    runs = Run.objects.filter(session_id=session.pk).select_related("agent").order_by("-id")
+    events = Event.objects.filter(session_id=session.pk).select_related("agent").order_by("-id")
+    hidden_runs = runs.filter(agent__hidden=True).count()
+    if not show_hidden:
+        runs = runs.filter(agent__hidden=False)
+        events = events.filter(Q(agent__isnull=True) | Q(agent__hidden=False))
+    return {
+        "runs": list(runs[:RUN_LIMIT]),
+        "events": list(events[:EVENT_LIMIT]),
+        "show_hidden": show_hidden,
+        "hidden_runs": hidden_runs,
+        "event_limit": EVENT_LIMIT,
+    }

@@ -1,0 +1,45 @@
+"""The compact fork runtime (docs/compaction.md, "The compact fork"): one public surface over
+
+- `settings`: a session's compaction settings and context window;
+- `tasks`: requesting a task (planned once), claiming it, the `compact_pending` record;
+- `fork`: the hidden child agent that writes the summary (model calls, deltas, bookkeeping);
+- `apply`: how a task ends: its result written by the store, or closed stale / failed / cancelled;
+- `orphans`: tasks a dead process left running, retried once.
+"""
+
+from sessions_app.runtime.compact_fork.apply import PROGRESS_GUARD
+from sessions_app.runtime.compact_fork.fork import CompactFork, compact, run_task, start_in_background
+from sessions_app.runtime.compact_fork.orphans import ORPHAN_AFTER, recover_orphaned_tasks
+from sessions_app.runtime.compact_fork.settings import compaction_settings, context_window
+from sessions_app.runtime.compact_fork.tasks import (
+    CIRCUIT_BREAKER_LIMIT,
+    AlreadyPending,
+    CircuitOpen,
+    CompactionOutcome,
+    CompactionRefused,
+    NothingToCompact,
+    claim_task,
+    owner_id,
+    request_compaction,
+)
+
+__all__ = [
+    "CIRCUIT_BREAKER_LIMIT",
+    "ORPHAN_AFTER",
+    "PROGRESS_GUARD",
+    "AlreadyPending",
+    "CircuitOpen",
+    "CompactFork",
+    "CompactionOutcome",
+    "CompactionRefused",
+    "NothingToCompact",
+    "claim_task",
+    "compact",
+    "compaction_settings",
+    "context_window",
+    "owner_id",
+    "recover_orphaned_tasks",
+    "request_compaction",
+    "run_task",
+    "start_in_background",
+]

@@ -1,0 +1,245 @@
+"""How a compaction task ends: its result applied, or the task closed stale, failed or cancelled.
+
+Applying a result (docs/compaction.md, "Stale results"): if the path the fork saw is still a
+prefix of the active path and no newer compaction covers it, the compaction node is appended
+after the *current* active node (compare-and-swap, so an agent loop appending at the same moment
+cannot be overwritten); otherwise the result is stale: no node, but the fork's agent, run and
+events stay. Every ending goes through `_close`, which settles the task, the fork's run and the
+session's `compact_pending` record together.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from sessions_app import store
+from sessions_app.compaction.budget import resolve_threshold
+from sessions_app.compaction.messages import COMPACTION, Entry
+from sessions_app.compaction.settings import CompactionSettings
+from sessions_app.compaction.validate import CompactionPayload, PayloadError
+from sessions_app.compaction.vocabulary import EndReason, RunStatus, TaskStatus, Trigger
+from sessions_app.models import CompactionEntry, CompactionTask, Event, Run, Session
+from sessions_app.runtime import live
+from sessions_app.runtime.compact_fork.settings import context_window
+from sessions_app.runtime.compact_fork.tasks import (
+    AUTO_CONTINUE_KEY,
+    CIRCUIT_BREAKER_LIMIT,
+    FAILURES_KEY,
+    CompactionOutcome,
+    write_pending,
+)
+
+PROGRESS_GUARD = 0.8  # context after compaction above this share of the threshold → warning
+
+# How the fork's run ends with its task.
+_RUN_ENDS: dict[TaskStatus, tuple[RunStatus, EndReason]] = {
+    TaskStatus.COMPLETED: (RunStatus.COMPLETED, EndReason.COMPLETED),
+    TaskStatus.STALE: (RunStatus.STALE, EndReason.STALE),
+    TaskStatus.FAILED: (RunStatus.FAILED, EndReason.ERROR),
+    TaskStatus.CANCELLED: (RunStatus.CANCELLED, EndReason.CANCELLED),
+}
+
+
+@dataclass(slots=True)
+class ForkRecord:
+    """The rows a compaction writes about itself: its task, and the fork's agent and run once
+    the fork has started."""
+
+    task: CompactionTask
+    agent_id: int | None = None
+    run_id: int | None = None
+
+    def event(self, type_: str, payload: dict[str, Any]) -> None:
+        Event.objects.create(
+            session_id=self.task.session_id,
+            run_id=self.run_id,
+            agent_id=self.agent_id,
+            type=type_,
+            payload=payload,
+        )
+
+
+def _close(
+    record: ForkRecord,
+    session: Session,
+    status: TaskStatus,
+    *,
+    error: str = "",
+    compaction: CompactionEntry | None = None,
+    metadata: dict[str, Any] | None = None,
+) -> None:
+    """Settle the task, the fork's run and `compact_pending` (inside the caller's transaction,
+    with the session row locked)."""
+    now = timezone.now()
+    CompactionTask.objects.filter(pk=record.task.pk).update(
+        status=status, error=error, finished_at=now, compaction=compaction
+    )
+    if record.run_id is not None:
+        run_status, end_reason = _RUN_ENDS[status]
+        failed = status in (TaskStatus.FAILED, TaskStatus.CANCELLED)
+        Run.objects.filter(pk=record.run_id).update(
+            status=run_status, end_reason=end_reason, ended_at=now, **({"error": error} if failed else {})
+        )
+    write_pending(session, None, **(metadata or {}))
+
+
+def apply_result(
+    record: ForkRecord, payload: CompactionPayload, settings: CompactionSettings, path: list[Entry]
+) -> CompactionOutcome:
+    """Write the fork's payload after the current active node, or close the task stale.
+
+    `path` is the context path the fork saw, ending at the task's trigger node. The store
+    validates the payload (once, with `settings`); an invalid one fails the task.
+    """
+    task = record.task
+    try:
+        with transaction.atomic():
+            session = Session.objects.select_for_update().get(pk=task.session_id)
+            stale_reason, tail = _staleness(session, task, path[-1].key if path else None)
+            if stale_reason:
+                return finish_stale(record, session, stale_reason)
+            current = [*path, *tail]  # the path to the active node: what the fork saw + what came since
+            entry = store.append_compaction(
+                session,
+                session.active_node_id,
+                payload,
+                reason=task.reason,
+                settings=settings,
+                path=current,
+                fork_agent_id=record.agent_id,
+                fork_run_id=record.run_id,
+                run_id=record.run_id,
+                agent_id=record.agent_id,
+            )
+            return _completed(record, session, entry, payload, settings, parent=current[-1].key)
+    except PayloadError as exc:
+        return finish_failed(record, str(exc))
+
+
+def _completed(
+    record: ForkRecord,
+    session: Session,
+    entry: CompactionEntry,
+    payload: CompactionPayload,
+    settings: CompactionSettings,
+    *,
+    parent: str,
+) -> CompactionOutcome:
+    task = record.task
+    tokens_after = entry.tokens_after
+    threshold = resolve_threshold(context_window(session), settings)
+    warnings: list[str] = []
+    metadata: dict[str, Any] = {AUTO_CONTINUE_KEY: None}
+    if task.trigger in (Trigger.AUTO, Trigger.MANUAL):
+        metadata[FAILURES_KEY] = 0
+    if tokens_after is not None and tokens_after > PROGRESS_GUARD * threshold:
+        warnings.append(
+            f"context after compaction is {tokens_after} tokens, above {int(PROGRESS_GUARD * 100)}% "
+            f"of the threshold {threshold}: not auto-continuing"
+        )
+        metadata[AUTO_CONTINUE_KEY] = False
+        record.event(
+            "compact_warning", {"task_id": task.pk, "tokens_after": tokens_after, "threshold": threshold}
+        )
+    _close(record, session, TaskStatus.COMPLETED, compaction=entry, metadata=metadata)
+    node = entry.node
+    record.event(
+        "compact_completed",
+        {
+            "task_id": task.pk,
+            "node_key": node.key,
+            "first_kept": payload.first_kept,
+            "tokens_before": payload.tokens_before,
+            "tokens_after": tokens_after,
+            "summary_chars": len(payload.summary),
+            "from_hook": payload.from_hook,
+        },
+    )
+    live.publish_on_commit(
+        session.pk,
+        "compact_completed",
+        {
+            "task_id": task.pk,
+            "run_id": record.run_id,
+            "node_key": node.key,
+            "tokens_before": payload.tokens_before,
+            "tokens_after": tokens_after,
+        },
+    )
+    live.publish_on_commit(session.pk, "node_appended", live.node_appended(node, parent))
+    return CompactionOutcome(
+        task.pk,
+        TaskStatus.COMPLETED,
+        node_key=node.key,
+        compaction_id=entry.pk,
+        summary=payload.summary,
+        tokens_before=payload.tokens_before,
+        tokens_after=tokens_after,
+        warnings=warnings,
+    )
+
+
+def _staleness(session: Session, task: CompactionTask, trigger_key: str | None) -> tuple[str, list[Entry]]:
+    """Why the result of `task` may not be applied to the session as it is now ("" = apply it),
+    and the entries appended after the trigger node (oldest first) when it may."""
+    if session.active_node_id is None or task.trigger_node_id is None or trigger_key is None:
+        return "the session has no active node", []
+    # Walk from the active node up to the trigger node (a short walk: only what came after it).
+    between = store.path_entries(session, leaf=session.active_node_id, stop_at=task.trigger_node_id)
+    if between[0].key != trigger_key:
+        return "the active node was switched away from the path the compaction summarized", []
+    newer = [e.key for e in between[1:] if e.kind == COMPACTION]
+    if newer:
+        return f"a newer compaction ({newer[-1]}) already covers this path", []
+    return "", between[1:]
+
+
+def finish_stale(record: ForkRecord, session: Session, reason: str) -> CompactionOutcome:
+    _close(record, session, TaskStatus.STALE, error=reason)
+    record.event("compact_stale", {"task_id": record.task.pk, "reason": reason})
+    live.publish_on_commit(
+        session.pk, "compact_stale", {"task_id": record.task.pk, "run_id": record.run_id, "reason": reason}
+    )
+    return CompactionOutcome(record.task.pk, TaskStatus.STALE, error=reason)
+
+
+def finish_failed(
+    record: ForkRecord, error: str, status: TaskStatus = TaskStatus.FAILED
+) -> CompactionOutcome:
+    """Close the task failed (or cancelled); failed automatic compactions count towards the
+    circuit breaker (docs/compaction.md, "Guards")."""
+    task = record.task
+    with transaction.atomic():
+        session = Session.objects.select_for_update().get(pk=task.session_id)
+        failures = int(session.metadata.get(FAILURES_KEY, 0))
+        counted = status == TaskStatus.FAILED and task.trigger == Trigger.AUTO
+        if counted:
+            failures += 1
+        _close(record, session, status, error=error, metadata={FAILURES_KEY: failures} if counted else None)
+        record.event(
+            "compact_failed" if status == TaskStatus.FAILED else "compact_cancelled",
+            {"task_id": task.pk, "error": error},
+        )
+        if counted and failures == CIRCUIT_BREAKER_LIMIT:
+            record.event(
+                "compact_circuit_open",
+                {
+                    "task_id": task.pk,
+                    "failures": failures,
+                    "note": "automatic compaction stopped; manual still allowed",
+                },
+            )
+    live.publish_on_commit(
+        task.session_id,
+        "compact_failed",
+        {"task_id": task.pk, "run_id": record.run_id, "error": error, "status": status.value},
+    )
+    return CompactionOutcome(task.pk, status, error=error)
+
+
+def finish_cancelled(record: ForkRecord, reason: str) -> CompactionOutcome:
+    return finish_failed(record, reason, TaskStatus.CANCELLED)

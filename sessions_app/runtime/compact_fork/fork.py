@@ -1,0 +1,329 @@
+"""The compact fork: a hidden child agent that writes one compaction's summary.
+
+A compaction always runs as a child agent the runtime creates from the built-in
+`default_compact_agent` definition (docs/compaction.md, "The compact fork"): it gets no tools,
+sees only the active path as it was when the task was triggered, streams its summary, and returns
+a payload. It never writes nodes: `apply.apply_result` has the store validate and write it.
+
+This module does the fork's I/O and bookkeeping: it persists the fork like any agent (agent, run,
+the exact prompt), sends the engine's summary requests to the provider with retries, and streams
+the deltas. The engine's `compact` does the rest.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable
+
+from asgiref.sync import sync_to_async
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+
+from sessions_app import store
+from sessions_app.compaction.compact import compact as compact_plan
+from sessions_app.compaction.messages import LlmMessage
+from sessions_app.compaction.prepare import NothingToDo, prepare
+from sessions_app.compaction.settings import CompactionSettings
+from sessions_app.compaction.summary import SummaryRequest, build_requests
+from sessions_app.compaction.validate import CompactionPayload
+from sessions_app.compaction.vocabulary import AgentRole, StopReason, TaskStatus, Trigger
+from sessions_app.llm.base import (
+    RETRYABLE_ERRORS,
+    CompletionRequest,
+    Provider,
+    ProviderError,
+    StreamEvent,
+    TextDelta,
+)
+from sessions_app.models import Agent, CompactionTask, Run, Session
+from sessions_app.runtime import hooks, live
+from sessions_app.runtime.agents import COMPACT_AGENT, resolve_definition
+from sessions_app.runtime.compact_fork.apply import (
+    ForkRecord,
+    apply_result,
+    finish_cancelled,
+    finish_failed,
+)
+from sessions_app.runtime.compact_fork.settings import compaction_settings
+from sessions_app.runtime.compact_fork.tasks import (
+    CompactionOutcome,
+    Plan,
+    claim_task,
+    request_compaction,
+    stored_cut,
+    take_plan,
+)
+from sessions_app.runtime.providers import provider_for
+from sessions_app.runtime.spawn import spawn
+
+log = logging.getLogger(__name__)
+
+DELTA_FLUSH_SECONDS = 0.25  # compact_delta events are coalesced, never one row per token
+DELTA_FLUSH_CHARS = 800
+SUMMARY_ATTEMPTS = 3  # our own attempts on top of the SDK's retries, each one recorded
+
+DeltaCallback = Callable[[str, str], None]  # (part, text)
+
+
+class CompactFork:
+    """Runs one claimed task to its end. Async; database work goes through sync_to_async."""
+
+    def __init__(
+        self, task_id: int, *, provider: Provider | None = None, on_delta: DeltaCallback | None = None
+    ) -> None:
+        self.task_id = task_id
+        self.provider = provider
+        self.on_delta = on_delta
+        self.record: ForkRecord | None = None
+        self._buffers: dict[str, str] = {}
+        self._last_flush = 0.0
+        self._flush_lock = asyncio.Lock()
+
+    async def execute(self) -> CompactionOutcome:
+        claimed = await sync_to_async(claim_task)(self.task_id)
+        if claimed is None:
+            return CompactionOutcome(
+                self.task_id, "skipped", error="task is not pending (claimed elsewhere?)"
+            )
+        record = self.record = ForkRecord(claimed)
+        try:
+            return await self._execute(record)
+        except asyncio.CancelledError:
+            await sync_to_async(finish_cancelled)(record, "cancelled: the process stopped the compaction")
+            raise
+        except Exception as exc:
+            log.exception("compaction task %s failed", self.task_id)
+            return await sync_to_async(finish_failed)(record, f"{type(exc).__name__}: {exc}")
+
+    async def _execute(self, record: ForkRecord) -> CompactionOutcome:
+        task = record.task
+        session = await Session.objects.aget(pk=task.session_id)
+        settings = compaction_settings(session)
+        # The fork sees the active path as it was at trigger time, nothing newer.
+        plan = take_plan(task) or await sync_to_async(_replan)(session, task, settings)
+        if isinstance(plan, NothingToDo):
+            return await sync_to_async(finish_cancelled)(record, plan.reason)
+        prep = plan.preparation
+
+        decision = await hooks.run_before(
+            hooks.BeforeCompact(session.pk, task.pk, task.trigger, task.reason, task.instructions, prep),
+            self._hook_failed,
+        )
+        if isinstance(decision, hooks.Cancel):
+            return await sync_to_async(finish_cancelled)(record, f"before_compact hook: {decision.reason}")
+
+        requests = build_requests(prep, task.instructions or None)
+        await sync_to_async(self._start_fork)(session, requests.all, from_hook=decision is not None)
+        if isinstance(decision, CompactionPayload):
+            payload = decision
+            payload.from_hook = True
+        else:
+            payload = await compact_plan(prep, self._summarize, requests=requests)
+            await self._flush(force=True)
+
+        outcome = await sync_to_async(apply_result)(record, payload, settings, plan.path)
+        if outcome.status == TaskStatus.COMPLETED and outcome.node_key:
+            await hooks.run_after(
+                hooks.AfterCompact(
+                    session.pk,
+                    task.pk,
+                    outcome.node_key,
+                    payload.summary,
+                    payload.tokens_before,
+                    outcome.tokens_after,
+                    payload.from_hook,
+                ),
+                self._hook_failed,
+            )
+        return outcome
+
+    # --- the model calls ------------------------------------------------------------------
+
+    async def _summarize(self, request: SummaryRequest) -> str:
+        part = request.purpose
+        provider = self._provider()
+        definition = resolve_definition(COMPACT_AGENT, internal=True)
+        completion = CompletionRequest(
+            # The definition supplies the instructions; the engine supplies the task prompt.
+            system=definition.instructions or request.system,
+            messages=[LlmMessage(role="user", content=[{"type": "text", "text": request.prompt}])],
+            tools=[],  # the compact fork has no tools at all (docs/compaction.md, "The compact fork")
+            max_tokens=request.max_tokens,
+            metadata={"purpose": "compact", "task_id": self.task_id},
+        )
+
+        async def on_event(event: StreamEvent) -> None:
+            if isinstance(event, TextDelta):
+                self._buffers[part] = self._buffers.get(part, "") + event.text
+                if self.on_delta is not None:
+                    self.on_delta(part, event.text)
+                await self._flush()
+
+        last_error: ProviderError | None = None
+        for attempt in range(1, SUMMARY_ATTEMPTS + 1):
+            try:
+                message = await provider.complete(completion, on_event)
+            except RETRYABLE_ERRORS as exc:
+                last_error = exc
+                self._buffers.pop(part, None)  # the next attempt streams the text again
+                await sync_to_async(self._event)(
+                    "compact_attempt_failed",
+                    {
+                        "task_id": self.task_id,
+                        "part": part,
+                        "attempt": attempt,
+                        "error": f"{type(exc).__name__}: {exc.message}",
+                    },
+                )
+                continue
+            await sync_to_async(self._add_usage)(
+                message.usage.input, message.usage.output, message.usage.cache_read, message.usage.cache_write
+            )
+            if message.stop_reason in (StopReason.ERROR, StopReason.ABORTED):
+                raise ProviderError(
+                    message.error_message or f"summary ended with stop reason {message.stop_reason}"
+                )
+            return message.text
+        assert last_error is not None
+        raise last_error
+
+    def _provider(self) -> Provider:
+        if self.provider is None:
+            # The compact profile, falling back to the main model (docs/compaction.md).
+            self.provider = provider_for("compact")
+        return self.provider
+
+    async def _flush(self, *, force: bool = False) -> None:
+        """Write coalesced deltas as events and publish them live (never one row per token)."""
+        now = time.monotonic()
+        pending = sum(len(v) for v in self._buffers.values())
+        if not pending or (
+            not force and pending < DELTA_FLUSH_CHARS and now - self._last_flush < DELTA_FLUSH_SECONDS
+        ):
+            return
+        async with self._flush_lock:
+            chunks, self._buffers = self._buffers, {}
+            self._last_flush = now
+            record = self.record
+            for part, text in chunks.items():
+                if text and record is not None:
+                    await sync_to_async(self._delta_event)(part, text)
+                    await live.apublish(
+                        record.task.session_id,
+                        "compact_delta",
+                        {"task_id": self.task_id, "run_id": record.run_id, "part": part, "text": text},
+                    )
+
+    # --- database work (sync) -------------------------------------------------------------
+
+    def _event(self, type_: str, payload: dict[str, object]) -> None:
+        assert self.record is not None
+        self.record.event(type_, dict(payload))
+
+    def _delta_event(self, part: str, text: str) -> None:
+        self._event("compact_delta", {"task_id": self.task_id, "part": part, "text": text})
+        CompactionTask.objects.filter(pk=self.task_id).update(heartbeat_at=timezone.now())
+
+    def _add_usage(self, input_: int, output: int, cache_read: int, cache_write: int) -> None:
+        assert self.record is not None and self.record.run_id is not None
+        Run.objects.filter(pk=self.record.run_id).update(
+            input_tokens=F("input_tokens") + input_,
+            output_tokens=F("output_tokens") + output,
+            cache_read_tokens=F("cache_read_tokens") + cache_read,
+            cache_write_tokens=F("cache_write_tokens") + cache_write,
+        )
+
+    async def _hook_failed(self, name: str, exc: BaseException) -> None:
+        await sync_to_async(self._event)(
+            "hook",
+            {"task_id": self.task_id, "hook": name, "error": f"{type(exc).__name__}: {exc}", "ignored": True},
+        )
+
+    def _start_fork(self, session: Session, requests: list[SummaryRequest], *, from_hook: bool) -> None:
+        """Persist the fork like any agent: agent, run, and the exact prompt it gets."""
+        assert self.record is not None
+        record, task = self.record, self.record.task
+        definition = resolve_definition(COMPACT_AGENT, internal=True)
+        parent = (
+            Agent.objects.filter(session_id=session.pk, role=AgentRole.MAIN, parent=None)
+            .order_by("id")
+            .first()
+        )
+        model = "" if from_hook else self._provider().model
+        with transaction.atomic():
+            agent = Agent.objects.create(
+                session_id=session.pk,
+                parent=parent,
+                definition_name=definition.name,
+                role=AgentRole.FORK,
+                mode=definition.mode,
+                model_profile="compact",
+                hidden=True,
+                metadata={"purpose": "compact", "task_id": task.pk},
+            )
+            run = Run.objects.create(agent=agent, session_id=session.pk, trigger=task.trigger, model=model)
+            record.agent_id, record.run_id = agent.pk, run.pk
+            CompactionTask.objects.filter(pk=task.pk).update(
+                fork_agent=agent, fork_run=run, heartbeat_at=timezone.now()
+            )
+            by_part = {r.purpose: r for r in requests}
+            history, prefix = by_part.get("history"), by_part.get("turn_prefix")
+            self._event(
+                "compact_started",
+                {
+                    "task_id": task.pk,
+                    "trigger": task.trigger,
+                    "reason": task.reason,
+                    "model": model,
+                    "from_hook": from_hook,
+                    "system": definition.instructions,
+                    "prompt": history.prompt if history else "",
+                    "turn_prefix_prompt": prefix.prompt if prefix else "",
+                    "max_tokens": history.max_tokens if history else (prefix.max_tokens if prefix else 0),
+                },
+            )
+        live.publish_on_commit(
+            session.pk, "compact_started", {"task_id": task.pk, "run_id": run.pk, "agent_id": agent.pk}
+        )
+
+
+def _replan(session: Session, task: CompactionTask, settings: CompactionSettings) -> Plan | NothingToDo:
+    """The plan of a task requested in another process: its trigger-time path, cut where the
+    task's stored plan cut it (a task recorded without one is planned afresh)."""
+    assert task.trigger_node_id is not None
+    path = store.context_path_entries(session, task.trigger_node_id)
+    prep = prepare(path, settings, cut=stored_cut(task))
+    if isinstance(prep, NothingToDo):
+        return prep
+    return Plan(path, prep, task.created_at)
+
+
+async def run_task(
+    task_id: int, *, provider: Provider | None = None, on_delta: DeltaCallback | None = None
+) -> CompactionOutcome:
+    """Claim and run one pending task to its end."""
+    return await CompactFork(task_id, provider=provider, on_delta=on_delta).execute()
+
+
+async def compact(
+    session: Session,
+    *,
+    trigger: str = Trigger.MANUAL,
+    instructions: str = "",
+    reason: str | None = None,
+    provider: Provider | None = None,
+    on_delta: DeltaCallback | None = None,
+) -> CompactionOutcome:
+    """Request and run a compaction now (manual and recovery compaction)."""
+    task = await sync_to_async(request_compaction)(
+        session, trigger=trigger, instructions=instructions, reason=reason
+    )
+    return await run_task(task.pk, provider=provider, on_delta=on_delta)
+
+
+def start_in_background(task_id: int, *, provider: Provider | None = None) -> None:
+    """Run a task without waiting for it, on the server's event loop when there is one."""
+    spawn(run_task(task_id, provider=provider), name=f"cutpoint-compaction-{task_id}")

@@ -1,0 +1,27 @@
+"""A session's compaction settings and context window, as the runtime and the dashboard use them.
+
+Project defaults come from `CUTPOINT_COMPACTION` (the environment, see the README); a session
+overrides them in `metadata["compaction"]`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings as django_settings
+
+from sessions_app.compaction.settings import CompactionSettings
+from sessions_app.models import Session
+from sessions_app.runtime.providers import profile
+
+
+def compaction_settings(session: Session) -> CompactionSettings:
+    """Project defaults from CUTPOINT_COMPACTION, overridden per session by metadata["compaction"]."""
+    values: dict[str, Any] = dict(getattr(django_settings, "CUTPOINT_COMPACTION", {}))
+    values.update((session.metadata or {}).get("compaction", {}))
+    allowed = set(CompactionSettings.__dataclass_fields__)
+    return CompactionSettings(**{k: v for k, v in values.items() if k in allowed})
+
+
+def context_window(session: Session) -> int:
+    return session.context_window or profile(session.model_profile or "main").context_window

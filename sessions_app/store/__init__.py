@@ -1,0 +1,51 @@
+"""The session store: the only code that writes nodes (docs/architecture.md, "The store").
+
+One public surface over its parts:
+
+- `appends`: compare-and-swap appends on the active node, and the pointer-only node switch;
+- `compactions`: a validated compaction node with its CompactionEntry;
+- `paths`: root→leaf path loads, one recursive-CTE statement each;
+- `bulk_import`: a whole file's entries in one transaction (with `batch_writer` counting tokens on
+  a second thread and `sqlite` holding SQLite's specifics).
+"""
+
+from sessions_app.store.appends import NodeRef, append, new_key, switch_active_node
+from sessions_app.store.bulk_import import (
+    IMPORT_REASON,
+    ImportCompaction,
+    ImportNode,
+    ImportStats,
+    import_entries,
+)
+from sessions_app.store.compactions import append_compaction
+from sessions_app.store.errors import ConflictError, StoreError, UnknownNodeError
+from sessions_app.store.paths import (
+    PathRef,
+    active_path,
+    context_path_entries,
+    load_path_entries,
+    path_entries,
+    to_entry,
+)
+
+__all__ = [
+    "IMPORT_REASON",
+    "ConflictError",
+    "ImportCompaction",
+    "ImportNode",
+    "ImportStats",
+    "NodeRef",
+    "PathRef",
+    "StoreError",
+    "UnknownNodeError",
+    "active_path",
+    "append",
+    "append_compaction",
+    "context_path_entries",
+    "import_entries",
+    "load_path_entries",
+    "new_key",
+    "path_entries",
+    "switch_active_node",
+    "to_entry",
+]

@@ -1,0 +1,205 @@
+"""Reading root→leaf paths in one recursive-CTE statement (SQLite and PostgreSQL).
+
+A path load can stop at an ancestor, so a context build after a compaction reads only the kept
+tail (docs/architecture.md, "Reading a path"). Engine entries come straight from the rows: no
+model instances on the hot path.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from datetime import UTC
+from typing import Any
+
+from django.db import connection
+from django.utils import timezone
+
+from sessions_app.compaction.messages import Entry, Usage
+from sessions_app.models import CompactionEntry, Node, Session
+from sessions_app.store.errors import StoreError, UnknownNodeError
+from sessions_app.store.sql import NODE_TABLE, unknown_key_message
+
+# A path end is a node id (int), a key (str) or a Node.
+PathRef = Node | str | int
+
+_ENTRY_COLUMNS = (
+    "id",
+    "parent_id",
+    "key",
+    "kind",
+    "role",
+    "content",
+    "data",
+    "usage",
+    "stop_reason",
+    "token_estimate",
+    "timestamp",
+)
+
+
+class _Stop:
+    """Where a path walk ends (inclusive): nowhere (the root), a given node, or the first kept node
+    of the compaction that scopes the leaf."""
+
+    def __init__(self, node: PathRef | None = None, *, first_kept: bool = False) -> None:
+        self.node = node
+        self.first_kept = first_kept
+
+
+def _path_sql(session_pk: int, leaf: PathRef, stop: _Stop, columns: Iterable[str]) -> tuple[str, list[Any]]:
+    """One recursive CTE walking leaf→root (or leaf→stop), returning rows root first.
+
+    Keys are resolved by subqueries inside the statement, so a path load is exactly one round trip
+    whatever the caller passes. Fragments are generated in SQL-text order so that `params` lines up.
+    """
+    params: list[Any] = []
+
+    def ref(value: PathRef) -> str:
+        if isinstance(value, Node):
+            value = int(value.pk)
+        if isinstance(value, int):
+            params.append(value)
+            return "%s"
+        params.extend([session_pk, value])
+        return f"(SELECT id FROM {NODE_TABLE} WHERE session_id = %s AND key = %s)"
+
+    anchor = f"SELECT id, parent_id FROM {NODE_TABLE} WHERE id = {ref(leaf)} AND session_id = %s"
+    params.append(session_pk)
+    if stop.first_kept:
+        scope = f"(SELECT last_compaction_id FROM {NODE_TABLE} WHERE id = {ref(leaf)})"
+        stop_sql = (
+            f"SELECT ce.first_kept_node_id FROM {CompactionEntry._meta.db_table} ce"
+            f" WHERE ce.node_id = {scope}"
+        )
+    elif stop.node is not None:
+        stop_sql = f"SELECT {ref(stop.node)}"
+    else:
+        stop_sql = ""
+    # The stop node itself is included; recursion ends once it has been reached.
+    where = f"WHERE p.id <> COALESCE(({stop_sql}), -1)" if stop_sql else ""
+    cols = ", ".join(f"n.{c}" for c in columns)
+    sql = (
+        f"WITH RECURSIVE path(id, parent_id) AS ({anchor} UNION ALL"
+        f" SELECT n.id, n.parent_id FROM {NODE_TABLE} n JOIN path p ON n.id = p.parent_id {where})"
+        f" SELECT {cols} FROM {NODE_TABLE} n JOIN path ON n.id = path.id ORDER BY n.depth"
+    )
+    return sql, params
+
+
+def _target(session: Session, leaf: PathRef | None) -> PathRef | None:
+    return leaf if leaf is not None else session.active_node_id
+
+
+def active_path(session: Session, leaf: PathRef | None = None, stop_at: PathRef | None = None) -> list[Node]:
+    """Nodes from the root (or from the ancestor `stop_at`) down to `leaf` (default: the active node)."""
+    target = _target(session, leaf)
+    if target is None:
+        return []
+    columns = [f.column for f in Node._meta.concrete_fields if f.column]
+    sql, params = _path_sql(session.pk, target, _Stop(stop_at), columns)
+    nodes = list(Node.objects.raw(sql, params))
+    if not nodes:
+        raise UnknownNodeError(unknown_key_message(session.pk, _ref_name(target)))
+    return nodes
+
+
+def _entries(session: Session, leaf: PathRef | None, stop: _Stop) -> list[Entry]:
+    target = _target(session, leaf)
+    if target is None:
+        return []
+    sql, params = _path_sql(session.pk, target, stop, _ENTRY_COLUMNS)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        rows = cursor.fetchall()
+    if not rows:
+        raise UnknownNodeError(unknown_key_message(session.pk, _ref_name(target)))
+    return _rows_to_entries(rows)
+
+
+def path_entries(
+    session: Session, leaf: PathRef | None = None, stop_at: PathRef | None = None
+) -> list[Entry]:
+    """Like `active_path`, but straight to engine entries: no model instances on the hot path."""
+    return _entries(session, leaf, _Stop(stop_at))
+
+
+def context_path_entries(session: Session, leaf: PathRef | None = None) -> list[Entry]:
+    """What a context build needs: from the first kept node of the latest compaction on the path
+    down to the leaf (the whole path when there is none). One statement."""
+    return _entries(session, leaf, _Stop(first_kept=True))
+
+
+_EMPTY_JSON: dict[str, Any] = {"{}": None, "[]": None, "null": None}
+
+
+def _json(value: Any) -> Any:
+    # Both backends hand JSON columns to a raw cursor as text. Empty values are common enough
+    # (data of plain messages, usage of non-assistant nodes) to skip the decoder for them.
+    if isinstance(value, str):
+        return None if value in _EMPTY_JSON else json.loads(value)
+    return value
+
+
+def _rows_to_entries(rows: Sequence[Sequence[Any]]) -> list[Entry]:
+    keys_by_id: dict[int, str] = {}
+    entries: list[Entry] = []
+    for nid, parent_id, key, kind, role, content, data, usage, stop_reason, tokens, ts in rows:
+        keys_by_id[nid] = key
+        entries.append(
+            Entry(
+                key=key,
+                # A path cut at an ancestor starts below a parent it did not load.
+                parent=keys_by_id.get(parent_id, "") if parent_id is not None else None,
+                kind=kind,
+                role=role,
+                content=_json(content) or [],
+                data=_json(data) or {},
+                usage=Usage.from_dict(_json(usage)),
+                stop_reason=stop_reason,
+                tokens=tokens,
+                timestamp=_iso(ts),
+            )
+        )
+    return entries
+
+
+def _iso(value: Any) -> str | None:
+    if value is None:
+        return None
+    if isinstance(value, str):
+        # SQLite: naive UTC text "YYYY-MM-DD HH:MM:SS[.ffffff]"; string surgery beats parsing.
+        text = value.replace(" ", "T", 1)
+        return text if ("+" in text[10:] or text.endswith("Z")) else text + "+00:00"
+    if timezone.is_naive(value):
+        value = timezone.make_aware(value, UTC)
+    return str(value.isoformat())
+
+
+def _ref_name(ref: PathRef) -> str:
+    if isinstance(ref, Node):
+        return ref.key
+    return str(ref)
+
+
+def to_entry(node: Node, parent_key: str | None = None) -> Entry:
+    return Entry(
+        key=node.key,
+        parent=parent_key,
+        kind=node.kind,
+        role=node.role,
+        content=list(node.content or []),
+        data=dict(node.data or {}),
+        usage=Usage.from_dict(node.usage),
+        stop_reason=node.stop_reason,
+        tokens=node.token_estimate,
+        timestamp=node.timestamp.isoformat() if node.timestamp else None,
+    )
+
+
+def load_path_entries(session_id: int, leaf_key: str | None = None) -> list[Entry]:
+    """The whole root→leaf path of a stored session as engine entries (for CLIs and dry runs)."""
+    session = Session.objects.filter(pk=session_id).first()
+    if session is None:
+        raise StoreError(f"no session with id {session_id}")
+    return path_entries(session, leaf=leaf_key)

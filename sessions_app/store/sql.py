@@ -1,0 +1,83 @@
+"""The node and session tables as the store's hand-written SQL sees them (appends, path loads
+and the bulk import share these), and the error text for a key that is not in a session."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from typing import Any
+
+from django.db import connection
+
+from sessions_app.models import Node, Session
+
+NODE_TABLE = Node._meta.db_table
+SESSION_TABLE = Session._meta.db_table
+INSERT_COLUMNS = (
+    "session_id",
+    "parent_id",
+    "key",
+    "kind",
+    "role",
+    "content",
+    "data",
+    "usage",
+    "stop_reason",
+    "run_id",
+    "agent_id",
+    "token_estimate",
+    "seq",
+    "depth",
+    "last_compaction_id",
+    "timestamp",
+)
+INSERT_NODE_SQL = (
+    f"INSERT INTO {NODE_TABLE} ({', '.join(INSERT_COLUMNS)}) "
+    f"VALUES ({', '.join(['%s'] * len(INSERT_COLUMNS))}) RETURNING id"
+)
+ADVANCE_SESSION_SQL = (
+    f"UPDATE {SESSION_TABLE} SET active_node_id = %s, next_seq = %s, updated_at = %s WHERE id = %s"
+)
+
+
+def lock_session_sql() -> str:
+    # The active node's key/depth come along so the common append needs no parent lookup.
+    # PostgreSQL locks the session row; SQLite's IMMEDIATE transactions already serialize writers.
+    lock = " FOR UPDATE OF s" if connection.features.has_select_for_update_of else ""
+    return (
+        "SELECT s.active_node_id, s.next_seq, a.key, a.depth, a.last_compaction_id "
+        f"FROM {SESSION_TABLE} s LEFT JOIN {NODE_TABLE} a ON a.id = s.active_node_id WHERE s.id = %s{lock}"
+    )
+
+
+def db_datetime(value: datetime) -> Any:
+    return connection.ops.adapt_datetimefield_value(value)
+
+
+def insert_params(node: Node) -> list[Any]:
+    return [
+        node.session_id,
+        node.parent_id,
+        node.key,
+        node.kind,
+        node.role,
+        json.dumps(node.content),
+        json.dumps(node.data),
+        None if node.usage is None else json.dumps(node.usage),
+        node.stop_reason,
+        node.run_id,
+        node.agent_id,
+        node.token_estimate,
+        node.seq,
+        node.depth,
+        node.last_compaction_id,
+        db_datetime(node.timestamp),
+    ]
+
+
+def unknown_key_message(session_pk: int, key: str) -> str:
+    other = Node.objects.filter(key=key).exclude(session_id=session_pk).values_list("session_id", flat=True)
+    owners = list(other[:3])
+    if owners:
+        return f"node {key!r} belongs to session {owners[0]}, not to session {session_pk}"
+    return f"session {session_pk} has no node {key!r}"

@@ -103,10 +103,6 @@ class AssistantMessage:
     def tool_calls(self) -> list[Block]:
         return [b for b in self.content if b.get("type") == "tool_call"]
 
-    def to_llm_message(self) -> LlmMessage:
-        """This reply as the assistant message of the next request."""
-        return LlmMessage(role="assistant", content=[dict(b) for b in self.content])
-
     def data(self) -> dict[str, Any]:
         """`Entry.data` fields for an assistant node (see the contract)."""
         return {

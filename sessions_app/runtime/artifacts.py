@@ -82,10 +82,6 @@ def store_artifact(
     )
 
 
-def artifact_path(artifact: Artifact) -> Path:
-    return artifact_root() / artifact.path
-
-
 def attach_artifact(artifact_id: int, node_id: int) -> None:
     """Point an artifact at the tool-result node that references it (after the node is written)."""
     if not Artifact.objects.filter(pk=artifact_id).update(node_id=node_id):

@@ -3,8 +3,8 @@
 A compaction never deletes or rewrites a node: it appends one compaction node and its
 CompactionEntry (docs/compaction.md, "What a compaction writes"). The payload is checked with
 the session's own settings (pi-compatible sessions draw the summarized span's boundary the way
-pi does), and the context size after the compaction is known before the insert, so the entry
-is written complete in one statement.
+pi does), and the context size after the compaction is known before its CompactionEntry is
+inserted, so the entry is written complete in one statement.
 """
 
 from __future__ import annotations
@@ -16,10 +16,9 @@ from django.db import transaction
 from sessions_app.compaction.budget import context_tokens
 from sessions_app.compaction.messages import COMPACTION, Entry
 from sessions_app.compaction.settings import CompactionSettings
-from sessions_app.compaction.tokens import estimate_entry
 from sessions_app.compaction.validate import CompactionPayload, PayloadError, check_payload
 from sessions_app.models import CompactionEntry, Node, Session
-from sessions_app.store.appends import NodeRef, append, new_key
+from sessions_app.store.appends import NodeRef, append
 from sessions_app.store.errors import StoreError
 from sessions_app.store.paths import context_path_entries
 
@@ -60,13 +59,7 @@ def append_compaction(
         )
         if first_kept_id is None:  # check_payload found it on the path, so this is a race
             raise PayloadError([f"first_kept: node {payload.first_kept!r} vanished"])
-        node_key = key or new_key()
         data = payload.to_data()
-        written = Entry(key=node_key, parent=path[-1].key if path else None, kind=COMPACTION, data=data)
-        written.tokens = estimate_entry(written)
-        # Usage measured before the compaction describes a context that no longer exists: the
-        # size afterwards is re-estimated from the rebuilt context (docs/compaction.md, "Context tokens").
-        tokens_after = context_tokens([*path, written], settings).tokens
         node = append(
             session,
             parent,
@@ -74,9 +67,16 @@ def append_compaction(
             data=data,
             run_id=run_id,
             agent_id=agent_id,
-            key=node_key,
+            key=key,
             timestamp=timestamp,
         )
+        # Usage measured before the compaction describes a context that no longer exists: the
+        # size afterwards is re-estimated from the rebuilt context (docs/compaction.md, "Context
+        # tokens"), before the entry is inserted, so the entry is written complete.
+        written = Entry(
+            node.key, path[-1].key if path else None, COMPACTION, data=data, tokens=node.token_estimate
+        )
+        tokens_after = context_tokens([*path, written], settings).tokens
         return CompactionEntry.objects.create(
             node=node,
             summary=payload.summary,

@@ -14,12 +14,13 @@ from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.views.decorators.http import require_POST
 
-from sessions_app.models import Agent, CompactionTask, Node, Session
+from sessions_app.compaction.vocabulary import Source
+from sessions_app.models import Agent, CompactionTask, Node, Session, SourceChoices
 from sessions_app.presenters.stats import context_stats
 from sessions_app.views._common import HtmxHttpRequest, staff_required, wants_partial
 
 PAGE_SIZE = 25
-SOURCES = [("", "All sources"), ("native", "native"), ("pi", "pi"), ("claude", "Claude Code")]
+SOURCES = [("", "All sources"), *SourceChoices.choices]
 STATES = [
     ("", "Any state"),
     ("compacting", "Compacting now"),
@@ -31,7 +32,8 @@ STATES = [
 class ImportForm(forms.Form):
     file = forms.FileField(label="Session file (.jsonl)")
     format = forms.ChoiceField(
-        choices=[("auto", "Detect"), ("pi", "pi"), ("claude", "Claude Code")], initial="auto"
+        choices=[("auto", "Detect"), *((s, s.label) for s in Source if s is not Source.NATIVE)],
+        initial="auto",
     )
     title = forms.CharField(max_length=300, required=False)
     skip_bad_lines = forms.BooleanField(required=False, label="Skip lines that do not parse")

@@ -7,6 +7,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from sessions_app.compaction.vocabulary import Source
 from sessions_app.importers import DEFAULT_MAX_LINE_BYTES, ImportFailed, import_file
 
 # Files at least this big get progress lines on stderr.
@@ -18,7 +19,9 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("path", metavar="PATH")
-        parser.add_argument("--format", choices=["auto", "pi", "claude"], default="auto")
+        parser.add_argument(
+            "--format", choices=["auto", *(s.value for s in Source if s is not Source.NATIVE)], default="auto"
+        )
         parser.add_argument("--title", help="session title (default: from the file)")
         parser.add_argument(
             "--skip-bad-lines",

@@ -164,6 +164,12 @@ class CompactionEntry(models.Model):
         max_length=16, choices=CompactionReasonChoices.choices, default=CompactionReason.THRESHOLD
     )
     from_hook = models.BooleanField(default=False)
+    # Who wrote the summary: a model id, "extractive", or "" when unknown (imported).
+    summarizer = models.CharField(max_length=200, blank=True, default="")
+    # The retention audit (compaction/audit.py, `Audit.to_dict()`), and kept/total of it; null
+    # until computed. docs/compaction.md, "Retention audit".
+    audit = models.JSONField(null=True, blank=True)
+    retention = models.FloatField(null=True, blank=True)
     fork_agent = models.ForeignKey(
         Agent, null=True, blank=True, on_delete=models.SET_NULL, related_name="compactions"
     )

@@ -3,7 +3,7 @@ import re
 from django.urls import path, register_converter
 
 from sessions_app.presenters.panels import PANELS
-from sessions_app.views import actions, pages, session, sessions
+from sessions_app.views import actions, audits, pages, session, sessions
 
 
 class PanelConverter:
@@ -28,6 +28,7 @@ urlpatterns = [
     path("import/", sessions.session_import, name="session_import"),
     path("agents/", pages.agent_definitions, name="agent_definitions"),
     path("compactions/<int:compaction_id>/", pages.compaction_detail, name="compaction_detail"),
+    path("compactions/<int:compaction_id>/audit/", audits.recompute_audit, name="recompute_audit"),
     path("runs/<int:run_id>/", pages.run_detail, name="run_detail"),
     path("sessions/<int:session_id>/", session.session_detail, name="session_detail"),
     path("sessions/<int:session_id>/header/", session.session_header, name="session_header"),

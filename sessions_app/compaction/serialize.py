@@ -11,22 +11,27 @@ from collections.abc import Iterable
 from typing import Any
 
 from .convert import to_llm
-from .messages import COMPACTION, Entry, LlmMessage
+from .facts import exit_code
+from .messages import COMPACTION, TOOL_RESULT, Entry, LlmMessage
 from .tokens import js_stringify, utf16_len
 
 TOOL_RESULT_MAX_CHARS = 2000
 
 
 def truncate(text: str, limit: int = TOOL_RESULT_MAX_CHARS, *, utf16: bool = False) -> str:
-    """Keep the first `limit` characters and say how many were dropped.
+    """Keep the first `limit` characters and say that the rest was cut.
 
-    `utf16` counts JavaScript-style UTF-16 code units like pi. A cut that would fall inside a
-    surrogate pair drops the whole pair (JS would leave half of it), the count stays pi's.
+    `utf16` counts JavaScript-style UTF-16 code units like pi and words the note like pi. A cut
+    that would fall inside a surrogate pair drops the whole pair (JS would leave half of it), the
+    count stays pi's.
     """
     if not utf16:
         if len(text) <= limit:
             return text
-        return f"{text[:limit]}\n\n[... {len(text) - limit} more characters truncated]"
+        return (
+            f"{text[:limit]}\n\n[output cut for this transcript: {len(text) - limit} more characters "
+            "were not shown]"
+        )
     total = utf16_len(text)
     if total <= limit:
         return text
@@ -42,9 +47,25 @@ def _arg(value: Any, utf16: bool) -> str:
     return js_stringify(value) if utf16 else json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
-def serialize_messages(messages: Iterable[LlmMessage], *, pi: bool = False) -> str:
+def _result_tag(m: LlmMessage, exit_codes: dict[str, int | None]) -> str:
+    """`[Tool result]` in pi mode; otherwise the tool, whether it failed and its exit status, so
+    a failing command reads differently from a log that contains the word "failed"."""
+    parts = [m.tool_name] if m.tool_name else []
+    if m.is_error:
+        parts.append("failed")
+    code = exit_codes.get(m.source_key)
+    if code is not None:
+        parts.append(f"exit status {code}")
+    return f"[Tool result ({', '.join(parts)})]" if parts else "[Tool result]"
+
+
+def serialize_messages(
+    messages: Iterable[LlmMessage], *, pi: bool = False, exit_codes: dict[str, int | None] | None = None
+) -> str:
     """[User]:, [Assistant thinking]:, [Assistant]:, [Assistant tool calls]:, [Tool result]: parts
-    separated by blank lines; images are left out; only tool results are truncated."""
+    separated by blank lines; images are left out; only tool results are truncated. Outside pi
+    mode a tool result's tag names the tool, failure and exit status (docs/compaction.md, M9)."""
+    codes = exit_codes or {}
     parts: list[str] = []
     for m in messages:
         if m.role == "user":
@@ -75,17 +96,21 @@ def serialize_messages(messages: Iterable[LlmMessage], *, pi: bool = False) -> s
         else:
             text = "".join(b.get("text") or "" for b in m.content if b.get("type") == "text")
             if text:
-                parts.append(f"[Tool result]: {truncate(text, utf16=pi)}")
+                tag = "[Tool result]" if pi else _result_tag(m, codes)
+                parts.append(f"{tag}: {truncate(text, utf16=pi)}")
     return "\n\n".join(parts)
 
 
 def serialize_entries(entries: Iterable[Entry], *, pi: bool = False) -> str:
     """Serialize a span of the path; older compaction entries are left to <previous-summary>."""
     messages = []
+    codes: dict[str, int | None] = {}
     for e in entries:
         if e.kind == COMPACTION:
             continue
         m = to_llm(e)
         if m is not None:
             messages.append(m)
-    return serialize_messages(messages, pi=pi)
+            if not pi and e.role == TOOL_RESULT:
+                codes[e.key] = exit_code(e)
+    return serialize_messages(messages, pi=pi, exit_codes=codes)

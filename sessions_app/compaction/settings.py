@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 Compat = Literal["default", "pi"]
+Strategy = Literal["auto", "model", "extractive"]  # vocabulary.SummaryStrategy
 
 DEFAULT_RESERVE_TOKENS = 16384
 DEFAULT_KEEP_RECENT_TOKENS = 20000
@@ -23,8 +24,14 @@ class CompactionSettings:
     threshold_tokens: int | None = None  # explicit threshold; wins over everything else
     threshold_percent: float | None = None  # percent (0–100] of the context window
     compat: Compat = "default"
+    # Who writes summaries (docs/compaction.md, "Summarizers"), and whether what a model's summary
+    # lost of the user's constraints and open requests is appended verbatim.
+    strategy: Strategy = "auto"
+    carry_over: bool = True
 
     def __post_init__(self) -> None:
+        if self.strategy not in ("auto", "model", "extractive"):
+            raise ValueError(f"strategy must be 'auto', 'model' or 'extractive', not {self.strategy!r}")
         if self.compat not in ("default", "pi"):
             raise ValueError(f"compat must be 'default' or 'pi', not {self.compat!r}")
         if self.reserve_tokens < 0 or self.keep_recent_tokens < 0:

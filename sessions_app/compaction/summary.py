@@ -21,10 +21,15 @@ from .prompts import (
     update_prompt,
     with_focus,
 )
+from .sections import strip_file_lists
 from .serialize import serialize_entries
 from .validate import CompactionPayload
 
 MAX_SUMMARY_TOKENS = 16384
+# What the prompts ask for: well under the cap, so the summary leaves room for the kept tail
+# (docs/compaction.md, rule M8).
+TARGET_SUMMARY_TOKENS = 3000
+TARGET_PREFIX_TOKENS = 1000
 SPLIT_DIVIDER = "\n\n---\n\n**Turn Context (split turn):**\n\n"
 NO_PRIOR_HISTORY = "No prior history."  # pi's placeholder (compat="pi" only; docs/pi-compat.md, quirk P6)
 
@@ -77,22 +82,24 @@ def build_requests(prep: Preparation, custom_instructions: str | None = None) ->
 
     history: SummaryRequest | None = None
     if not (split and not prep.summarize_messages):
+        max_tokens = history_max_tokens(settings.reserve_tokens, pi=pi)
+        target = min(TARGET_SUMMARY_TOKENS, max_tokens)
         text = _conversation(serialize_entries(prep.summarize, pi=pi))
         if prep.previous_summary:
-            text += f"<previous-summary>\n{prep.previous_summary}\n</previous-summary>\n\n"
-            instructions = update_prompt(sections)
+            # The file lists are appended again after this summary; the model need not copy them.
+            previous = prep.previous_summary if pi else strip_file_lists(prep.previous_summary)
+            text += f"<previous-summary>\n{previous}\n</previous-summary>\n\n"
+            instructions = update_prompt(sections, target, split_turn=split)
         else:
-            instructions = initial_prompt(sections)
+            instructions = initial_prompt(sections, target)
         history = SummaryRequest(
-            "history",
-            SYSTEM_PROMPT,
-            text + with_focus(instructions, custom_instructions),
-            history_max_tokens(settings.reserve_tokens, pi=pi),
+            "history", SYSTEM_PROMPT, text + with_focus(instructions, custom_instructions), max_tokens
         )
 
     prefix: SummaryRequest | None = None
     if split:
-        text = _conversation(serialize_entries(prep.turn_prefix, pi=pi)) + turn_prefix_prompt()
+        target = min(TARGET_PREFIX_TOKENS, turn_prefix_max_tokens(settings.reserve_tokens))
+        text = _conversation(serialize_entries(prep.turn_prefix, pi=pi)) + turn_prefix_prompt(target)
         if not pi:
             text = with_focus(text, custom_instructions)
         prefix = SummaryRequest(

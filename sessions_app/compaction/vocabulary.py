@@ -128,6 +128,50 @@ TRIGGER_REASONS: Final[dict[Trigger, CompactionReason]] = {
 }
 
 
+class FactKind(StrEnum):
+    """What a fact of a summarized span is (docs/compaction.md, "Retention audit")."""
+
+    FILE = "file"
+    COMMAND = "command"
+    ERROR = "error"
+    CONSTRAINT = "constraint"
+    REQUEST = "request"
+    DECISION = "decision"
+    VALUE = "value"
+    DENIED = "denied"
+    SUBAGENT = "subagent"
+    ARTIFACT = "artifact"
+
+
+FACT_KIND_LABELS: Final[dict[FactKind, str]] = {
+    FactKind.FILE: "file paths",
+    FactKind.COMMAND: "shell commands",
+    FactKind.ERROR: "errors",
+    FactKind.CONSTRAINT: "user constraints",
+    FactKind.REQUEST: "open requests",
+    FactKind.DECISION: "decisions",
+    FactKind.VALUE: "values the user gave",
+    FactKind.DENIED: "denied tool calls",
+    FactKind.SUBAGENT: "sub-agent results",
+    FactKind.ARTIFACT: "artifacts",
+}
+
+
+class SummaryStrategy(StrEnum):
+    """Who writes a compaction's summary (docs/compaction.md, "Summarizers").
+
+    `auto` asks the model when one is configured and falls back to `extractive` otherwise.
+    """
+
+    AUTO = "auto"
+    MODEL = "model"
+    EXTRACTIVE = "extractive"
+
+
+# What a compaction records as its summarizer when no model wrote the summary.
+EXTRACTIVE_SUMMARIZER: Final = "extractive"
+
+
 class WorkStatus(StrEnum):
     """A node of a session's task DAG (the `task.*` tools)."""
 

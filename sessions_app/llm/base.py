@@ -256,6 +256,9 @@ class Provider(abc.ABC):
 
     #: "anthropic" or "offline"
     name: str = ""
+    #: False for a provider that is no model (the offline one): compactions then use the
+    #: extractive summarizer (docs/compaction.md, "Summarizers").
+    writes_summaries: bool = True
 
     def __init__(self, *, model: str, context_window: int = 200_000, max_output: int = 8192) -> None:
         self.model = model

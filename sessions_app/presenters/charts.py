@@ -1,8 +1,9 @@
 """Token charts: figures built (and validated) with plotly's graph objects, handed to the page as
 plain figure dicts for the vendored plotly.js (static/vendor/) to draw.
 
-Only numbers, keys, reasons and timestamps go into figures: plotly interprets a few HTML tags in
-hover text, so nothing model-written is ever placed there (keys are escaped too).
+Only numbers, keys, reasons and timestamps go into figures (never fact texts): plotly interprets
+a few HTML tags in hover text, so nothing model-written is ever placed there (keys are escaped
+too).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import plotly.graph_objects as go
 
 from sessions_app.compaction import Usage
 from sessions_app.models import CompactionEntry, Node, Session
+from sessions_app.presenters.audit import Retention, session_retention
 
 COLORS = {
     "context": "#2f6feb",
@@ -26,6 +28,8 @@ COLORS = {
     "cache_read": "#f59f00",
     "cache_write": "#e8590c",
     "summary": "#9c36b5",
+    "retention": "#2b8a3e",
+    "lost": "#e03131",
 }
 
 
@@ -65,6 +69,63 @@ class Charts:
     context: dict[str, Any]
     usage: dict[str, Any]
     summaries: dict[str, Any]
+    # None when no compaction has an audited fact; `retention_note` then says why.
+    retention: dict[str, Any] | None = None
+    retention_note: str = ""
+
+
+def retention_chart(rows: list[Retention]) -> tuple[dict[str, Any] | None, str]:
+    """Retention per compaction: x = the compaction's order on the session, y = % of the facts of
+    its span still visible to the model. A compaction without facts to check (or whose audit could
+    not be computed) leaves a gap; the note under the chart counts those."""
+    if not rows:
+        return None, "No compactions yet, so there is no retention to chart."
+    xs = list(range(1, len(rows) + 1))
+    ys: list[float | None] = []
+    hover: list[str] = []
+    colors: list[str] = []
+    for n, r in zip(xs, rows, strict=True):
+        head = f"compaction {n} ({escape(r.entry.reason)}) · {escape(r.entry.node.key)}"
+        if r.kept is None or r.total is None or r.total == 0:
+            ys.append(None)
+            hover.append(f"{head}<br>{'no audit' if r.total is None else 'no facts to check'}")
+            colors.append(COLORS["window"])
+            continue
+        lost = r.total - r.kept
+        ys.append(round(100 * r.kept / r.total, 1))
+        hover.append(f"{head}<br>{r.kept}/{r.total} facts kept · {lost} lost")
+        colors.append(COLORS["retention"] if lost == 0 else COLORS["lost"])
+    if all(y is None for y in ys):
+        missing = sum(1 for r in rows if r.total is None)
+        why = f"{missing} could not be audited" if missing else "their spans held no facts to check"
+        return None, f"No retention to chart: {why}."
+    skipped = sum(1 for y in ys if y is None)
+    note = (
+        f"{skipped} compaction{'s' if skipped != 1 else ''} without facts to check left out."
+        if skipped
+        else ""
+    )
+    fig = _figure(
+        [
+            go.Scatter(
+                mode="lines+markers",
+                name="facts kept (%)",
+                x=xs,
+                y=ys,
+                text=hover,
+                hoverinfo="text",
+                connectgaps=False,
+                line={"color": COLORS["retention"], "width": 2},
+                marker={"size": 9, "color": colors},
+            )
+        ],
+        _layout(
+            "Retention per compaction",
+            xaxis={"title": {"text": "compaction"}, "dtick": 1},
+            yaxis={"title": {"text": "facts kept"}, "range": [0, 105], "ticksuffix": "%"},
+        ),
+    )
+    return fig, note
 
 
 def build_charts(session: Session, threshold: int, window: int) -> Charts:
@@ -203,4 +264,7 @@ def build_charts(session: Session, threshold: int, window: int) -> Charts:
             yaxis={"title": {"text": "tokens"}, "rangemode": "tozero"},
         ),
     )
-    return Charts(len(calls), len(entries), context_fig, usage_fig, summaries_fig)
+    retention_fig, retention_note = retention_chart(session_retention(session))
+    return Charts(
+        len(calls), len(entries), context_fig, usage_fig, summaries_fig, retention_fig, retention_note
+    )

@@ -1,5 +1,6 @@
 """The compaction timeline: every task (pending … completed / stale / failed) and every stored
-compaction, newest first."""
+compaction, newest first, each compaction with its retention (kept / total facts of its audit) and
+who wrote its summary."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from datetime import datetime, timedelta
 
 from sessions_app.compaction.vocabulary import CompactionReason, TaskStatus
 from sessions_app.models import CompactionEntry, CompactionTask, Session
+from sessions_app.presenters.audit import Retention, by_entry, session_retention
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,6 +28,7 @@ class TimelineRow:
     run_id: int | None
     error: str
     instructions: str
+    retention: Retention | None = None  # set for rows with a stored compaction
 
     @property
     def saved(self) -> int | None:
@@ -36,6 +39,7 @@ class TimelineRow:
 
 def timeline(session: Session) -> list[TimelineRow]:
     rows: list[TimelineRow] = []
+    audits = by_entry(session_retention(session))
     tasks = (
         CompactionTask.objects.filter(session_id=session.pk)
         .select_related("fork_run", "compaction", "compaction__node")
@@ -65,6 +69,7 @@ def timeline(session: Session) -> list[TimelineRow]:
                 run_id=run.pk if run else None,
                 error=t.error,
                 instructions=t.instructions,
+                retention=audits.get(entry.pk) if entry else None,
             )
         )
     entries = (
@@ -92,6 +97,7 @@ def timeline(session: Session) -> list[TimelineRow]:
                 run_id=run.pk if run else None,
                 error="",
                 instructions="",
+                retention=audits.get(e.pk),
             )
         )
     rows.sort(key=lambda r: r.when, reverse=True)

@@ -10,6 +10,7 @@ inserted, so the entry is written complete in one statement.
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 from django.db import transaction
 
@@ -37,6 +38,8 @@ def append_compaction(
     agent_id: int | None = None,
     key: str | None = None,
     timestamp: datetime | None = None,
+    summarizer: str = "",
+    audit: dict[str, Any] | None = None,
 ) -> CompactionEntry:
     """Validate `payload` against the path ending at `parent` with `settings` (the session's) and
     append it as a compaction node with its CompactionEntry, in one transaction.
@@ -44,7 +47,9 @@ def append_compaction(
     `parent` must be the active node (compare-and-swap, as for any append). `path` is the context
     path ending at `parent` when the caller already holds it (it is read otherwise). The entry's
     `tokens_after` is the context the model sees after the compaction, estimated from that path.
-    Raises PayloadError (with every problem) or a StoreError; nothing is written then.
+    `summarizer` names who wrote the summary and `audit` is its retention audit
+    (`Audit.to_dict()`), stored with the entry. Raises PayloadError (with every problem) or a
+    StoreError; nothing is written then.
     """
     if parent is None:
         raise StoreError("a compaction needs a parent node")
@@ -88,4 +93,7 @@ def append_compaction(
             from_hook=payload.from_hook,
             fork_agent_id=fork_agent_id,
             fork_run_id=fork_run_id,
+            summarizer=summarizer,
+            audit=audit,
+            retention=(audit["kept"] / audit["total"]) if audit and audit.get("total") else None,
         )

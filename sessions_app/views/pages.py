@@ -10,6 +10,7 @@ from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 
 from sessions_app.models import CompactionEntry, Event, Run, Session
+from sessions_app.presenters.audit import audit_view
 from sessions_app.presenters.compaction import compaction_view
 from sessions_app.presenters.run import run_view
 from sessions_app.runtime import agents as definitions
@@ -22,7 +23,12 @@ def compaction_detail(request: HttpRequest, compaction_id: int) -> HttpResponse:
         ),
         pk=compaction_id,
     )
-    context = {"session": entry.node.session, "cv": compaction_view(entry)}
+    context = {
+        "session": entry.node.session,
+        "cv": compaction_view(entry),
+        "av": audit_view(entry),
+        "can_act": request.user.is_staff,
+    }
     return TemplateResponse(request, "sessions/compaction_detail.html", context)
 
 

@@ -7,7 +7,18 @@ from typing import Any
 from django import forms
 from django.contrib import messages
 from django.core.paginator import Paginator
-from django.db.models import Count, Exists, IntegerField, OuterRef, Q, QuerySet, Subquery, Value
+from django.db.models import (
+    Count,
+    Exists,
+    FloatField,
+    IntegerField,
+    Min,
+    OuterRef,
+    Q,
+    QuerySet,
+    Subquery,
+    Value,
+)
 from django.db.models.functions import Coalesce
 from django.http import HttpResponse
 from django.shortcuts import redirect
@@ -15,7 +26,8 @@ from django.template.response import TemplateResponse
 from django.views.decorators.http import require_POST
 
 from sessions_app.compaction.vocabulary import Source
-from sessions_app.models import Agent, CompactionTask, Node, Session, SourceChoices
+from sessions_app.models import Agent, CompactionEntry, CompactionTask, Node, Session, SourceChoices
+from sessions_app.presenters.audit import retention_label
 from sessions_app.presenters.stats import context_stats
 from sessions_app.views._common import HtmxHttpRequest, staff_required, wants_partial
 
@@ -50,11 +62,25 @@ def _count(model: Any, **filters: Any) -> Coalesce:
     return Coalesce(Subquery(sub, output_field=IntegerField()), Value(0))
 
 
+def _worst_retention() -> Subquery:
+    """The lowest stored retention (kept / total facts) over the session's compactions; NULL when
+    none has one (no compactions, none audited yet, or no facts in their spans)."""
+    sub = (
+        CompactionEntry.objects.filter(node__session_id=OuterRef("pk"))
+        .order_by()
+        .values("node__session_id")
+        .annotate(worst=Min("retention"))
+        .values("worst")
+    )
+    return Subquery(sub, output_field=FloatField())
+
+
 def sessions_queryset(query: str, source: str, state: str) -> QuerySet[Session]:
     qs = Session.objects.annotate(
         node_count=_count(Node),
         compaction_count=_count(Node, kind="compaction"),
         agent_count=_count(Agent, hidden=False),
+        worst_retention=_worst_retention(),
         compacting=Exists(
             CompactionTask.objects.filter(
                 session_id=OuterRef("pk"), status__in=CompactionTask.ACTIVE_STATUSES
@@ -77,6 +103,17 @@ def sessions_queryset(query: str, source: str, state: str) -> QuerySet[Session]:
     return qs
 
 
+def _row(s: Session, task: CompactionTask | None) -> dict[str, Any]:
+    worst = getattr(s, "worst_retention", None)
+    return {
+        "session": s,
+        "stats": context_stats(s),
+        "task": task,
+        "worst": worst,
+        "worst_label": retention_label(worst),
+    }
+
+
 def session_list(request: HtmxHttpRequest) -> HttpResponse:
     query = request.GET.get("q", "").strip()
     source = request.GET.get("source", "")
@@ -89,7 +126,7 @@ def session_list(request: HtmxHttpRequest) -> HttpResponse:
             if getattr(s, "compacting", False)
             else None
         )
-        rows.append({"session": s, "stats": context_stats(s), "task": active})
+        rows.append(_row(s, active))
     context = {
         "page": page,
         "rows": rows,
@@ -150,7 +187,7 @@ def session_import(request: HtmxHttpRequest) -> HttpResponse:
         return TemplateResponse(request, "sessions/session_list.html#import", context)
     query = ""
     page = Paginator(sessions_queryset(query, "", ""), PAGE_SIZE).get_page(1)
-    rows = [{"session": s, "stats": context_stats(s), "task": None} for s in page.object_list]
+    rows = [_row(s, None) for s in page.object_list]
     context.update(
         {
             "page": page,

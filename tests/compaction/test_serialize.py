@@ -15,7 +15,7 @@ def tool(text: str) -> LlmMessage:
 def test_long_tool_result_is_truncated_to_2000_chars() -> None:
     out = serialize_messages([tool("x" * 5000)])
     assert "x" * 2000 in out and "x" * 2001 not in out
-    assert out.endswith("\n\n[... 3000 more characters truncated]")
+    assert out.endswith("\n\n[output cut for this transcript: 3000 more characters were not shown]")
 
 
 def test_short_tool_result_is_verbatim() -> None:
@@ -31,7 +31,7 @@ def test_user_and_assistant_text_is_never_truncated() -> None:
     ]
     out = serialize_messages(msgs)
     assert out == f"[User]: {long}\n\n[Assistant]: {long}"
-    assert "truncated" not in out
+    assert "truncated" not in out and "output cut" not in out
 
 
 def test_assistant_parts_order_and_tool_call_format() -> None:

@@ -71,7 +71,7 @@ def test_update_request_carries_previous_summary_and_asks_to_merge() -> None:
     h = build_requests(prep(simple_path(previous=True))).history
     assert h is not None
     assert "</conversation>\n\n<previous-summary>\nEARLIER NOTES\n</previous-summary>\n\n" in h.prompt
-    assert "Merge" in h.prompt and headings(h.prompt) == DEFAULT_HEADINGS
+    assert "updated set of notes" in h.prompt and headings(h.prompt) == DEFAULT_HEADINGS
 
 
 def test_pi_mode_keeps_pis_section_list() -> None:

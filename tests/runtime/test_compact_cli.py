@@ -31,7 +31,7 @@ def test_compact_streams_a_sectioned_summary_and_reports_the_node(settings: Any)
         assert heading in out
     assert out.strip() in entry.summary  # the terminal saw exactly what was stored (plus file lists)
     assert f"compaction node {entry.node.key}" in err
-    assert entry.reason == "manual" and entry.fork_run is not None and entry.fork_run.model == "offline"
+    assert entry.reason == "manual" and entry.fork_run is not None and entry.fork_run.model == "extractive"
 
 
 def test_recovery_flag_and_refusals(settings: Any) -> None:

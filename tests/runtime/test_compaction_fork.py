@@ -458,7 +458,11 @@ async def test_circuit_breaker_after_three_failed_automatic_compactions(
     fake_anthropic: FakeAnthropic,
 ) -> None:
     session = await sync_to_async(build_session)()
-    fake_anthropic.default = ErrorReply(400, "invalid_request_error", "the summarizer rejected the request")
+    # A model error falls back to the extractive summary; what still fails a compaction is a
+    # payload the store refuses, here from a hook.
+    broken = hooks.register_before_compact(
+        lambda ctx: CompactionPayload(summary="  ", first_kept="nope", tokens_before=0)
+    )
     for _ in range(3):
         task = await sync_to_async(compact_fork.request_compaction)(session, trigger="auto")
         assert (await compact_fork.run_task(task.pk, provider=anthropic(fake_anthropic))).status == "failed"
@@ -466,6 +470,7 @@ async def test_circuit_breaker_after_three_failed_automatic_compactions(
         await sync_to_async(compact_fork.request_compaction)(session, trigger="auto")
     assert "compact_circuit_open" in await sync_to_async(event_types)(session)
     # Manual compaction is still allowed, and a success closes the breaker again.
+    hooks.unregister(broken)
     fake_anthropic.default = text_reply(SUMMARY)
     assert (await compact_fork.compact(session, provider=anthropic(fake_anthropic))).status == "completed"
     await sync_to_async(session.refresh_from_db)()

@@ -1,7 +1,7 @@
 """The offline provider: deterministic and network-free (the default without ANTHROPIC_API_KEY).
 
-Two behaviours, chosen per request: a summary prompt (see `summary`) gets an extractive summary,
-streamed line by line; everything else plays the next turn of the `Scenario`. Scripted errors are
+It plays the next turn of the `Scenario`; it is no model, so a summary prompt is refused (the
+runtime summarizes with the engine's extractive summarizer instead). Scripted errors are
 raised before any event, except "stream", which fails after the turn's deltas with `partial` set.
 When the scenario is exhausted the reply is a short final text with stop_reason "stop"; without a
 scenario it is a short echo of the latest user text. Usage: input = estimated tokens of the whole
@@ -17,6 +17,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
+from sessions_app.compaction.facts import clip
 from sessions_app.compaction.messages import Block, Usage
 from sessions_app.compaction.vocabulary import StopReason
 from sessions_app.llm.base import (
@@ -33,9 +34,7 @@ from sessions_app.llm.base import (
     ToolCallStart,
 )
 from sessions_app.llm.offline.estimate import block_text, count_text, estimate_request_tokens, message_text
-from sessions_app.llm.offline.facts import clip
 from sessions_app.llm.offline.scenario import Scenario, normalize_stop, scripted_error
-from sessions_app.llm.offline.summary import build_offline_summary
 
 PROVIDER = "offline"
 
@@ -46,9 +45,11 @@ def _chunks(text: str) -> list[str]:
 
 
 class OfflineProvider(Provider):
-    """Deterministic provider: extractive summaries and scripted agent turns."""
+    """Deterministic provider: scripted agent turns, or an echo. It is no model, so it writes no
+    summaries: compactions use the engine's extractive summarizer instead."""
 
     name = PROVIDER
+    writes_summaries = False
 
     def __init__(
         self,
@@ -82,13 +83,13 @@ class OfflineProvider(Provider):
 
     async def stream(self, request: CompletionRequest) -> AsyncIterator[StreamEvent]:
         self.calls += 1
-        prompt = self.summary_prompt(request)
-        if prompt is not None:
-            async for event in self._summary(request, prompt):
-                yield event
-        else:
-            async for event in self._turn(request):
-                yield event
+        if self.summary_prompt(request) is not None:
+            raise ProviderError(
+                "the offline provider writes no summaries; compactions use the extractive summarizer",
+                provider=PROVIDER,
+            )
+        async for event in self._turn(request):
+            yield event
 
     async def _pause(self, delay: float) -> None:
         if delay > 0:
@@ -118,13 +119,6 @@ class OfflineProvider(Provider):
             request_id=f"offline-{self.calls}",
             error_message=error,
         )
-
-    async def _summary(self, request: CompletionRequest, prompt: str) -> AsyncIterator[StreamEvent]:
-        summary = build_offline_summary(prompt, request.max_tokens)
-        for line in summary.splitlines(keepends=True):
-            await self._pause(self.chunk_delay)
-            yield TextDelta(line)
-        yield Completed(self._message(request, [{"type": "text", "text": summary}], StopReason.STOP))
 
     async def _turn(self, request: CompletionRequest) -> AsyncIterator[StreamEvent]:
         entry = self.scenario.next_turn() if self.scenario is not None else None

@@ -88,7 +88,13 @@ def _close(
 
 
 def apply_result(
-    record: ForkRecord, payload: CompactionPayload, settings: CompactionSettings, path: list[Entry]
+    record: ForkRecord,
+    payload: CompactionPayload,
+    settings: CompactionSettings,
+    path: list[Entry],
+    *,
+    summarizer: str = "",
+    audit: dict[str, Any] | None = None,
 ) -> CompactionOutcome:
     """Write the fork's payload after the current active node, or close the task stale.
 
@@ -114,6 +120,8 @@ def apply_result(
                 fork_run_id=record.run_id,
                 run_id=record.run_id,
                 agent_id=record.agent_id,
+                summarizer=summarizer,
+                audit=audit,
             )
             return _completed(record, session, entry, payload, settings, parent=current[-1].key)
     except PayloadError as exc:

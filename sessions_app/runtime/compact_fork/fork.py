@@ -23,13 +23,23 @@ from django.db.models import F
 from django.utils import timezone
 
 from sessions_app import store
+from sessions_app.compaction.audit import Audit, audit_preparation
+from sessions_app.compaction.carry_over import CARRIED_KINDS, carry_over
 from sessions_app.compaction.compact import compact as compact_plan
+from sessions_app.compaction.extractive import compact_extractive
 from sessions_app.compaction.messages import LlmMessage
-from sessions_app.compaction.prepare import NothingToDo, prepare
+from sessions_app.compaction.prepare import NothingToDo, Preparation, prepare
 from sessions_app.compaction.settings import CompactionSettings
 from sessions_app.compaction.summary import SummaryRequest, build_requests
 from sessions_app.compaction.validate import CompactionPayload
-from sessions_app.compaction.vocabulary import AgentRole, StopReason, TaskStatus, Trigger
+from sessions_app.compaction.vocabulary import (
+    EXTRACTIVE_SUMMARIZER,
+    AgentRole,
+    StopReason,
+    SummaryStrategy,
+    TaskStatus,
+    Trigger,
+)
 from sessions_app.llm.base import (
     RETRYABLE_ERRORS,
     CompletionRequest,
@@ -115,16 +125,48 @@ class CompactFork:
         if isinstance(decision, hooks.Cancel):
             return await sync_to_async(finish_cancelled)(record, f"before_compact hook: {decision.reason}")
 
-        requests = build_requests(prep, task.instructions or None)
-        await sync_to_async(self._start_fork)(session, requests.all, from_hook=decision is not None)
+        instructions = task.instructions or None
+        requests = build_requests(prep, instructions)
+        extractive_reason = self._extractive_reason(settings)
+        summarizer = EXTRACTIVE_SUMMARIZER if extractive_reason else self._provider().model
+        await sync_to_async(self._start_fork)(
+            session, requests.all, from_hook=decision is not None, summarizer=summarizer
+        )
+        before: Audit | None = None
         if isinstance(decision, CompactionPayload):
             payload = decision
             payload.from_hook = True
+            summarizer = "hook"
+        elif extractive_reason:
+            payload = await self._extractive(prep, instructions, extractive_reason)
         else:
-            payload = await compact_plan(prep, self._summarize, requests=requests)
-            await self._flush(force=True)
+            try:
+                payload = await compact_plan(prep, self._summarize, requests=requests)
+                await self._flush(force=True)
+            except ProviderError as exc:
+                # The model failed after its retries: the extractive summary is the recorded
+                # fallback, never a silent one (docs/compaction.md, "Summarizers").
+                reason = f"the model call failed: {type(exc).__name__}: {exc.message}"
+                payload = await self._extractive(prep, instructions, reason)
+                summarizer = EXTRACTIVE_SUMMARIZER
+            else:
+                if settings.carry_over:
+                    guarded = carry_over(prep, payload)
+                    payload, before = guarded.payload, guarded.before
+        audit = audit_preparation(prep, payload.summary).to_dict()
+        if before is not None:
+            audit["before"] = before.to_dict()
+            await sync_to_async(self._event)(
+                "compact_carry_over",
+                {
+                    "task_id": self.task_id,
+                    "restored": [f.text for f in before.lost() if f.kind in CARRIED_KINDS],
+                },
+            )
 
-        outcome = await sync_to_async(apply_result)(record, payload, settings, plan.path)
+        outcome = await sync_to_async(apply_result)(
+            record, payload, settings, plan.path, summarizer=summarizer, audit=audit
+        )
         if outcome.status == TaskStatus.COMPLETED and outcome.node_key:
             await hooks.run_after(
                 hooks.AfterCompact(
@@ -190,6 +232,29 @@ class CompactFork:
         assert last_error is not None
         raise last_error
 
+    def _extractive_reason(self, settings: CompactionSettings) -> str:
+        """Why this compaction is summarized without a model, or "" when a model writes it."""
+        if settings.strategy == SummaryStrategy.EXTRACTIVE:
+            return "the session's compaction.strategy is extractive"
+        if not self._provider().writes_summaries:
+            return "no model is configured (set ANTHROPIC_API_KEY to summarize with Claude)"
+        return ""
+
+    async def _extractive(
+        self, prep: Preparation, instructions: str | None, reason: str
+    ) -> CompactionPayload:
+        """The extractive summary, recorded as such and streamed like a model's (one delta)."""
+        payload = compact_extractive(prep, instructions)
+        assert self.record is not None
+        if self.record.run_id is not None:
+            await Run.objects.filter(pk=self.record.run_id).aupdate(model=EXTRACTIVE_SUMMARIZER)
+        await sync_to_async(self._event)("compact_extractive", {"task_id": self.task_id, "reason": reason})
+        self._buffers = {"history": payload.summary}
+        if self.on_delta is not None:
+            self.on_delta("history", payload.summary)
+        await self._flush(force=True)
+        return payload
+
     def _provider(self) -> Provider:
         if self.provider is None:
             # The compact profile, falling back to the main model (docs/compaction.md).
@@ -242,7 +307,9 @@ class CompactFork:
             {"task_id": self.task_id, "hook": name, "error": f"{type(exc).__name__}: {exc}", "ignored": True},
         )
 
-    def _start_fork(self, session: Session, requests: list[SummaryRequest], *, from_hook: bool) -> None:
+    def _start_fork(
+        self, session: Session, requests: list[SummaryRequest], *, from_hook: bool, summarizer: str
+    ) -> None:
         """Persist the fork like any agent: agent, run, and the exact prompt it gets."""
         assert self.record is not None
         record, task = self.record, self.record.task
@@ -252,7 +319,7 @@ class CompactFork:
             .order_by("id")
             .first()
         )
-        model = "" if from_hook else self._provider().model
+        model = "" if from_hook else summarizer
         with transaction.atomic():
             agent = Agent.objects.create(
                 session_id=session.pk,

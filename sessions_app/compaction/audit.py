@@ -1,0 +1,244 @@
+"""The retention audit of one compaction: which facts of the summarized span the model can still
+see afterwards, in the summary or in the kept tail (docs/compaction.md, "Retention audit").
+
+A fact is kept when its anchors (paths, commands, values, exception names…) appear verbatim and,
+for facts that are sentences (constraints, decisions, requests, errors, sub-agent results), when
+most of its content words share one line of the summary or of a kept message. Matching is by line
+so a summary that merely uses the same common words in different places does not count.
+
+Works on any compaction on a path (`audit_at`), native or imported, and on a plan before its
+summary is written (`audit_preparation`), which is what the carry-over guard uses.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Final, Literal
+
+from .facts import Fact, extract_facts, message_text, normalize, stems
+from .messages import ASSISTANT, BASH_EXECUTION, COMPACTION, MESSAGE, Entry
+from .prepare import Preparation
+from .vocabulary import FactKind
+
+AUDIT_VERSION: Final = 1  # stored audits of an older version are recomputed when read
+WORD_SHARE: Final = 0.6  # of a sentence fact's content words that must share one line
+COMMAND_WORD_SHARE: Final = 0.8  # a command quoted in part still counts if nearly all of it is there
+_DENIAL_WORDS: Final = (
+    "denied",
+    "refused",
+    "rejected",
+    "blocked",
+    "forbidden",
+    "declined",
+    "not allowed",
+    "not permitted",
+    "disallowed",
+)
+_SENTENCE_KINDS: Final = frozenset(
+    {FactKind.CONSTRAINT, FactKind.REQUEST, FactKind.DECISION, FactKind.ERROR, FactKind.SUBAGENT}
+)
+
+Where = Literal["summary", "kept"]
+
+
+@dataclass(frozen=True, slots=True)
+class CheckedFact:
+    fact: Fact
+    kept: bool
+    where: Where | None
+
+
+@dataclass(frozen=True, slots=True)
+class Audit:
+    facts: tuple[CheckedFact, ...]
+    span_start: str | None = None
+    first_kept: str | None = None
+
+    @property
+    def total(self) -> int:
+        return len(self.facts)
+
+    @property
+    def kept(self) -> int:
+        return sum(1 for f in self.facts if f.kept)
+
+    @property
+    def retention(self) -> float | None:
+        """kept / total, None when the span had no facts."""
+        return self.kept / self.total if self.facts else None
+
+    def lost(self) -> list[Fact]:
+        return [f.fact for f in self.facts if not f.kept]
+
+    def by_kind(self) -> dict[str, tuple[int, int]]:
+        """(kept, total) per kind, in the vocabulary's order, kinds without facts left out."""
+        out: dict[str, tuple[int, int]] = {}
+        for kind in FactKind:
+            of_kind = [f for f in self.facts if f.fact.kind == kind]
+            if of_kind:
+                out[kind.value] = (sum(1 for f in of_kind if f.kept), len(of_kind))
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        """The stored and printed form (`manage.py audit --json` prints it per compaction)."""
+        return {
+            "version": AUDIT_VERSION,
+            "kept": self.kept,
+            "total": self.total,
+            "by_kind": {k: {"kept": a, "total": b} for k, (a, b) in self.by_kind().items()},
+            "span": {"start": self.span_start, "first_kept": self.first_kept},
+            "facts": [
+                {
+                    "kind": c.fact.kind.value,
+                    "text": c.fact.text,
+                    "node": c.fact.node,
+                    "kept": c.kept,
+                    "where": c.where,
+                    "detail": _detail(c.fact),
+                }
+                for c in self.facts
+            ],
+        }
+
+
+def _detail(fact: Fact) -> str:
+    if fact.kind == FactKind.ERROR:
+        if fact.resolved_by is None:
+            return f"{fact.detail}; not resolved before the cut"
+        fix = f" after {', '.join(fact.fix)}" if fact.fix else ""
+        return f"{fact.detail}; resolved at node {fact.resolved_by}{fix}"
+    return fact.detail
+
+
+# --- what the model sees ----------------------------------------------------------------------
+
+
+class Visible:
+    """One source of model-visible text (the summary, or the kept tail) indexed by line."""
+
+    def __init__(self, lines: Sequence[str]) -> None:
+        self.lines = [normalize(line) for line in lines if line.strip()]
+        self.text = "\n".join(self.lines)
+        self._index: dict[str, list[int]] = {}
+        for i, line in enumerate(self.lines):
+            for stem in stems(line):
+                self._index.setdefault(stem, []).append(i)
+
+    def has_anchors(self, fact: Fact) -> bool:
+        return all(any(normalize(a) in self.text for a in group if a) for group in fact.anchors)
+
+    def best_share(self, words: frozenset[str]) -> float:
+        if not words:
+            return 0.0
+        hits: Counter[int] = Counter()
+        for w in words:
+            for i in self._index.get(w, ()):
+                hits[i] += 1
+        return max(hits.values(), default=0) / len(words)
+
+    def holds(self, fact: Fact) -> bool:
+        kind = fact.kind
+        if kind == FactKind.DENIED:
+            target = normalize(fact.anchors[0][0]) if fact.anchors else ""
+            return any(target in line and any(w in line for w in _DENIAL_WORDS) for line in self.lines)
+        if kind == FactKind.COMMAND:
+            return self.has_anchors(fact) or self.best_share(stems(fact.text)) >= COMMAND_WORD_SHARE
+        if kind in _SENTENCE_KINDS:
+            if fact.anchors and not self.has_anchors(fact):
+                return False
+            if not fact.words:
+                return normalize(fact.text) in self.text
+            need = math.ceil(WORD_SHARE * len(fact.words)) / len(fact.words)
+            return self.best_share(fact.words) >= need
+        return bool(fact.anchors) and self.has_anchors(fact)
+
+
+def entry_lines(entries: Sequence[Entry]) -> list[str]:
+    """The text the model gets from these entries: messages, tool calls with their arguments,
+    tool results, users' shell commands with their output."""
+    lines: list[str] = []
+    for e in entries:
+        if e.kind == COMPACTION:
+            continue
+        if e.role == BASH_EXECUTION:
+            lines.append(str(e.data.get("command") or ""))
+            lines.extend(str(e.data.get("output") or "").splitlines())
+            continue
+        if e.kind == MESSAGE or e.kind == "custom_message":
+            lines.extend(message_text(e).splitlines())
+        if e.role == ASSISTANT:
+            for b in e.content:
+                if isinstance(b, dict) and b.get("type") == "tool_call":
+                    args = b.get("arguments")
+                    lines.append(f"{b.get('name')} {json.dumps(args, ensure_ascii=False)}")
+                    if isinstance(args, dict):
+                        lines.extend(v for v in args.values() if isinstance(v, str) and "\n" not in v)
+    return lines
+
+
+# --- audits -----------------------------------------------------------------------------------
+
+
+def check(facts: Sequence[Fact], summary: str, kept: Sequence[Entry]) -> tuple[CheckedFact, ...]:
+    in_summary = Visible(summary.splitlines())
+    in_kept = Visible(entry_lines(kept))
+    out = []
+    for fact in facts:
+        if in_summary.holds(fact):
+            out.append(CheckedFact(fact, True, "summary"))
+        elif in_kept.holds(fact):
+            out.append(CheckedFact(fact, True, "kept"))
+        else:
+            out.append(CheckedFact(fact, False, None))
+    return tuple(out)
+
+
+def audit_span(span: Sequence[Entry], kept: Sequence[Entry], summary: str) -> Audit:
+    """The audit of a summary of `span` that the model sees together with `kept`."""
+    facts = extract_facts(span, kept)
+    return Audit(
+        check(facts, summary, kept),
+        span_start=span[0].key if span else None,
+        first_kept=kept[0].key if kept else None,
+    )
+
+
+def audit_preparation(prep: Preparation, summary: str) -> Audit:
+    """The audit of `summary` written for a plan (before the compaction is stored)."""
+    audit = audit_span([*prep.summarize, *prep.turn_prefix], prep.kept, summary)
+    return Audit(audit.facts, prep.boundary_start, prep.first_kept)
+
+
+def compaction_span(path: Sequence[Entry], index: int) -> tuple[int, int]:
+    """(start, first kept) of the compaction at `path[index]`: its span starts where the previous
+    compaction's kept tail began (docs/compaction.md, "Retention audit", rule R1), and a
+    `first_kept` not before it on the path (Claude Code keeps nothing) means nothing was kept."""
+    first_kept_key = path[index].data.get("first_kept")
+    first_kept = next((i for i in range(index) if path[i].key == first_kept_key), index)
+    start = 0
+    for p in range(index - 1, -1, -1):
+        if path[p].kind == COMPACTION:
+            previous_key = path[p].data.get("first_kept")
+            start = next((i for i in range(p) if path[i].key == previous_key), p + 1)
+            break
+    return min(start, first_kept), first_kept
+
+
+def audit_at(path: Sequence[Entry], index: int) -> Audit:
+    """The audit of the compaction at `path[index]` (`path` runs from the root to it or beyond)."""
+    entry = path[index]
+    if entry.kind != COMPACTION:
+        raise ValueError(f"entry {entry.key} is a {entry.kind}, not a compaction")
+    start, first_kept = compaction_span(path, index)
+    span = path[start:first_kept]
+    kept = path[first_kept:index]
+    summary = entry.data.get("summary")
+    facts = extract_facts(span, kept)
+    checked = check(facts, summary if isinstance(summary, str) else "", kept)
+    return Audit(
+        checked, span_start=path[start].key if start < index else None, first_kept=path[first_kept].key
+    )

@@ -1,0 +1,49 @@
+"""The carry-over guard: what a model's summary dropped of the user's own words goes back in.
+
+After a model writes a summary, the audit finds the user constraints and open requests it lost;
+they are appended verbatim under their own heading (before the file lists), and both audits are
+returned so the dashboard can show what the model dropped (docs/compaction.md, "Retention audit",
+rule R6). The extractive summarizer copies these itself and needs no guard.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Final
+
+from .audit import Audit, audit_preparation
+from .fileops import format_file_lists
+from .prepare import Preparation
+from .sections import CARRIED_CONSTRAINT, CARRIED_HEADING, CARRIED_REQUEST
+from .validate import CompactionPayload
+from .vocabulary import FactKind
+
+CARRIED_KINDS: Final = {FactKind.CONSTRAINT: CARRIED_CONSTRAINT, FactKind.REQUEST: CARRIED_REQUEST}
+
+
+@dataclass(frozen=True, slots=True)
+class Guarded:
+    payload: CompactionPayload
+    audit: Audit  # of the summary as written (after the guard)
+    before: Audit | None  # of the model's own summary, when the guard added anything
+
+
+def carry_over(prep: Preparation, payload: CompactionPayload) -> Guarded:
+    before = audit_preparation(prep, payload.summary)
+    lost = [f for f in before.lost() if f.kind in CARRIED_KINDS]
+    if not lost:
+        return Guarded(payload, before, None)
+    block = "\n".join(
+        [
+            f"## {CARRIED_HEADING}",
+            "The notes above left these out; they are the user's own words.",
+            *(f"- {CARRIED_KINDS[f.kind]}{f.text}" for f in lost),
+        ]
+    )
+    lists = format_file_lists(prep.read_files, prep.modified_files)
+    body = payload.summary
+    if lists and body.endswith(lists):
+        body = body[: -len(lists)]
+    summary = f"{body.rstrip()}\n\n{block}{lists}"
+    guarded = replace(payload, summary=summary)
+    return Guarded(guarded, audit_preparation(prep, summary), before)

@@ -1,0 +1,310 @@
+"""Retention audits as plain data for the dashboard and the `audit` command: the scorecard of one
+compaction (kept / total, per kind, the lost facts first), the model's own summary against the
+carry-over guard's, and the short labels the timeline, the charts and the session list show.
+
+The audit dict is stored JSON (`Audit.to_dict()`, sessions_app/compaction/audit.py); it is read
+defensively, so an odd or partial stored value degrades to fewer rows, never to an error. Fact
+texts are model and tool output: templates escape them, nothing here marks anything safe.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from sessions_app.compaction.vocabulary import FACT_KIND_LABELS, CompactionReason, FactKind, Source
+from sessions_app.models import CompactionEntry, Session
+from sessions_app.store.audits import audit_session, current_audit, refresh_audit
+
+log = logging.getLogger(__name__)
+
+UNKNOWN_IMPORTED = "unknown (imported)"
+UNKNOWN = "unknown"
+
+
+# --- small labels -----------------------------------------------------------------------------
+
+
+def kind_label(kind: str) -> str:
+    try:
+        return FACT_KIND_LABELS[FactKind(kind)]
+    except ValueError:
+        return kind
+
+
+def percent(kept: int, total: int) -> int | None:
+    """Whole percent, rounded down so that a single lost fact never shows as 100 %."""
+    return 100 * kept // total if total > 0 else None
+
+
+def score_label(kept: int | None, total: int | None) -> str:
+    """`42/50 (84%)`, or "no facts" / "—"."""
+    if kept is None or total is None:
+        return "—"
+    if total == 0:
+        return "no facts"
+    return f"{kept}/{total} ({percent(kept, total)}%)"
+
+
+def retention_label(retention: float | None) -> str:
+    """A stored `CompactionEntry.retention` (kept / total) as a percentage, "—" without one."""
+    if retention is None:
+        return "—"
+    return f"{int(retention * 100 + 1e-9)}%"
+
+
+def summarizer_label(entry: CompactionEntry, source: str | None = None) -> str:
+    """Who wrote the summary: the model id, "extractive", or unknown (imported or older rows)."""
+    if entry.summarizer:
+        return entry.summarizer
+    if entry.reason == CompactionReason.IMPORTED or (source is not None and source != Source.NATIVE):
+        return UNKNOWN_IMPORTED
+    return UNKNOWN
+
+
+def counts(audit: dict[str, Any] | None) -> tuple[int, int] | None:
+    """(kept, total) of a stored audit, None when there is none or it is malformed."""
+    if not isinstance(audit, dict):
+        return None
+    kept, total = audit.get("kept"), audit.get("total")
+    if isinstance(kept, int) and isinstance(total, int) and 0 <= kept <= total:
+        return kept, total
+    return None
+
+
+# --- the scorecard ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class KindScore:
+    kind: str
+    label: str
+    kept: int
+    total: int
+
+    @property
+    def lost(self) -> int:
+        return self.total - self.kept
+
+    @property
+    def percent(self) -> int | None:
+        return percent(self.kept, self.total)
+
+
+@dataclass(frozen=True, slots=True)
+class FactRow:
+    kind: str
+    label: str
+    text: str
+    node: str
+    kept: bool
+    where: str | None
+    detail: str
+    restored: bool = False  # for the model's own summary: the carry-over guard put it back
+
+    @property
+    def identity(self) -> tuple[str, str, str]:
+        return (self.kind, self.text, self.node)
+
+
+@dataclass(frozen=True, slots=True)
+class Scores:
+    kept: int
+    total: int
+    by_kind: list[KindScore]
+    lost: list[FactRow]
+    kept_facts: list[FactRow]
+
+    @property
+    def lost_count(self) -> int:
+        return self.total - self.kept
+
+    @property
+    def percent(self) -> int | None:
+        return percent(self.kept, self.total)
+
+    @property
+    def label(self) -> str:
+        return score_label(self.kept, self.total)
+
+    @property
+    def in_summary(self) -> int:
+        return sum(1 for f in self.kept_facts if f.where == "summary")
+
+    @property
+    def in_kept(self) -> int:
+        return sum(1 for f in self.kept_facts if f.where == "kept")
+
+
+@dataclass(frozen=True, slots=True)
+class BeforeGuard:
+    """The audit of the model's own summary, before the carry-over guard appended what it lost."""
+
+    scores: Scores
+    restored: int
+    dropped: list[FactRow]  # what the model's summary lost, each marked when the guard restored it
+
+
+@dataclass(frozen=True, slots=True)
+class AuditView:
+    compaction_id: int
+    session_id: int
+    summarizer: str
+    scores: Scores | None  # None: the audit could not be computed
+    before: BeforeGuard | None = None
+    span_start: str | None = None
+    first_kept: str | None = None
+    refreshed: bool = False
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def available(self) -> bool:
+        return self.scores is not None
+
+
+def _fact_rows(raw: Any) -> list[FactRow]:
+    rows: list[FactRow] = []
+    if not isinstance(raw, list):
+        return rows
+    for f in raw:
+        if not isinstance(f, dict):
+            continue
+        kind = str(f.get("kind") or "")
+        where = f.get("where")
+        rows.append(
+            FactRow(
+                kind=kind,
+                label=kind_label(kind),
+                text=str(f.get("text") or ""),
+                node=str(f.get("node") or ""),
+                kept=bool(f.get("kept")),
+                where=where if where in ("summary", "kept") else None,
+                detail=str(f.get("detail") or ""),
+            )
+        )
+    return rows
+
+
+def _by_kind(raw: Any, facts: list[FactRow]) -> list[KindScore]:
+    """Per-kind scores in the vocabulary's order; counted from the facts when not stored."""
+    table: dict[str, tuple[int, int]] = {}
+    if isinstance(raw, dict):
+        for kind, v in raw.items():
+            if isinstance(v, dict) and isinstance(v.get("kept"), int) and isinstance(v.get("total"), int):
+                table[str(kind)] = (v["kept"], v["total"])
+    else:
+        for f in facts:
+            kept, total = table.get(f.kind, (0, 0))
+            table[f.kind] = (kept + int(f.kept), total + 1)
+    order = {k.value: i for i, k in enumerate(FactKind)}
+    return [
+        KindScore(kind, kind_label(kind), kept, total)
+        for kind, (kept, total) in sorted(table.items(), key=lambda kv: (order.get(kv[0], len(order)), kv[0]))
+        if total > 0
+    ]
+
+
+def scores(audit: dict[str, Any]) -> Scores:
+    facts = _fact_rows(audit.get("facts"))
+    counted = counts(audit)
+    kept, total = counted if counted is not None else (sum(f.kept for f in facts), len(facts))
+    return Scores(
+        kept=kept,
+        total=total,
+        by_kind=_by_kind(audit.get("by_kind"), facts),
+        lost=[f for f in facts if not f.kept],
+        kept_facts=[f for f in facts if f.kept],
+    )
+
+
+def _before(audit: dict[str, Any], after: Scores) -> BeforeGuard | None:
+    raw = audit.get("before")
+    if not isinstance(raw, dict):
+        return None
+    own = scores(raw)
+    kept_after = {f.identity for f in after.kept_facts}
+    dropped = [
+        FactRow(f.kind, f.label, f.text, f.node, f.kept, f.where, f.detail, restored=f.identity in kept_after)
+        for f in own.lost
+    ]
+    return BeforeGuard(own, sum(1 for f in dropped if f.restored), dropped)
+
+
+def audit_view(entry: CompactionEntry, *, refresh: bool = False) -> AuditView:
+    """The compaction page's audit card: the stored audit (computed if missing or outdated), or a
+    fresh one with `refresh`. Never raises for a bad audit: `scores` is None then."""
+    source = entry.node.session.source if entry.node_id else None
+    notes: list[str] = []
+    audit: dict[str, Any] | None
+    if refresh:
+        try:
+            audit = refresh_audit(entry)
+        except Exception as exc:  # derived data: the page says so instead of failing
+            log.exception("could not recompute the audit of compaction %s", entry.pk)
+            audit = None
+            notes.append(f"The audit could not be recomputed ({type(exc).__name__}).")
+    else:
+        audit = current_audit(entry)
+    summarizer = summarizer_label(entry, source)
+    if not isinstance(audit, dict):
+        return AuditView(entry.pk, entry.node.session_id, summarizer, None, refreshed=refresh, notes=notes)
+    after = scores(audit)
+    raw_span = audit.get("span")
+    span: dict[str, Any] = raw_span if isinstance(raw_span, dict) else {}
+    start, first_kept = span.get("start"), span.get("first_kept")
+    return AuditView(
+        entry.pk,
+        entry.node.session_id,
+        summarizer,
+        after,
+        before=_before(audit, after),
+        span_start=start if isinstance(start, str) else None,
+        first_kept=first_kept if isinstance(first_kept, str) else None,
+        refreshed=refresh,
+        notes=notes,
+    )
+
+
+# --- per session ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Retention:
+    """One compaction's retention in a list (timeline, chart): None counts when not computable."""
+
+    entry: CompactionEntry
+    kept: int | None
+    total: int | None
+    summarizer: str
+
+    @property
+    def label(self) -> str:
+        return score_label(self.kept, self.total)
+
+    @property
+    def percent(self) -> int | None:
+        return percent(self.kept, self.total) if self.kept is not None and self.total is not None else None
+
+    @property
+    def lost(self) -> int | None:
+        return self.total - self.kept if self.kept is not None and self.total is not None else None
+
+
+def session_retention(session: Session) -> list[Retention]:
+    """Every compaction of the session in path order (`node.seq`), with its audit's counts; audits
+    missing or outdated are computed and stored on the way (store.audits.current_audit)."""
+    out = []
+    for entry, audit in audit_session(session):
+        c = counts(audit)
+        out.append(
+            Retention(
+                entry, c[0] if c else None, c[1] if c else None, summarizer_label(entry, session.source)
+            )
+        )
+    return out
+
+
+def by_entry(rows: Iterable[Retention]) -> dict[int, Retention]:
+    return {r.entry.pk: r for r in rows}

@@ -1,0 +1,96 @@
+"""Retention audits of stored compactions: computed from the stored path, kept on the
+CompactionEntry, recomputed on demand or when the audit code changed (docs/compaction.md,
+"Retention audit").
+
+An audit is derived data: failing to compute one never fails the compaction or the import that
+asked for it; the entry keeps `audit = null` and the dashboard offers to compute it.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from django.db.models import QuerySet
+
+from sessions_app.compaction.audit import AUDIT_VERSION, Audit, audit_at
+from sessions_app.compaction.messages import COMPACTION, Entry
+from sessions_app.models import CompactionEntry, Session
+from sessions_app.store.paths import context_path_entries
+
+log = logging.getLogger(__name__)
+
+
+def compute_audit(compaction: CompactionEntry) -> Audit:
+    """The audit of a stored compaction, from its span and kept tail as stored.
+
+    Only the stretch the audit needs is loaded: from the first kept node of the compaction before
+    it (where its span starts) down to its parent, one statement.
+    """
+    node = compaction.node
+    session = Session(pk=node.session_id)
+    path = context_path_entries(session, node.parent_id) if node.parent_id is not None else []
+    entry = Entry(
+        key=node.key,
+        parent=path[-1].key if path else None,
+        kind=COMPACTION,
+        data={"summary": compaction.summary, "first_kept": compaction.first_kept_node.key},
+    )
+    return audit_at([*path, entry], len(path))
+
+
+def save_audit(compaction: CompactionEntry, audit: dict[str, Any]) -> None:
+    total = audit.get("total") or 0
+    compaction.audit = audit
+    compaction.retention = (audit.get("kept", 0) / total) if total else None
+    CompactionEntry.objects.filter(pk=compaction.pk).update(audit=audit, retention=compaction.retention)
+
+
+def refresh_audit(compaction: CompactionEntry) -> dict[str, Any]:
+    """Recompute and store; an earlier `before` (the model's own summary, see the carry-over
+    guard) is kept with it because the stored path cannot tell it again."""
+    audit = compute_audit(compaction).to_dict()
+    before = (compaction.audit or {}).get("before") if isinstance(compaction.audit, dict) else None
+    if before is not None:
+        audit["before"] = before
+    save_audit(compaction, audit)
+    return audit
+
+
+def current_audit(compaction: CompactionEntry) -> dict[str, Any] | None:
+    """The stored audit if it is of the current version, else a fresh one; None if it cannot be
+    computed (logged)."""
+    stored = compaction.audit
+    if isinstance(stored, dict) and stored.get("version") == AUDIT_VERSION:
+        return stored
+    try:
+        return refresh_audit(compaction)
+    except Exception:
+        log.exception("could not audit compaction %s", compaction.pk)
+        return None
+
+
+def session_compactions(session: Session) -> QuerySet[CompactionEntry]:
+    return (
+        CompactionEntry.objects.filter(node__session_id=session.pk)
+        .select_related("node", "first_kept_node")
+        .order_by("node__seq")
+    )
+
+
+def audit_session(
+    session: Session, *, refresh: bool = False
+) -> list[tuple[CompactionEntry, dict[str, Any] | None]]:
+    """Every compaction of a session with its audit (computed where missing or stale, or all of
+    them with `refresh`)."""
+    out: list[tuple[CompactionEntry, dict[str, Any] | None]] = []
+    for compaction in session_compactions(session):
+        if refresh:
+            try:
+                out.append((compaction, refresh_audit(compaction)))
+            except Exception:
+                log.exception("could not audit compaction %s", compaction.pk)
+                out.append((compaction, None))
+        else:
+            out.append((compaction, current_audit(compaction)))
+    return out

@@ -12,12 +12,25 @@ The result is bounded: when it would exceed its token budget, the least useful i
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
 from . import sections as S
-from .facts import Fact, clip, is_deferred, is_reversal, message_text, normalize, stems
+from .facts import (
+    Fact,
+    clip,
+    is_constraint,
+    is_deferred,
+    is_request,
+    is_reversal,
+    lifts,
+    message_text,
+    normalize,
+    sentences,
+    stems,
+)
 from .facts import extract_facts as _extract
 from .messages import MESSAGE, USER, Entry
 from .prepare import Preparation
@@ -27,48 +40,60 @@ from .tokens import count_text
 from .validate import CompactionPayload
 from .vocabulary import FactKind
 
-TARGET_TOKENS: Final = 3000  # the history part; well inside the reserve of any sane setting
-PREFIX_TARGET_TOKENS: Final = 1000
+TARGET_TOKENS: Final = 2800  # the history part; well inside the reserve of any sane setting
+PREFIX_TARGET_TOKENS: Final = 800
 _ITEM_CHARS: Final = 300
 
-# Trimmed first to last when over budget; constraints, open requests and the goal never are.
-_TRIM_ORDER: Final = (
-    S.TOOLS,
-    S.FILES,
-    S.DONE,
-    S.CRITICAL,
-    S.EARLY_PROGRESS,
-    S.DECISIONS,
-    S.BLOCKED,
-    S.SUFFIX_CONTEXT,
+
+# Priorities for trimming (docs/compaction.md, rule U4): lower goes first, oldest first within one.
+LOOKUP: Final = 0  # successful read-only commands (grep, ls, git log, ...)
+MENTION: Final = 1  # files only mentioned, the user's finished requests
+COMMAND: Final = 2  # other successful commands
+WORK: Final = 3  # fixed errors, decisions, early progress, previous notes
+CONTEXT: Final = 4  # values, failed commands, sub-agent results, denied calls, stored outputs
+KEEP: Final = 9  # goal, constraints, open requests: never trimmed
+_READ_ONLY = re.compile(
+    r"^(?:cd\s+\S+\s*&&\s*)*(?:grep|rg|ls|cat|head|tail|wc|find|echo|pwd|which|tree|stat|file|du|df|ss|ps|"
+    r"sed -n|awk|less|git (?:status|log|diff|show|branch|remote))\b"
 )
-_NEWEST_FIRST_TRIM: Final = frozenset({S.NEXT, S.IN_PROGRESS})
 
 
 @dataclass(slots=True)
 class _Items:
-    """Items per section kind, deduplicated on their words."""
+    """Items per section kind with their trimming priority, deduplicated on their words."""
 
-    by_kind: dict[str, list[str]] = field(default_factory=dict)
-    _seen: dict[str, set[str]] = field(default_factory=dict)
+    by_kind: dict[str, list[tuple[str, int]]] = field(default_factory=dict)
+    _seen: set[str] = field(default_factory=set)
 
-    def add(self, kind: str, item: str) -> None:
+    def add(self, kind: str, item: str, priority: int = WORK) -> None:
         item = clip(item, _ITEM_CHARS)
         key = normalize(item).strip(" .")
-        seen = self._seen.setdefault(kind, set())
-        if item and key not in seen:
-            seen.add(key)
-            self.by_kind.setdefault(kind, []).append(item)
+        if item and key not in self._seen:
+            self._seen.add(key)
+            self.by_kind.setdefault(kind, []).append((item, priority))
 
-    def extend(self, kind: str, items: Sequence[str]) -> None:
+    def extend(self, kind: str, items: Sequence[str], priority: int = WORK) -> None:
         for item in items:
-            self.add(kind, item)
+            self.add(kind, item, priority)
 
     def get(self, kind: str) -> list[str]:
-        return self.by_kind.get(kind, [])
+        return [item for item, _ in self.by_kind.get(kind, [])]
 
     def remove(self, kind: str, keep: Callable[[str], bool]) -> None:
-        self.by_kind[kind] = [i for i in self.get(kind) if keep(i)]
+        self.by_kind[kind] = [(i, p) for i, p in self.by_kind.get(kind, []) if keep(i)]
+
+    def drop_one(self) -> bool:
+        """Drop the oldest item of the lowest priority below KEEP; False when none is left."""
+        best: tuple[int, str, int] | None = None
+        for kind, entries in self.by_kind.items():
+            for index, (_, priority) in enumerate(entries):
+                if priority < KEEP and (best is None or priority < best[0]):
+                    best = (priority, kind, index)
+                    break
+        if best is None:
+            return False
+        del self.by_kind[best[1]][best[2]]
+        return True
 
 
 def _users(entries: Sequence[Entry]) -> list[Entry]:
@@ -86,7 +111,7 @@ def _overlaps(a: str, b: str, share: float = 0.6) -> bool:
 
 def _error_line(f: Fact) -> str:
     if f.resolved_by is not None:
-        fix = f"; fixed by {', '.join(f.fix)}" if f.fix else ""
+        fix = f"; fix: {', '.join(clip(x, 80) for x in f.fix[:3])}" if f.fix else ""
         return f"Fixed: {f.text} ({f.detail}{fix}; passed at node {f.resolved_by})"
     return f"{f.text} ({f.detail})"
 
@@ -100,38 +125,73 @@ def _fact_items(
     items: _Items, facts: list[Fact], *, tools: str, files: str, critical: str, done: str, blocked: str
 ) -> None:
     """File the facts of one span under the sections they belong to."""
+    values: dict[str, list[str]] = {}
     for f in facts:
         kind = f.kind
         if kind == FactKind.CONSTRAINT:
-            items.add(S.CONSTRAINTS, f.text)
+            items.add(S.CONSTRAINTS, f.text, KEEP)
         elif kind == FactKind.DECISION:
-            items.add(S.DECISIONS, f.text)
+            items.add(S.DECISIONS, f.text, CONTEXT)
         elif kind == FactKind.ERROR:
-            items.add(done if f.resolved_by is not None else blocked, _error_line(f))
+            items.add(done if f.resolved_by is not None else blocked, _error_line(f), CONTEXT)
         elif kind == FactKind.COMMAND:
-            items.add(critical, _command_line(f))
+            priority = CONTEXT if f.failed else (LOOKUP if _READ_ONLY.match(f.text) else COMMAND)
+            items.add(critical, _command_line(f), priority)
         elif kind == FactKind.VALUE:
-            items.add(critical, f"`{f.text}`: {f.detail}" if f.detail else f"`{f.text}`")
+            values.setdefault(f.detail, []).append(f.text)
         elif kind == FactKind.DENIED:
-            items.add(tools, f"Denied: {f.text}")
+            items.add(tools, f"Denied: {f.text}", CONTEXT)
         elif kind == FactKind.SUBAGENT:
-            items.add(tools, f"Sub-agent {f.detail.removeprefix('from ')}: {f.text}")
+            items.add(tools, f"Sub-agent {f.detail.removeprefix('from ')}: {clip(f.text, 220)}", CONTEXT)
         elif kind == FactKind.ARTIFACT:
-            items.add(files, f"Stored output: {f.text}")
+            items.add(files, f"Stored output: {f.text}", CONTEXT)
+    # A value is given in the user's own sentence, which holds it verbatim; one item per sentence.
+    for context, given in values.items():
+        shown = ", ".join(f"`{v}`" for v in given if v not in context)
+        line = f"User gave: {context}" if context else ""
+        if shown:
+            line = f"{line} ({shown})" if line else f"User gave: {shown}"
+        items.add(critical, line, CONTEXT)
+
+
+_CARRIED_CONSTRAINT = "User constraint: "
+
+
+def _previous_priority(kind: str, item: str) -> int:
+    """How an item of the previous summary ranks for trimming, from the way U2 wrote it."""
+    if kind in (S.GOAL, S.CONSTRAINTS, S.NEXT):
+        return KEEP
+    if item.startswith(("Mentioned: ", "User asked: ", "(earlier turn) ", "File: ")):
+        return MENTION
+    if item.startswith("Ran `") and item.endswith("(exit 0)"):
+        return LOOKUP if _READ_ONLY.match(item.removeprefix("Ran `")) else COMMAND
+    if kind in (S.DONE, S.CRITICAL) and not item.startswith(
+        ("Fixed: ", "Resolved later: ", "User gave: ", "Ran `")
+    ):
+        return WORK
+    return CONTEXT
 
 
 def _merge_previous(items: _Items, previous: S.ParsedSummary, has_new_turns: bool) -> None:
     """Every section of the previous summary, the turn-context block and loose text included."""
-    for kind in (S.GOAL, S.CONSTRAINTS, S.DONE, S.BLOCKED, S.DECISIONS, S.NEXT, S.CRITICAL, S.FILES, S.TOOLS):
-        items.extend(kind, previous.items(kind))
+    for kind in (S.GOAL, S.CONSTRAINTS, S.NEXT, S.DONE, S.BLOCKED, S.DECISIONS, S.CRITICAL, S.FILES, S.TOOLS):
+        for item in previous.items(kind):
+            items.add(kind, item, _previous_priority(kind, item))
     # The split turn of the previous compaction is history now: its request is done once a newer
-    # request exists, otherwise still the work in progress.
+    # request exists, otherwise still the work in progress; its constraints join the others.
     turn_target = S.DONE if has_new_turns else S.IN_PROGRESS
-    items.extend(turn_target, [f"(earlier turn) {r}" for r in previous.items(S.ORIGINAL_REQUEST)])
-    items.extend(S.DONE, previous.items(S.EARLY_PROGRESS))
-    items.extend(S.CRITICAL, previous.items(S.SUFFIX_CONTEXT))
-    items.extend(S.DONE if has_new_turns else S.IN_PROGRESS, previous.items(S.IN_PROGRESS))
-    items.extend(S.CRITICAL, previous.loose)
+    items.extend(
+        turn_target, [f"(earlier turn) {clip(r, 200)}" for r in previous.items(S.ORIGINAL_REQUEST)], MENTION
+    )
+    for item in previous.items(S.EARLY_PROGRESS):
+        items.add(S.DONE, item, _previous_priority(S.DONE, item))
+    for item in previous.items(S.SUFFIX_CONTEXT):
+        if item.startswith(_CARRIED_CONSTRAINT):
+            items.add(S.CONSTRAINTS, item.removeprefix(_CARRIED_CONSTRAINT), KEEP)
+        elif not item.startswith("File: "):  # the file lists carry those
+            items.add(S.CRITICAL, item, _previous_priority(S.CRITICAL, item))
+    items.extend(S.DONE if has_new_turns else S.IN_PROGRESS, previous.items(S.IN_PROGRESS), WORK)
+    items.extend(S.CRITICAL, previous.loose, WORK)
 
 
 def _history_items(prep: Preparation, instructions: str | None) -> _Items:
@@ -145,41 +205,45 @@ def _history_items(prep: Preparation, instructions: str | None) -> _Items:
     tools = S.CRITICAL if pi else S.TOOLS
     files = S.CRITICAL if pi else S.FILES
     if not items.get(S.GOAL) and users:
-        items.add(S.GOAL, clip(message_text(users[0]), 400))
+        items.add(S.GOAL, clip(message_text(users[0]), 300), KEEP)
     if instructions and instructions.strip():
-        items.add(S.CRITICAL, f"Focus requested for this summary: {instructions.strip()}")
+        items.add(S.CRITICAL, f"Focus requested for this summary: {instructions.strip()}", KEEP)
 
-    # Constraints the user lifted in this span leave the list (docs/compaction.md, rule M4).
-    new_constraints = _of(facts, FactKind.CONSTRAINT)
-    lifted = [c.text for c in new_constraints if is_reversal(c.text)]
-    items.remove(S.CONSTRAINTS, lambda old: not any(_overlaps(old, r, 0.5) for r in lifted))
+    # Constraints the user lifted in this span leave the list (docs/compaction.md, rule U3).
+    lifted = [c.text for c in _of(facts, FactKind.CONSTRAINT) if is_reversal(c.text)]
+    items.remove(S.CONSTRAINTS, lambda old: not any(lifts(r, old) for r in lifted))
     # Blockers resolved in this span move to Done.
     resolved = [f for f in _of(facts, FactKind.ERROR) if f.resolved_by is not None]
     passed = [f"`{f.text}`" for f in _of(facts, FactKind.COMMAND) if not f.failed]
-    still_blocked = []
-    for old in items.get(S.BLOCKED):
+    blocked = items.get(S.BLOCKED)
+    items.remove(S.BLOCKED, lambda _: False)
+    for old in blocked:
         if any(_overlaps(old, f.text) for f in resolved) or any(p in old for p in passed):
-            items.add(S.DONE, f"Resolved later: {old}")
+            items.add(S.DONE, f"Resolved later: {old}", WORK)
         else:
-            still_blocked.append(old)
-    items.by_kind[S.BLOCKED] = still_blocked
+            items.add(S.BLOCKED, old, CONTEXT)
 
     _fact_items(items, facts, tools=tools, files=files, critical=S.CRITICAL, done=S.DONE, blocked=S.BLOCKED)
     requests = _of(facts, FactKind.REQUEST)
-    open_now = [r for r in requests if not is_deferred(r.text)]
     for r in requests:
-        items.add(S.NEXT, r.text)
-    for r in open_now:
-        items.add(S.IN_PROGRESS, r.text)
-    # Finished turns: the user's requests before the open one, in their own words.
-    open_nodes = {r.node for r in open_now}
-    for u in users:
+        items.add(S.NEXT if is_deferred(r.text) else S.IN_PROGRESS, r.text, KEEP)
+    # Finished turns: what the user asked, in their words (constraints are listed on their own).
+    open_nodes = {r.node for r in requests if not is_deferred(r.text)}
+    for u in users[1:] if not previous.items(S.GOAL) else users:
         if u.key not in open_nodes:
-            items.add(S.DONE, f"User asked: {clip(message_text(u), 200)}")
-    mentioned = {f.text for f in _of(facts, FactKind.FILE)} - set(prep.read_files) - set(prep.modified_files)
-    for path in sorted(mentioned):
-        items.add(files, f"Mentioned: {path}")
+            items.add(S.DONE, f"User asked: {_asked(message_text(u))}", MENTION)
+    listed = [*prep.read_files, *prep.modified_files]
+    for f in _of(facts, FactKind.FILE):
+        if not any(p == f.text or p.endswith("/" + f.text.lstrip("./~")) for p in listed):
+            items.add(files, f"Mentioned: {f.text}", MENTION)
     return items
+
+
+def _asked(text: str) -> str:
+    """The requests of a user message without its constraints, else its first sentence."""
+    said = sentences(text)
+    asks = [s for s in said if is_request(s) and not is_constraint(s)]
+    return clip(" ".join(asks or said[:1]) or text, 160)
 
 
 def _prefix_items(prep: Preparation) -> _Items:
@@ -187,7 +251,7 @@ def _prefix_items(prep: Preparation) -> _Items:
     items = _Items()
     users = _users(prep.turn_prefix)
     if users:
-        items.add(S.ORIGINAL_REQUEST, clip(message_text(users[0]), 600))
+        items.add(S.ORIGINAL_REQUEST, clip(message_text(users[0]), 600), KEEP)
     _fact_items(
         items,
         facts,
@@ -197,10 +261,11 @@ def _prefix_items(prep: Preparation) -> _Items:
         done=S.EARLY_PROGRESS,
         blocked=S.SUFFIX_CONTEXT,
     )
+    # Repeated here so that a merge files them with the other constraints (`_merge_previous`).
     for f in _of(facts, FactKind.CONSTRAINT):
-        items.add(S.SUFFIX_CONTEXT, f"User constraint: {f.text}")
+        items.add(S.SUFFIX_CONTEXT, f"{_CARRIED_CONSTRAINT}{f.text}", KEEP)
     for f in _of(facts, FactKind.FILE):
-        items.add(S.SUFFIX_CONTEXT, f"File: {f.text}")
+        items.add(S.SUFFIX_CONTEXT, f"File: {f.text}", MENTION)
     return items
 
 
@@ -238,16 +303,7 @@ def _lines(items: list[str], marker: str) -> str:
 def _fit(items: _Items, layout: tuple[tuple[str, str], ...], budget: int) -> str:
     """Render, dropping the least useful items until the text fits `budget` tokens."""
     text = _render(items, layout)
-    while count_text(text) > budget:
-        victim = next((k for k in _TRIM_ORDER if items.get(k)), None)
-        if victim is None:
-            victim = next((k for k in _NEWEST_FIRST_TRIM if len(items.get(k)) > 1), None)
-        if victim is None:
-            break
-        entries = items.get(victim)
-        # Successful commands and old finished work go before errors and recent items.
-        drop = next((i for i, item in enumerate(entries) if "(exit 0)" in item), 0)
-        entries.pop(drop if victim not in _NEWEST_FIRST_TRIM else 0)
+    while count_text(text) > budget and items.drop_one():
         text = _render(items, layout)
     return text
 

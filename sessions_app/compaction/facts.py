@@ -3,7 +3,7 @@
 Facts are read from the structured entries (tool calls and their arguments, tool results with
 their error flag and exit status, user and assistant text), never from a rendered transcript, so
 a log that merely contains the word "failed" is not an error and a sentence that mentions an
-artifact is not an artifact (docs/compaction.md, "Retention audit", rules R1–R4).
+artifact is not an artifact (docs/compaction.md, "Retention audit", rule R2).
 
 `extract_facts(span, after)` returns them in the order they occur; `after` is what follows the span
 on the path (the kept tail), used to tell whether an error was fixed later and whether the last
@@ -55,125 +55,15 @@ def clip(text: str, limit: int = _CLIP) -> str:
 
 
 _WORD = re.compile(r"[a-z0-9_$]+(?:[.\-/:][a-z0-9_]+)*")
-_STOP: Final = frozenset(
-    [
-        "a",
-        "an",
-        "the",
-        "and",
-        "or",
-        "but",
-        "if",
-        "then",
-        "than",
-        "that",
-        "this",
-        "these",
-        "those",
-        "it",
-        "its",
-        "it's",
-        "is",
-        "are",
-        "was",
-        "were",
-        "be",
-        "been",
-        "being",
-        "to",
-        "of",
-        "in",
-        "on",
-        "at",
-        "by",
-        "for",
-        "with",
-        "from",
-        "as",
-        "into",
-        "onto",
-        "about",
-        "over",
-        "under",
-        "up",
-        "down",
-        "out",
-        "off",
-        "so",
-        "such",
-        "not",
-        "no",
-        "do",
-        "does",
-        "did",
-        "done",
-        "doing",
-        "have",
-        "has",
-        "had",
-        "i",
-        "you",
-        "we",
-        "he",
-        "she",
-        "they",
-        "me",
-        "my",
-        "your",
-        "our",
-        "their",
-        "us",
-        "them",
-        "there",
-        "here",
-        "what",
-        "which",
-        "who",
-        "whom",
-        "when",
-        "where",
-        "why",
-        "how",
-        "all",
-        "any",
-        "each",
-        "some",
-        "more",
-        "most",
-        "other",
-        "can",
-        "could",
-        "would",
-        "should",
-        "will",
-        "shall",
-        "may",
-        "might",
-        "must",
-        "just",
-        "also",
-        "very",
-        "too",
-        "now",
-        "please",
-        "ok",
-        "okay",
-        "yes",
-        "let",
-        "let's",
-        "i'll",
-        "we'll",
-        "you'll",
-        "i'm",
-        "we're",
-        "you're",
-        "don't",
-        "doesn't",
-        "didn't",
-        "can't",
-        "won't",
-    ]
+_STOP_WORDS: Final = (
+    "a an the and or but if then than that this these those it its it's is are was were be been "
+    "being to of in on at by for with from as into onto about over under up down out off so such not "
+    "no do does did done doing have has had i you we he she they me my your our their us them there "
+    "here what which who whom when where why how all any each some more most other can could would "
+    "should will shall may might must just also very too now please ok okay yes let let's i'll we'll "
+    "you'll i'm we're you're don't doesn't didn't can't won't"
 )
+_STOP: Final = frozenset(_STOP_WORDS.split())
 
 
 def stems(text: str) -> frozenset[str]:
@@ -191,16 +81,37 @@ def normalize(text: str) -> str:
     return " ".join(text.lower().split())
 
 
-_SENTENCE = re.compile(r"(?<=[.!?;])\s+(?=[\"'`(\[A-Z0-9])|\n+")
+_SENTENCE = re.compile(r"(?<=[.!?;])\s+(?=[\"'`(\[A-Z0-9~])")
 _BULLET = re.compile(r"^\s*(?:[-*•>]+|\d+[.)])\s+")
+_BLOCK_START = re.compile(r"^\s*(?:[-*•>|#]|\d+[.)]\s|```)")
+_LINE_END = re.compile(r"[.!?:;]\s*$")
+
+
+def _logical_lines(text: str) -> list[str]:
+    """Lines with hard wraps undone: a line that does not end a sentence continues on the next one
+    unless that one starts a bullet, a heading, a table row or code."""
+    out: list[str] = []
+    joinable = False
+    for line in text.splitlines():
+        stripped = line.strip()
+        if not stripped:
+            joinable = False
+            continue
+        if joinable and out and not _BLOCK_START.match(line):
+            out[-1] += " " + stripped
+        else:
+            out.append(stripped)
+        joinable = not _LINE_END.search(stripped) and not stripped.startswith("```")
+    return out
 
 
 def sentences(text: str) -> list[str]:
     out = []
-    for raw in _SENTENCE.split(text):
-        s = _BULLET.sub("", raw).strip()
-        if len(s) >= 3:
-            out.append(s)
+    for line in _logical_lines(text):
+        for raw in _SENTENCE.split(line):
+            s = _BULLET.sub("", raw).strip()
+            if len(s) >= 3:
+                out.append(s)
     return out
 
 
@@ -259,26 +170,29 @@ _REQUEST = re.compile(
     r"set up|setup|deploy|document|test|check|investigate|look|find|replace|split|merge|bump|upgrade|"
     r"install|configure|port|migrate|clean|optimi[sz]e|review|explain|show|generate|extend|support|"
     r"handle|wire|hook up|commit|push|open|prepare|draft|release|tag|publish|benchmark|profile|measure)\b"
-    r"|\b(?:can you|could you|would you|i want you to|i'd like you to|i need you to|let's|we need to|"
-    r"we should|please)\b",
+    r"|\b(?:can you|could you|would you|i (?:also )?want|i'd (?:also )?like|i (?:also )?need|let's|"
+    r"we need to|we should|please|"
+    r"should (?:also )?(?:be able to|read|support|handle|accept|write|get|have))\b",
     re.I,
 )
 _DEFERRED = re.compile(
     r"\b(?:later|afterwards|after that|after this|not (?:today|now|yet)|tomorrow|next time|eventually|"
-    r"at some point|someday|some day|when you(?:'re| are) done|once (?:that|this|it|the|you)|"
+    r"at some point|someday|some day|sometime|this week|next week|when you(?:'re| are) done|"
+    r"once (?:that|this|it|the|you)|"
     r"don't forget|do not forget|remember to|follow[- ]up|todo|for later|next week|before (?:we|you) "
     r"(?:ship|release|merge|finish))\b",
     re.I,
 )
 _DECISION = re.compile(
     r"\b(?:instead of|rather than|decided|decide to|chose|choose|choosing|going with|go with|opt(?:ed)? "
-    r"for|settled on|switch(?:ed|ing)? to|prefer|will use|i'll use|we'll use|let's use|i'm using|"
-    r"i will keep|i'll keep|over (?:the )?\w+ because)\b",
+    r"for|settled on|switch(?:ed|ing)? to|prefer|i'll|i will|we'll|we will|let's|i'm going to|"
+    r"i am going to|i'm using)\b",
     re.I,
 )
 _REASON = re.compile(
-    r"\b(?:because|since|so that|so the|so it|so we|to avoid|to keep|in order to|as it|as the|as this|"
-    r"given that|due to|which (?:keeps|avoids|means|lets|makes)|that way)\b",
+    r"(?P<word>\b(?:because|since|so that|so the|so it|so we|to avoid|to keep|in order to|as it|as the|"
+    r"as this|given that|due to|which (?:keeps|avoids|means|lets|makes)|that way)\b)"
+    r"|(?P<mark>\w: \w|\w — \w|\w -- \w)",
     re.I,
 )
 
@@ -308,10 +222,22 @@ def is_reversal(sentence: str) -> bool:
     return bool(_REVERSAL.search(sentence))
 
 
+_CHOICE = re.compile(
+    r"\b(?:instead of|rather than|decided|chose|choose|going with|go with|opt(?:ed)? for|settled on|"
+    r"switch(?:ed|ing)? to|prefer|use|using|with|on|build|parse|store|keep|make|add|write)\b",
+    re.I,
+)
+
+
 def is_decision(sentence: str) -> bool:
-    return bool(_DECISION.search(sentence) and _REASON.search(sentence)) and not sentence.rstrip().endswith(
-        "?"
-    )
+    """A choice the assistant states with its reason ("I'll use X instead of Y because …"); a colon
+    or dash gives a reason only after the choice ("… rather than Flask: the rule excludes it")."""
+    if sentence.rstrip().endswith("?"):
+        return False
+    decision = _DECISION.search(sentence)
+    if decision is None or not _CHOICE.search(sentence):
+        return False
+    return any(m.group("word") or m.start() > decision.start() for m in _REASON.finditer(sentence))
 
 
 # --- values the user gave ---------------------------------------------------------------------
@@ -329,14 +255,19 @@ _VALUE_PATTERNS: Final = (
         r"tag|v)\s*[=:~^><]*\s*v?\d+(?:\.\d+)+\w*",
         re.I,
     ),
-    re.compile(r"(?<![\w.])v\d+(?:\.\d+)+(?:[-+][\w.]+)?\b"),
+    re.compile(r"(?<![\w.])v?\d+\.\d+\.\d+(?:[-+][\w.]+)?(?![\w.])"),
+    # identifiers: snake_case, or words joined by - or _ with a digit or capital in them
+    re.compile(r"(?<![\w./-])[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+(?![\w/-])"),
+    re.compile(r"(?<![\w./-])[a-z][a-z0-9]*(?:-[A-Za-z0-9]*[A-Z0-9][A-Za-z0-9]*)+(?![\w/-])"),
+    # locations given from the home or the root
+    re.compile(r"(?<![\w@/.:-])~?/[\w.-]+(?:/[\w.-]+)+"),
     # URLs
     re.compile(r"\bhttps?://[^\s)>\]\"'`]+"),
     # names introduced as such
     re.compile(
         r"\b(?:branch|table|database|schema|bucket|queue|topic|namespace|service|image|user(?:name)?|"
         r"account|project|package|module|class|function|endpoint|route|prefix|label|named|called|"
-        r"title|region|host|domain)\s+[`'\"]?([A-Za-z0-9][\w./:@-]{1,60})[`'\"]?",
+        r"title|region|host|domain)\s+(?:(?:is\s+)?(?:called|named)\s+)?[`'\"]?([A-Za-z0-9][\w./:@-]{1,60})[`'\"]?",
         re.I,
     ),
     # quoted values
@@ -379,18 +310,19 @@ _EXTENSIONS: Final = (
     "dockerfile|mk|gradle|swift|lua|r|ipynb|vue|svelte"
 )
 _TEXT_PATH = re.compile(
-    r"(?<![\w@/.:-])(?:~|\.{1,2})?/?(?:[\w.-]+/)+[\w.-]*\w"  # anything with a slash
-    rf"|(?<![\w/.:-])[\w-][\w.-]*\.(?:{_EXTENSIONS})\b(?![\w/-])",  # or a known extension
+    # rooted (/, ./, ../, ~/) with a slash, or ending in a known extension; prose such as
+    # "create/modify" or "JSON-in/JSON-out" is neither
+    rf"(?<![\w@/.:-])(?:(?:~|\.{{1,2}})?/[\w.-]+(?:/[\w.-]+)*/?|(?:[\w.-]+/)*[\w-][\w.-]*\.(?:{_EXTENSIONS}))"
+    r"(?![\w/-])",
     re.I,
 )
 
 
 def looks_like_path(value: str) -> bool:
+    """A tool argument that names a file: no spaces or newlines, not a URL or an option."""
     if not value or len(value) > 300 or "\n" in value or value.strip(". /") == "":
         return False
-    if "://" in value or value.startswith("-"):
-        return False
-    return bool(_TEXT_PATH.fullmatch(value)) or ("/" in value and " " not in value)
+    return not ("://" in value or value.startswith("-") or " " in value.strip())
 
 
 def text_paths(text: str) -> list[str]:
@@ -399,7 +331,7 @@ def text_paths(text: str) -> list[str]:
         p = m.group(0).rstrip(".")
         if "://" in text[max(0, m.start() - 8) : m.start() + 3] or re.fullmatch(r"[\d./]+", p):
             continue  # URLs and dates / version triples
-        if looks_like_path(p):
+        if looks_like_path(p) and p.strip("/").count("/") + p.count(".") > 0:
             out.setdefault(p, None)
     return list(out)
 
@@ -482,6 +414,15 @@ def command_of(args: Any) -> str | None:
         if isinstance(value, str) and value.strip():
             return clip(value.strip().splitlines()[0] if value.count("\n") > 3 else value, 240)
     return None
+
+
+_CD_PREFIX = re.compile(r"^(?:cd\s+\S+\s*(?:&&|;)\s*)+")
+
+
+def command_spellings(command: str) -> tuple[str, ...]:
+    """A command as given, and without its leading `cd DIR &&` (summaries drop the cd)."""
+    bare = _CD_PREFIX.sub("", command).strip()
+    return (command, bare) if bare and bare != command else (command,)
 
 
 def file_args(args: Any) -> list[str]:
@@ -723,7 +664,8 @@ def _conversation_facts(walk: _Walk, span: Sequence[Entry], after: Sequence[Entr
 def _user_facts(walk: _Walk, key: str, text: str, is_last: bool, constraints: list[Fact]) -> None:
     requests: list[str] = []
     for s in sentences(text):
-        if is_constraint(s):
+        deferred_request = is_deferred(s) and is_request(s)
+        if is_constraint(s) and not deferred_request:
             fact = Fact(FactKind.CONSTRAINT, clip(s), key, _anchor_tokens(s), stems(s))
             if is_reversal(s):
                 _reverse(constraints, fact)
@@ -731,13 +673,11 @@ def _user_facts(walk: _Walk, key: str, text: str, is_last: bool, constraints: li
                 constraints.append(fact)
         if is_request(s) and (is_deferred(s) or is_last):
             requests.append(s)
-    if is_last and not requests:
-        requests = [clip(text, 400)]
+    if is_last and not requests and not any(is_constraint(s) for s in sentences(text)):
+        requests = [clip(text, 400)]  # the turn's request, whatever its wording
     for r in requests:
         walk.add(Fact(FactKind.REQUEST, clip(r), key, _anchor_tokens(r), stems(r), detail="open at the cut"))
     for value in user_values(text):
-        if looks_like_path(value) and "/" in value:
-            continue  # a path is a file fact
         walk.add(Fact(FactKind.VALUE, value, key, ((value,),), detail=_context(text, value)))
     for path in text_paths(text):
         walk.add(Fact(FactKind.FILE, path, key, (path_alternatives(path),)))
@@ -750,20 +690,27 @@ def _context(text: str, value: str) -> str:
     return ""
 
 
+_WEAK: Final = frozenset(stems("use using make keep add change code file work test run now also new"))
+
+
+def lifts(reversal: str, constraint: str) -> bool:
+    """Whether `reversal` (a sentence that lifts something) lifts `constraint`: they share a
+    content word that is not one of the words every instruction uses ("push", "3.9", "tabs")."""
+    return bool((stems(reversal) & stems(constraint)) - _WEAK)
+
+
 def _reverse(constraints: list[Fact], reversal: Fact) -> None:
-    """Mark the earlier constraints a reversal lifts: those sharing most of its content words."""
+    """Mark the earlier constraints a reversal lifts."""
     for i, old in enumerate(constraints):
-        if old.detail == "reversed" or not old.words:
-            continue
-        shared = old.words & reversal.words
-        if len(shared) >= max(1, min(2, len(old.words) // 2)):
+        if old.detail != "reversed" and lifts(reversal.text, old.text):
             constraints[i] = Fact(old.kind, old.text, old.node, old.anchors, old.words, detail="reversed")
 
 
 def _call_facts(walk: _Walk, call: _Call, later: list[_Call]) -> None:
     result = call.result
     if result is not None and is_denial(result):
-        reason = clip(result_text(result), 200)
+        said = result_text(result)
+        reason = clip(said.split("Reason:", 1)[1] if "Reason:" in said else said, 200)
         walk.add(
             Fact(
                 FactKind.DENIED,

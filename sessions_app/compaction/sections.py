@@ -3,7 +3,7 @@
 A summary is `## ` sections (Progress with `### ` subsections), optionally followed by the
 turn-context block of a split turn, then the file lists the engine appends. `parse_summary` reads
 any summary back into items per section kind, so a merge keeps *every* section of the previous
-summary, the turn context included (docs/compaction.md, rules M1–M8); `strip_file_lists` removes
+summary, the turn context included (docs/compaction.md, rules U3 and M10); `strip_file_lists` removes
 the appended lists before a summary is shown to a model again.
 """
 

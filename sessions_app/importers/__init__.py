@@ -27,6 +27,7 @@ from django.db import transaction
 from sessions_app import store
 from sessions_app.formats import detect_format
 from sessions_app.models import Session
+from sessions_app.store.audits import audit_session
 from sessions_app.store.sqlite import deferred_checkpoint
 
 from .claude import ClaudeImporter
@@ -167,6 +168,10 @@ def import_file(
                 }
             }
             session.save(update_fields=["title", "metadata", "updated_at"])
+    if stats.compactions:
+        # The file's own compactions are audited like native ones, after the import committed:
+        # an audit is derived data and never fails the import (store/audits.py).
+        audit_session(session)
     return ImportResult(
         session=session,
         node_count=stats.nodes,

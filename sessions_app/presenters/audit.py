@@ -10,6 +10,7 @@ texts are model and tool output: templates escape them, nothing here marks anyth
 from __future__ import annotations
 
 import logging
+import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -35,8 +36,15 @@ def kind_label(kind: str) -> str:
 
 
 def percent(kept: int, total: int) -> int | None:
-    """Whole percent, rounded down so that a single lost fact never shows as 100 %."""
-    return 100 * kept // total if total > 0 else None
+    """Whole percent, rounded half up, but never 100 while a fact is lost nor 0 while one is kept."""
+    if total <= 0:
+        return None
+    value = (200 * kept + total) // (2 * total)
+    if kept < total:
+        value = min(value, 99)
+    if kept > 0:
+        value = max(value, 1)
+    return value
 
 
 def score_label(kept: int | None, total: int | None) -> str:
@@ -52,7 +60,12 @@ def retention_label(retention: float | None) -> str:
     """A stored `CompactionEntry.retention` (kept / total) as a percentage, "—" without one."""
     if retention is None:
         return "—"
-    return f"{int(retention * 100 + 1e-9)}%"
+    value = math.floor(retention * 100 + 0.5 + 1e-9)  # half up, as `percent` does
+    if retention < 1:
+        value = min(value, 99)
+    if retention > 0:
+        value = max(value, 1)
+    return f"{value}%"
 
 
 def summarizer_label(entry: CompactionEntry, source: str | None = None) -> str:

@@ -49,7 +49,7 @@ def test_assistant_parts_order_and_tool_call_format() -> None:
         "[Assistant thinking]: need the file\n\n"
         "[Assistant]: I'll read it\n\n"
         '[Assistant tool calls]: read(path="/a.py", limit=10); bash(command="ls")\n\n'
-        "[Tool result]: content"
+        "[Tool result (read)]: content"
     )
 
 

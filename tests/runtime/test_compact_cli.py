@@ -32,6 +32,11 @@ def test_compact_streams_a_sectioned_summary_and_reports_the_node(settings: Any)
     assert out.strip() in entry.summary  # the terminal saw exactly what was stored (plus file lists)
     assert f"compaction node {entry.node.key}" in err
     assert entry.reason == "manual" and entry.fork_run is not None and entry.fork_run.model == "extractive"
+    assert entry.audit is not None
+    assert (
+        f"[summarizer: extractive; retention: {entry.audit['kept']}/{entry.audit['total']} facts kept]" in err
+    )
+    assert "Focus requested for this summary: mention the tokenizer" in entry.summary
 
 
 def test_recovery_flag_and_refusals(settings: Any) -> None:

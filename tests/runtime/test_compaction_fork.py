@@ -29,7 +29,7 @@ from sessions_app.runtime import compact_fork, hooks
 from sessions_app.runtime.agents import list_agent_definitions
 from sessions_app.runtime.auto_compaction import ForkCompaction
 from sessions_app.runtime.loop import AgentLoop
-from tests.fake_anthropic import ErrorReply, FakeAnthropic, Reply, overflow_error, text, text_reply
+from tests.fake_anthropic import FakeAnthropic, Reply, overflow_error, text, text_reply
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
 

@@ -101,7 +101,8 @@ class Command(BaseCommand):
             return
         for entry, audit in results:
             write("")
-            head = f"compaction {entry.node.key} ({entry.reason}; summarizer: {summarizer_label(entry, session.source)})"
+            by = summarizer_label(entry, session.source)
+            head = f"compaction {entry.node.key} ({entry.reason}; summarizer: {by})"
             c = counts(audit)
             if audit is None or c is None:
                 write(f"{head}: no audit (it could not be computed; see the log)")

@@ -10,7 +10,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from sessions_app.compaction.vocabulary import TaskStatus, Trigger
-from sessions_app.models import Session
+from sessions_app.models import CompactionEntry, Session
 from sessions_app.runtime import compact_fork
 
 
@@ -61,3 +61,10 @@ class Command(BaseCommand):
         self.stderr.write(
             f"[compaction node {outcome.node_key}: {outcome.tokens_before} → {outcome.tokens_after} tokens]"
         )
+        entry = CompactionEntry.objects.filter(
+            node__session_id=session.pk, node__key=outcome.node_key
+        ).first()
+        if entry is not None:
+            audit = entry.audit if isinstance(entry.audit, dict) else {}
+            kept = f"{audit.get('kept')}/{audit.get('total')} facts kept" if audit else "not audited"
+            self.stderr.write(f"[summarizer: {entry.summarizer or 'unknown'}; retention: {kept}]")

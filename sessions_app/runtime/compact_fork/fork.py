@@ -18,6 +18,7 @@ import time
 from collections.abc import Callable
 
 from asgiref.sync import sync_to_async
+from django.conf import settings as django_settings
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
@@ -249,9 +250,16 @@ class CompactFork:
         if self.record.run_id is not None:
             await Run.objects.filter(pk=self.record.run_id).aupdate(model=EXTRACTIVE_SUMMARIZER)
         await sync_to_async(self._event)("compact_extractive", {"task_id": self.task_id, "reason": reason})
-        self._buffers = {"history": payload.summary}
-        if self.on_delta is not None:
-            self.on_delta("history", payload.summary)
+        # Streamed line by line like a model's answer; CUTPOINT_OFFLINE_CHUNK_DELAY paces it so a
+        # demo without an API key has a stream to watch.
+        delay = float(getattr(django_settings, "CUTPOINT_OFFLINE_CHUNK_DELAY", 0.0) or 0.0)
+        for line in payload.summary.splitlines(keepends=True):
+            self._buffers["history"] = self._buffers.get("history", "") + line
+            if self.on_delta is not None:
+                self.on_delta("history", line)
+            await self._flush()
+            if delay > 0:
+                await asyncio.sleep(delay)
         await self._flush(force=True)
         return payload
 

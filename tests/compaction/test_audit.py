@@ -1,0 +1,91 @@
+"""The retention audit: kept or lost, and where (docs/compaction.md, rules R1 and R3)."""
+
+from __future__ import annotations
+
+from sessions_app.compaction.audit import audit_at, audit_preparation, audit_span
+from sessions_app.compaction.prepare import Preparation, prepare
+from sessions_app.compaction.settings import CompactionSettings
+from sessions_app.compaction.vocabulary import FactKind
+from tests.compaction.builders import Chain, text
+
+
+def session() -> Chain:
+    c = Chain()
+    c.user("Build the exporter in src/export.py. Keep it compatible with Python 3.9. Use port 8081.")
+    c.assistant("I'll use csv instead of pandas because the project must not grow new dependencies.")
+    c.assistant(None, calls=(("t", "bash", {"command": "pytest -q tests/test_export.py"}),))
+    c.add(
+        "message",
+        "tool_result",
+        text("E   AssertionError: header row missing\n[exit code 1]"),
+        {"tool_call_id": "t", "tool_name": "bash", "is_error": True, "details": {"exit_code": 1}},
+    )
+    return c
+
+
+def test_kept_lost_and_where() -> None:
+    c = session()
+    summary = (
+        "## Constraints & Preferences\n- Must stay compatible with python 3.9\n\n"
+        "## Critical Context\n- The server listens on port 8081"
+    )
+    kept = [c.user("Also src/export.py should stream rows.")]
+    audit = audit_span(c.entries[:-1], kept, summary)
+    by_text = {f.fact.text: f for f in audit.facts}
+    assert by_text["Keep it compatible with Python 3.9."].where == "summary"  # a paraphrase with the anchor
+    assert by_text["port 8081"].where == "summary"
+    assert by_text["src/export.py"].where == "kept"
+    decision = by_text["I'll use csv instead of pandas because the project must not grow new dependencies."]
+    assert not decision.kept and decision.where is None
+    assert audit.kept < audit.total and audit.by_kind()["value"] == (2, 2)  # port 8081, Python 3.9
+
+
+def test_common_words_spread_over_the_summary_do_not_count() -> None:
+    c = Chain()
+    c.user("Never deploy on fridays without a rollback plan.")
+    c.assistant("ok")
+    scattered = "- deploy done\n- fridays are busy\n- rollback tested\n- plan written"
+    assert audit_span(c.entries, [], scattered).kept == 0
+    together = "- Never deploy on fridays without a rollback plan"
+    assert audit_span(c.entries, [], together).kept == 1
+
+
+def test_audit_of_a_split_turn_covers_its_prefix() -> None:
+    c = Chain()
+    c.user("First, list the modules.")
+    c.assistant("There are twelve modules.")
+    c.entries.extend(session().entries)
+    for i, e in enumerate(c.entries):
+        e.key, e.parent = str(i + 1), (str(i) if i else None)
+    for i in range(12):
+        c.assistant(None, calls=((f"r{i}", "read", {"path": f"src/part{i}.py"}),))
+        c.tool_result(f"r{i}", "x = 1\n" * 200)
+    prep = prepare(c.entries, CompactionSettings(keep_recent_tokens=600))
+    assert isinstance(prep, Preparation) and prep.is_split_turn
+    audit = audit_preparation(prep, "nothing useful")
+    prefix_keys = {e.key for e in prep.turn_prefix}
+    sources = {f.fact.node for f in audit.facts}
+    assert sources & prefix_keys  # facts of the turn prefix are audited
+    # the user's constraint lives in the prefix (the split turn's own request) and is lost
+    lost = [f.fact for f in audit.facts if not f.kept]
+    assert any(f.kind == FactKind.CONSTRAINT for f in lost)
+    assert audit.first_kept == prep.first_kept and audit.span_start == prep.boundary_start
+
+
+def test_audit_at_a_stored_compaction_and_one_that_keeps_nothing() -> None:
+    c = session()
+    c.compaction(first_kept="4", summary="Keep it compatible with Python 3.9. port 8081")
+    c.user("Next: add gzip support.")
+    c.assistant("ok")
+    # Claude Code style: first_kept is the compaction itself, nothing kept.
+    c.compaction(first_kept="8", summary="nothing", key="8")
+    first = audit_at(c.entries, 4)
+    assert first.span_start == "1" and first.first_kept == "4"
+    assert {f.fact.node for f in first.facts} <= {"1", "2", "3"}
+    second = audit_at(c.entries, 7)
+    # its span starts where the first compaction's kept tail began
+    assert second.span_start == "4" and second.first_kept == "8"
+    assert [f.fact.text for f in second.facts if f.fact.kind == FactKind.REQUEST] == [
+        "Next: add gzip support."
+    ]
+    assert second.to_dict()["facts"][0]["node"] in {"4", "6"}

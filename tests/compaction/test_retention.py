@@ -1,0 +1,63 @@
+"""What the extractive summarizer keeps of the scripted long session, and what the audit says
+about it (docs/compaction.md, rules U2–U4 and R1–R3). `bench/retention.py` prints the figures."""
+
+from __future__ import annotations
+
+from functools import cache
+
+from sessions_app.compaction.audit import audit_at
+from sessions_app.compaction.budget import context_tokens
+from sessions_app.compaction.extractive import compact_extractive
+from sessions_app.compaction.tokens import count_text
+from tests.compaction.long_session import SETTINGS, WINDOW, Played, entry_text, norm, play
+
+
+@cache
+def played() -> Played:
+    return play(compact_extractive)
+
+
+def test_planted_facts_survive_every_compaction() -> None:
+    p = played()
+    assert len(p.compactions) >= 2 and any(plan.is_split_turn for plan in p.plans)
+    assert any(plan.previous_summary for plan in p.plans)
+    kept = [f for f in p.planted if p.retained(f)]
+    assert len(kept) >= 0.9 * len(p.planted)
+    assert all(p.retained(f) for f in p.planted if f.kind == "file")
+    assert not any(p.retained(f) for f in p.reversed)  # a lifted constraint is not repeated
+
+
+def test_summaries_and_the_context_after_them_stay_small() -> None:
+    p = played()
+    for index in p.compactions:
+        assert count_text(p.path[index].data["summary"]) <= 4000
+        assert context_tokens(p.path[: index + 1], SETTINGS).tokens <= 0.25 * WINDOW
+
+
+def test_the_audit_lists_the_planted_facts_and_labels_them_right() -> None:
+    p = played()
+    listed = right = total = 0
+    for index in p.compactions:
+        audit = audit_at(p.path, index)
+        entry = p.path[index]
+        first_kept = next(i for i, e in enumerate(p.path) if e.key == entry.data["first_kept"])
+        start = next(i for i, e in enumerate(p.path) if e.key == audit.span_start)
+        span = {e.key for e in p.path[start:first_kept]}
+        visible = norm(
+            entry.data["summary"] + "\n" + "\n".join(entry_text(e) for e in p.path[first_kept:index])
+        )
+        for fact in (f for f in p.planted if f.node in span):
+            total += 1
+            match = next(
+                (
+                    c
+                    for c in audit.facts
+                    if c.fact.kind == fact.kind and norm(fact.probe) in norm(c.fact.text)
+                ),
+                None,
+            )
+            if match is not None:
+                listed += 1
+                right += match.kept == (norm(fact.probe) in visible)
+    assert total >= 40
+    assert listed >= 0.9 * total and right >= 0.9 * listed

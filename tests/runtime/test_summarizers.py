@@ -1,0 +1,138 @@
+"""Who writes a compaction's summary, and what is recorded about it (docs/compaction.md, rules
+U1, U5 and R4–R6): the model, the extractive fallback after provider errors, the per-session
+strategy, the offline provider, and the carry-over guard.
+
+Real SDK against the fake Anthropic server, real database.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from asgiref.sync import sync_to_async
+
+from sessions_app import store
+from sessions_app.llm.offline import OfflineProvider
+from sessions_app.models import Agent, CompactionEntry, Event, Session
+from sessions_app.runtime import compact_fork
+from tests.fake_anthropic import ErrorReply, FakeAnthropic, overloaded_error, text_reply
+from tests.runtime.test_compaction_fork import anthropic
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
+
+CONSTRAINT = "Never change the public API of src/parser.py."
+DEFERRED = "Later, not today: add a CHANGELOG entry."
+
+
+def build_session(**compaction: Any) -> Session:
+    settings = {"keep_recent_tokens": 300, "reserve_tokens": 1000, **compaction}
+    session = Session.objects.create(
+        title="summarizers", context_window=8000, metadata={"compaction": settings}
+    )
+    agent = Agent.objects.create(session=session, definition_name="default", role="main")
+    parent: str | None = None
+    for i in range(10):
+        words = f"{CONSTRAINT} {DEFERRED} " if i == 0 else ""
+        u = store.append(
+            session,
+            parent,
+            kind="message",
+            role="user",
+            agent_id=agent.pk,
+            content=[{"type": "text", "text": f"{words}Request {i}: " + "tidy the parser module " * 12}],
+        )
+        a = store.append(
+            session,
+            u.key,
+            kind="message",
+            role="assistant",
+            agent_id=agent.pk,
+            content=[{"type": "text", "text": f"Answer {i}: " + "I changed the tokenizer " * 12}],
+        )
+        parent = a.key
+    return session
+
+
+def compaction_of(outcome: compact_fork.CompactionOutcome) -> CompactionEntry:
+    return CompactionEntry.objects.select_related("fork_run").get(node__key=outcome.node_key)
+
+
+def event_payloads(session: Session, type_: str) -> list[dict[str, Any]]:
+    return [e.payload for e in Event.objects.filter(session=session, type=type_).order_by("id")]
+
+
+@pytest.mark.parametrize(
+    "failure",
+    [ErrorReply(400, "invalid_request_error", "summary rejected"), overloaded_error()],
+    ids=["not-retryable", "retryable-until-exhausted"],
+)
+async def test_model_failure_falls_back_to_extractive_and_says_so(
+    fake_anthropic: FakeAnthropic, failure: ErrorReply
+) -> None:
+    session = await sync_to_async(build_session)()
+    fake_anthropic.default = failure
+    outcome = await compact_fork.compact(session, provider=anthropic(fake_anthropic))
+    assert outcome.status == "completed"
+    entry = await sync_to_async(compaction_of)(outcome)
+    assert entry.summarizer == "extractive" and entry.fork_run is not None
+    assert entry.fork_run.model == "extractive"
+    assert CONSTRAINT in entry.summary and "## Constraints & Preferences" in entry.summary
+    [fallback] = await sync_to_async(event_payloads)(session, "compact_extractive")
+    assert "the model call failed" in fallback["reason"]
+    assert len(fake_anthropic.message_requests) >= 1  # the model was asked first
+    assert entry.audit is not None and entry.retention == 1.0
+
+
+async def test_a_model_summary_records_the_model_and_the_guard_restores_what_it_lost(
+    fake_anthropic: FakeAnthropic,
+) -> None:
+    session = await sync_to_async(build_session)()
+    fake_anthropic.default = text_reply("## Goal\n- tidy the parser\n")
+    outcome = await compact_fork.compact(session, provider=anthropic(fake_anthropic, "claude-test-7"))
+    entry = await sync_to_async(compaction_of)(outcome)
+    assert entry.summarizer == "claude-test-7" and entry.fork_run is not None
+    assert entry.fork_run.model == "claude-test-7"
+    assert entry.summary.startswith("## Goal\n- tidy the parser")
+    carried = entry.summary.split("## Carried Over From the User")[1]
+    assert f"- Constraint: {CONSTRAINT}" in carried and f"- Open request: {DEFERRED}" in carried
+    assert entry.audit is not None
+    before = entry.audit["before"]
+    lost_before = {f["text"] for f in before["facts"] if not f["kept"]}
+    assert {CONSTRAINT, DEFERRED} <= lost_before
+    kept_after = {f["text"] for f in entry.audit["facts"] if f["kept"]}
+    assert {CONSTRAINT, DEFERRED} <= kept_after and entry.audit["kept"] > before["kept"]
+    [restored] = await sync_to_async(event_payloads)(session, "compact_carry_over")
+    assert CONSTRAINT in restored["restored"]
+
+
+async def test_the_guard_can_be_switched_off(fake_anthropic: FakeAnthropic) -> None:
+    session = await sync_to_async(build_session)(carry_over=False)
+    fake_anthropic.default = text_reply("## Goal\n- tidy the parser\n")
+    outcome = await compact_fork.compact(session, provider=anthropic(fake_anthropic))
+    entry = await sync_to_async(compaction_of)(outcome)
+    assert "Carried Over" not in entry.summary and entry.audit is not None and "before" not in entry.audit
+    assert entry.retention is not None and entry.retention < 1.0
+
+
+async def test_strategy_extractive_never_calls_the_model(fake_anthropic: FakeAnthropic) -> None:
+    session = await sync_to_async(build_session)(strategy="extractive")
+    outcome = await compact_fork.compact(session, provider=anthropic(fake_anthropic))
+    entry = await sync_to_async(compaction_of)(outcome)
+    assert entry.summarizer == "extractive" and fake_anthropic.message_requests == []
+    [why] = await sync_to_async(event_payloads)(session, "compact_extractive")
+    assert "strategy is extractive" in why["reason"]
+
+
+async def test_without_a_model_the_offline_provider_hands_over_to_extractive() -> None:
+    session = await sync_to_async(build_session)()
+    deltas: list[str] = []
+    outcome = await compact_fork.compact(
+        session, provider=OfflineProvider(), on_delta=lambda part, chunk: deltas.append(chunk)
+    )
+    entry = await sync_to_async(compaction_of)(outcome)
+    assert entry.summarizer == "extractive"
+    assert "".join(deltas) in entry.summary and CONSTRAINT in "".join(deltas)  # streamed like a model's
+    assert entry.fork_run is not None and entry.fork_run.model == "extractive"
+    [why] = await sync_to_async(event_payloads)(session, "compact_extractive")
+    assert "no model is configured" in why["reason"]

@@ -217,9 +217,16 @@ CUTPOINT_COMPACTION: dict[str, Any] = {
     "enabled": env_bool("CUTPOINT_COMPACTION_ENABLED", True),
     "reserve_tokens": env_int("CUTPOINT_RESERVE_TOKENS", 16_384),
     "keep_recent_tokens": env_int("CUTPOINT_KEEP_RECENT_TOKENS", 20_000),
+    # docs/compaction.md, rules U1 and R6
+    "strategy": os.environ.get("CUTPOINT_SUMMARY_STRATEGY", "auto") or "auto",
+    "carry_over": env_bool("CUTPOINT_CARRY_OVER", True),
 }
-# The offline provider streams at full speed unless this many seconds separate its chunks
-# (demos and browser tests use it to make streaming visible).
+if CUTPOINT_COMPACTION["strategy"] not in ("auto", "model", "extractive"):
+    raise ImproperlyConfigured(
+        f"CUTPOINT_SUMMARY_STRATEGY must be auto, model or extractive, not {CUTPOINT_COMPACTION['strategy']!r}"
+    )
+# Without a model (offline turns, extractive summaries) text streams at full speed unless this many
+# seconds separate its chunks (demos and browser tests use it to make streaming visible).
 CUTPOINT_OFFLINE_CHUNK_DELAY = float(os.environ.get("CUTPOINT_OFFLINE_CHUNK_DELAY", "0") or 0)
 # How often each server process looks for compaction tasks a dead process left running (0 = never).
 CUTPOINT_SWEEP_SECONDS = env_int("CUTPOINT_SWEEP_SECONDS", 30)

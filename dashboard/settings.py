@@ -222,9 +222,8 @@ CUTPOINT_COMPACTION: dict[str, Any] = {
     "carry_over": env_bool("CUTPOINT_CARRY_OVER", True),
 }
 if CUTPOINT_COMPACTION["strategy"] not in ("auto", "model", "extractive"):
-    raise ImproperlyConfigured(
-        f"CUTPOINT_SUMMARY_STRATEGY must be auto, model or extractive, not {CUTPOINT_COMPACTION['strategy']!r}"
-    )
+    _strategy = CUTPOINT_COMPACTION["strategy"]
+    raise ImproperlyConfigured(f"CUTPOINT_SUMMARY_STRATEGY: auto, model or extractive, not {_strategy!r}")
 # Without a model (offline turns, extractive summaries) text streams at full speed unless this many
 # seconds separate its chunks (demos and browser tests use it to make streaming visible).
 CUTPOINT_OFFLINE_CHUNK_DELAY = float(os.environ.get("CUTPOINT_OFFLINE_CHUNK_DELAY", "0") or 0)

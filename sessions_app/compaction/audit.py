@@ -26,6 +26,7 @@ from .vocabulary import FactKind
 
 AUDIT_VERSION: Final = 1  # stored audits of an older version are recomputed when read
 WORD_SHARE: Final = 0.6  # of a sentence fact's content words that must share one line
+ANCHORED_WORD_SHARE: Final = 0.34  # when the fact's anchors (identifiers, numbers) are all there
 COMMAND_WORD_SHARE: Final = 0.8  # a command quoted in part still counts if nearly all of it is there
 _DENIAL_WORDS: Final = (
     "denied",
@@ -152,7 +153,9 @@ class Visible:
                 return False
             if not fact.words:
                 return normalize(fact.text) in self.text
-            need = math.ceil(WORD_SHARE * len(fact.words)) / len(fact.words)
+            # Exact identifiers found make a paraphrase likely: fewer of the other words must match.
+            share = ANCHORED_WORD_SHARE if fact.anchors else WORD_SHARE
+            need = math.ceil(share * len(fact.words)) / len(fact.words)
             return self.best_share(fact.words) >= need
         return bool(fact.anchors) and self.has_anchors(fact)
 

@@ -87,13 +87,28 @@ _BLOCK_START = re.compile(r"^\s*(?:[-*•>|#]|\d+[.)]\s|```)")
 _LINE_END = re.compile(r"[.!?:;]\s*$")
 
 
+_CODE_LINE = re.compile(
+    r"^\s*(?:/\*|\*|//|#include|def |class |function |const |let |var |import |from \S+ import |return |"
+    r"if ?\(|for ?\(|[{}\[\]]|\w+\(.*\)\s*[{;:]?\s*$|<\w+[ >])"
+)
+
+
 def _logical_lines(text: str) -> list[str]:
-    """Lines with hard wraps undone: a line that does not end a sentence continues on the next one
-    unless that one starts a bullet, a heading, a table row or code."""
+    """Prose lines with hard wraps undone: a line that does not end a sentence continues on the
+    next one unless that one starts a bullet, a heading or a table row. Code (fenced blocks, lines
+    that read as code) is left out: it states no constraint or decision."""
     out: list[str] = []
     joinable = False
+    fenced = False
     for line in text.splitlines():
         stripped = line.strip()
+        if stripped.startswith("```"):
+            fenced = not fenced
+            joinable = False
+            continue
+        if fenced or _CODE_LINE.match(line):
+            joinable = False
+            continue
         if not stripped:
             joinable = False
             continue
@@ -101,7 +116,7 @@ def _logical_lines(text: str) -> list[str]:
             out[-1] += " " + stripped
         else:
             out.append(stripped)
-        joinable = not _LINE_END.search(stripped) and not stripped.startswith("```")
+        joinable = not _LINE_END.search(stripped)
     return out
 
 

@@ -7,7 +7,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 PG_URL ?= postgres://postgres@127.0.0.1:5432/postgres
 
-.PHONY: run test lint typecheck pytest pytest-pg browser chromium services bench clean
+.PHONY: run test lint typecheck pytest pytest-pg browser chromium bubblewrap services bench clean
 
 # setup.py builds the o200k token counter (C): editing it or its sources reinstalls.
 $(VENV)/.stamp-run: pyproject.toml setup.py sessions_app/o200k/_o200k.c sessions_app/o200k/_o200k_unicode.h
@@ -39,13 +39,17 @@ lint: $(VENV)/.stamp-dev
 typecheck: $(VENV)/.stamp-dev
 	$(BIN)/mypy .
 
-pytest: $(VENV)/.stamp-dev
+pytest: $(VENV)/.stamp-dev bubblewrap
 	$(BIN)/pytest -q -m "not browser and not multiprocess"
 
 # The store (and anything else marked `postgres`) again on a real PostgreSQL, then several server
 # processes on PostgreSQL + Redis (`multiprocess`).
-pytest-pg: $(VENV)/.stamp-dev services
+pytest-pg: $(VENV)/.stamp-dev bubblewrap services
 	DATABASE_URL=$(PG_URL) $(BIN)/pytest -q -m "postgres or multiprocess"
+
+# bubblewrap: the sandbox the bash tool runs in (docs/sandbox.md); its tests run the real bwrap.
+bubblewrap:
+	@test -x /usr/bin/bwrap || (apt-get update && apt-get install -y bubblewrap)
 
 # Debian's Chromium for the Playwright browser tests (Playwright's own download is not reachable).
 chromium:

@@ -2,6 +2,7 @@
 test transcript, and a synthetic ~100 MB pi v3 file generated into a temp dir (deleted after).
 
 python bench/importer.py [--mb 100] [--runs 5] [--big-runs 3] [--json] [--no-insert-compare]
+                         [--rss-mb 100] [--no-upload-rss | --upload-rss-only]
 
 Each import is the whole `import_file` (read, parse, count tokens, insert, commit: one
 transaction) on a throwaway database (SQLite unless DATABASE_URL is set); the figure is the median
@@ -11,14 +12,26 @@ its time apart. The synthetic file cycles the real sessions' entries (so content
 with fresh ids, branches, labels and compactions. Also shown: where the time goes (reading and
 parsing; token counting with tiktoken and with the C counter) and, for the insert path, the ORM's
 bulk_create against the store's executemany.
+
+Upload memory (issue 15): the same synthetic file (`--rss-mb`, default 100 MB) imported once by
+`manage.py import_session` and once uploaded to the dashboard's import form on a real daphne
+(streamed over HTTP, logged in as a staff user), each in its own process on its own fresh SQLite
+data dir; the figure is each process's peak RSS (`ru_maxrss` from wait4). The upload path must stay
+within 1.5x of the command line's.
 """
 
 from __future__ import annotations
 
 import argparse
+import http.client
 import json
+import os
+import secrets
 import shutil
+import signal
+import socket
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -33,6 +46,134 @@ from sessions_app.demo_data import PI_SESSIONS_DIR
 FIXTURES = PI_SESSIONS_DIR
 CLAUDE = ROOT / "tests" / "importers" / "data" / "claude_session.jsonl"
 TARGET_ENTRIES_PER_S = 20_000
+UPLOAD_RSS_MAX_RATIO = 1.5
+
+
+# --- upload vs command line: peak memory ---------------------------------------------------------
+
+
+def _env(data_dir: Path, **extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "CUTPOINT_"))}
+    env.update(
+        {
+            "DJANGO_SETTINGS_MODULE": "dashboard.settings",
+            "CUTPOINT_DATA_DIR": str(data_dir),
+            "DATABASE_URL": "",  # SQLite in the data dir: both paths write the same kind of database
+            "CUTPOINT_LOG_LEVEL": "WARNING",
+            "CUTPOINT_SWEEP_SECONDS": "0",
+            **extra,
+        }
+    )
+    return env
+
+
+def _peak_rss_mb(proc: subprocess.Popen[bytes]) -> tuple[float, int]:
+    """Reap `proc` and return its own peak RSS (MB) and exit status: wait4 reports that one child."""
+    _, status, usage = os.wait4(proc.pid, 0)
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    return usage.ru_maxrss / 1024, proc.returncode  # Linux: KiB
+
+
+def _fresh_data_dir(env: dict[str, str]) -> None:
+    subprocess.run([sys.executable, "manage.py", "migrate", "-v", "0"], cwd=ROOT, env=env, check=True)
+
+
+def _staff_cookie(env: dict[str, str]) -> str:
+    code = (
+        "import django; django.setup()\n"
+        "from django.conf import settings\n"
+        "from django.contrib.auth.models import User\n"
+        "from django.test import Client\n"
+        "u = User.objects.create_user('bench', password='bench-password', is_staff=True)\n"
+        "c = Client(); c.force_login(u)\n"
+        "print(settings.SESSION_COOKIE_NAME + '=' + c.cookies[settings.SESSION_COOKIE_NAME].value)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, check=True, capture_output=True)
+    return out.stdout.decode().strip().splitlines()[-1]
+
+
+def _upload(port: int, path: Path, cookie: str) -> tuple[int, str]:
+    """POST the file to the import form as a browser would, streamed from disk in 1 MiB chunks."""
+    token = secrets.token_hex(16)  # any 32-character secret: cookie and header must agree
+    boundary = "cutpoint-bench-" + secrets.token_hex(8)
+    head = (
+        f'--{boundary}\r\nContent-Disposition: form-data; name="file"; filename="{path.name}"\r\n'
+        "Content-Type: application/octet-stream\r\n\r\n"
+    ).encode()
+    tail = (
+        f'\r\n--{boundary}\r\nContent-Disposition: form-data; name="format"\r\n\r\nauto\r\n--{boundary}--\r\n'
+    ).encode()
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=1800)
+    conn.putrequest("POST", "/import/")
+    conn.putheader("Content-Type", f"multipart/form-data; boundary={boundary}")
+    conn.putheader("Content-Length", str(len(head) + path.stat().st_size + len(tail)))
+    conn.putheader("Cookie", f"{cookie}; csrftoken={token}")
+    conn.putheader("X-CSRFToken", token)
+    conn.endheaders()
+    conn.send(head)
+    with path.open("rb") as fh:
+        while chunk := fh.read(1 << 20):
+            conn.send(chunk)
+    conn.send(tail)
+    response = conn.getresponse()
+    response.read()
+    conn.close()
+    return response.status, response.getheader("Location") or ""
+
+
+def upload_vs_cli_rss(path: Path) -> dict[str, Any]:
+    """Peak RSS of `manage.py import_session PATH` and of a daphne process that receives PATH as an
+    upload and imports it, each on a fresh SQLite data dir."""
+    results: dict[str, Any] = {"file_mb": round(path.stat().st_size / 1e6, 1)}
+    work = Path(tempfile.mkdtemp(prefix="cutpoint-bench-rss-"))
+    try:
+        cli_env = _env(work / "cli")
+        _fresh_data_dir(cli_env)
+        cli = subprocess.Popen(
+            [sys.executable, "manage.py", "import_session", str(path)],
+            cwd=ROOT,
+            env=cli_env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        results["cli_peak_rss_mb"], status = _peak_rss_mb(cli)
+        if status != 0:
+            raise RuntimeError(f"import_session failed with {status}")
+
+        limit = str(max(path.stat().st_size * 2, 1 << 20))
+        web_env = _env(work / "web", CUTPOINT_UPLOAD_MAX_BYTES=limit)
+        _fresh_data_dir(web_env)
+        cookie = _staff_cookie(web_env)
+        # The socket is opened here and handed to daphne (`--fd`, as `manage.py serve` does): the
+        # upload waits in the listen backlog until daphne accepts it.
+        with socket.socket() as sock:
+            sock.bind(("127.0.0.1", 0))
+            sock.listen(8)
+            sock.set_inheritable(True)
+            daphne = subprocess.Popen(
+                [sys.executable, "-m", "daphne", "--fd", str(sock.fileno()), "dashboard.asgi:application"],
+                cwd=ROOT,
+                env=web_env,
+                pass_fds=(sock.fileno(),),
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
+            try:
+                t0 = time.perf_counter()
+                status, location = _upload(int(sock.getsockname()[1]), path, cookie)
+                results["upload_seconds"] = round(time.perf_counter() - t0, 1)
+            finally:
+                daphne.send_signal(signal.SIGTERM)
+            results["upload_peak_rss_mb"], _ = _peak_rss_mb(daphne)
+        if status != 302 or "/sessions/" not in location:
+            raise RuntimeError(f"the upload was not imported: HTTP {status} {location!r}")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    results["cli_peak_rss_mb"] = round(results["cli_peak_rss_mb"], 1)
+    results["upload_peak_rss_mb"] = round(results["upload_peak_rss_mb"], 1)
+    results["ratio"] = round(results["upload_peak_rss_mb"] / results["cli_peak_rss_mb"], 2)
+    results["within_target"] = results["ratio"] <= UPLOAD_RSS_MAX_RATIO
+    return results
 
 
 def synthesize(target: Path, megabytes: int) -> tuple[int, int]:
@@ -99,6 +240,16 @@ def synthesize(target: Path, megabytes: int) -> tuple[int, int]:
     return entries, target.stat().st_size
 
 
+def _rss_line(r: dict[str, Any]) -> str:
+    verdict = "within" if r["within_target"] else "NOT within"
+    return (
+        f"peak RSS importing the {r['file_mb']} MB synthetic file (SQLite): upload through daphne "
+        f"{r['upload_peak_rss_mb']} MB ({r['upload_seconds']} s with daphne's start), "
+        f"manage.py import_session {r['cli_peak_rss_mb']} MB; ratio {r['ratio']} — {verdict} the "
+        f"{UPLOAD_RSS_MAX_RATIO}x target"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--mb", type=int, default=100, help="size of the synthetic file (1-1000 MB)")
@@ -106,9 +257,23 @@ def main() -> None:
     parser.add_argument("--big-runs", type=int, default=3, help="imports of the synthetic file (median)")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--no-insert-compare", action="store_true", help="skip bulk_create vs executemany")
+    parser.add_argument("--rss-mb", type=int, default=100, help="file size for the upload-memory figure")
+    parser.add_argument("--no-upload-rss", action="store_true", help="skip upload vs CLI peak memory")
+    parser.add_argument("--upload-rss-only", action="store_true", help="only the upload vs CLI peak memory")
     args = parser.parse_args()
     if not 1 <= args.mb <= 1000:
         parser.error("--mb must be between 1 and 1000")
+    if not 1 <= args.rss_mb <= 1000:
+        parser.error("--rss-mb must be between 1 and 1000")
+    if args.upload_rss_only:
+        tmp = Path(tempfile.mkdtemp(prefix="cutpoint-bench-import-"))
+        try:
+            synthesize(tmp / "synthetic.jsonl", args.rss_mb)
+            rss = upload_vs_cli_rss(tmp / "synthetic.jsonl")
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+        print(json.dumps(rss, indent=2) if args.json else _rss_line(rss))
+        return
     data_dir = setup()
 
     from django.db import connection, transaction
@@ -165,6 +330,12 @@ def main() -> None:
             "seconds": round(time.perf_counter() - t0, 1),
         }
         results["imports"].append(measure(big, args.big_runs))
+        if not args.no_upload_rss:
+            rss_file = big
+            if args.rss_mb != args.mb:
+                rss_file = tmp / "synthetic-rss.jsonl"
+                synthesize(rss_file, args.rss_mb)
+            results["upload_vs_cli_rss"] = upload_vs_cli_rss(rss_file)
 
         # Where the time goes, single-threaded: reading + JSON + entry building, then counting.
         t0 = time.perf_counter()
@@ -279,6 +450,8 @@ def main() -> None:
     if "insert_20000_rows_per_s" in results:
         c = results["insert_20000_rows_per_s"]
         print(f"insert path, rows/s: bulk_create {c['bulk_create']:,}, executemany {c['executemany']:,}")
+    if "upload_vs_cli_rss" in results:
+        print(_rss_line(results["upload_vs_cli_rss"]))
     if results["database"] != "sqlite":
         print(f"(issue 6's target of {TARGET_ENTRIES_PER_S:,} entries/s is set for SQLite)")
         return

@@ -1,8 +1,15 @@
-"""ASGI entry point: HTTP through Django, websockets through Channels (login required)."""
+"""ASGI entry point: HTTP through Django, websockets through Channels (login required, and only from
+the dashboard's own origin: sessions_app.routing.ExactOriginValidator)."""
 
 import os
 
 from django.core.asgi import get_asgi_application
+
+from dashboard.daphne_bodies import SpooledBodies, install
+
+# Under daphne (`make run`, `manage.py serve`: daphne imports this module before it accepts a
+# connection), large request bodies reach Django from Twisted's temporary file, never from memory.
+install()
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "dashboard.settings")
 # Django must be set up before importing anything that touches models.
@@ -10,16 +17,15 @@ django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
-from sessions_app.routing import websocket_urlpatterns  # noqa: E402
+from sessions_app.routing import ExactOriginValidator, websocket_urlpatterns  # noqa: E402
 from sessions_app.runtime.sweeper import StartSweeper  # noqa: E402
 
 application = StartSweeper(
     ProtocolTypeRouter(
         {
-            "http": django_asgi_app,
-            "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+            "http": SpooledBodies(django_asgi_app),
+            "websocket": ExactOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
         }
     )
 )

@@ -4,9 +4,11 @@ Environment:
     CUTPOINT_DATA_DIR      where the SQLite file, artifacts and workspaces live (default ./data)
     DATABASE_URL           any dj-database-url URL; default sqlite:///$CUTPOINT_DATA_DIR/cutpoint.sqlite3
     REDIS_URL              switches the channel layer from in-memory to channels_redis
-    DJANGO_SECRET_KEY      required when DJANGO_DEBUG is off
-    DJANGO_DEBUG           "1"/"0" (default 1 for local development)
+    DJANGO_SECRET_KEY      default: a random key generated once into $CUTPOINT_DATA_DIR/.secret_key
+    DJANGO_DEBUG           "1" turns Django's debug pages on (default off: they print settings)
     DJANGO_ALLOWED_HOSTS   comma separated (default localhost,127.0.0.1,[::1])
+    CUTPOINT_UPLOAD_MAX_BYTES  largest session file the dashboard accepts (default 1 GiB)
+    CUTPOINT_LOGIN_FAILURE_LIMIT / CUTPOINT_LOGIN_LOCKOUT_MINUTES  login throttling (default 10 / 15)
     ANTHROPIC_API_KEY      use Claude; without it the offline provider is used
     ANTHROPIC_BASE_URL     point the SDK elsewhere (the tests' fake server)
     CUTPOINT_MAIN_MODEL / CUTPOINT_COMPACT_MODEL, *_CONTEXT_WINDOW, *_MAX_OUTPUT  model profiles
@@ -16,6 +18,7 @@ from __future__ import annotations
 
 import os
 import secrets
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -43,7 +46,7 @@ def env_int(name: str, default: int) -> int:
 
 
 def env_list(name: str, default: str) -> list[str]:
-    return [part.strip() for part in os.environ.get(name, default).split(",") if part.strip()]
+    return [part.strip() for part in (os.environ.get(name) or default).split(",") if part.strip()]
 
 
 DATA_DIR = Path(os.environ.get("CUTPOINT_DATA_DIR") or BASE_DIR / "data").resolve()
@@ -53,27 +56,46 @@ WORKSPACE_ROOT = DATA_DIR / "workspaces"
 # tiktoken reads its cache location from the environment; keep it inside the data dir.
 os.environ.setdefault("TIKTOKEN_CACHE_DIR", str(DATA_DIR / "tiktoken"))
 
-DEBUG = env_bool("DJANGO_DEBUG", True)
+# Off unless asked for: Django's debug pages print settings, paths and local variables to anyone
+# who can make a request fail.
+DEBUG = env_bool("DJANGO_DEBUG", False)
 
 
-def _secret_key() -> str:
-    key = os.environ.get("DJANGO_SECRET_KEY")
-    if key:
-        return key
-    if not DEBUG:
-        raise ImproperlyConfigured("DJANGO_SECRET_KEY must be set when DJANGO_DEBUG is off")
-    # Development only: a random key kept in the data dir so logins survive restarts.
-    path = DATA_DIR / ".secret_key"
-    if not path.exists():
-        path.write_text(secrets.token_urlsafe(50))
-        path.chmod(0o600)
+def load_or_create_secret_key(path: Path) -> str:
+    """The key kept in `path`, created on first use. The file is born with mode 0600 (O_EXCL, so an
+    existing file is never truncated) and gets its content under a temporary name that is then
+    linked into place, so no reader ever sees it world-readable or half written."""
+    try:
+        return path.read_text().strip()
+    except FileNotFoundError:
+        pass
+    key = secrets.token_urlsafe(50)
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+    fd = os.open(tmp, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600)
+    try:
+        with os.fdopen(fd, "w") as fh:
+            fh.write(key)
+            fh.flush()
+            os.fsync(fh.fileno())
+        try:
+            os.link(tmp, path)  # fails if another process got there first: its key wins
+        except FileExistsError:
+            pass
+        except OSError:  # a file system without hard links: rename instead (last writer wins)
+            if not path.exists():
+                os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
     return path.read_text().strip()
 
 
-SECRET_KEY = _secret_key()
+SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY") or load_or_create_secret_key(DATA_DIR / ".secret_key")
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver")
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", "")
-SESSION_COOKIE_SECURE = env_bool("DJANGO_SECURE_COOKIES", not DEBUG)
+# Cookies stay on plain HTTP only while every allowed host is this machine (`make run`); any other
+# host name gets secure cookies unless DJANGO_SECURE_COOKIES says otherwise.
+_LOCAL_HOSTS = {"localhost", "127.0.0.1", "[::1]", "testserver"}
+SESSION_COOKIE_SECURE = env_bool("DJANGO_SECURE_COOKIES", not set(ALLOWED_HOSTS) <= _LOCAL_HOSTS)
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
@@ -89,12 +111,17 @@ INSTALLED_APPS = [
     "django_htmx",
     "template_partials",
     "channels",
+    "axes",
     "sessions_app",
 ]
 
 MIDDLEWARE = [
+    # First, so its template wrapper runs last: no page can fail on an unpaired surrogate in stored text.
+    "sessions_app.middleware.SurrogateSafeTemplatesMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Before anything reads the request: a NUL or an unpaired surrogate in it answers 400.
+    "sessions_app.middleware.RejectBadInputMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -103,7 +130,25 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Last: turns a locked-out login into the login page with the lockout message.
+    "axes.middleware.AxesMiddleware",
 ]
+
+# Login throttling (django-axes): this many failed logins for one username from one address lock
+# that pair out for CUTPOINT_LOGIN_LOCKOUT_MINUTES; a successful login clears its failures.
+# AxesBackend refuses locked-out pairs and is otherwise a ModelBackend (so a session naming it, the
+# first backend, still loads its user, websockets included); ModelBackend checks the password.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = env_int("CUTPOINT_LOGIN_FAILURE_LIMIT", 10)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("CUTPOINT_LOGIN_LOCKOUT_MINUTES", 15))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "sessions_app.views.auth.locked_out"
+AXES_CLIENT_IP_CALLABLE = "sessions_app.views.auth.client_address"
+AXES_VERBOSE = False  # no banner at every start; failures (INFO) and lockouts (WARNING) are still logged
 
 ROOT_URLCONF = "dashboard.urls"
 LOGIN_URL = "login"
@@ -189,10 +234,16 @@ STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = DATA_DIR / "staticfiles"
 STATIC_ROOT.mkdir(exist_ok=True)
-# daphne does not serve static files: whitenoise does, straight from the app dirs in development
-# (no collectstatic step for `make run`) and from STATIC_ROOT in production.
-WHITENOISE_USE_FINDERS = DEBUG
+# daphne does not serve static files: whitenoise does, with or without DEBUG — from STATIC_ROOT after
+# collectstatic, and straight from the app and project static dirs otherwise (`make run` has no
+# collectstatic step). Only DEBUG re-scans them on every request.
+WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = DEBUG
+
+# Uploads: written to a temporary file as they arrive, never held in memory, and refused once a
+# file passes CUTPOINT_UPLOAD_MAX_BYTES (sessions_app/views/uploads.py).
+CUTPOINT_UPLOAD_MAX_BYTES = env_int("CUTPOINT_UPLOAD_MAX_BYTES", 1 << 30)
+FILE_UPLOAD_HANDLERS = ["sessions_app.views.uploads.LimitedTemporaryFileUploadHandler"]
 
 LOG_FORMAT = os.environ.get("CUTPOINT_LOG_FORMAT", "plain")  # "json" for structured logs
 LOGGING: dict[str, Any] = {
@@ -229,6 +280,19 @@ if CUTPOINT_COMPACTION["strategy"] not in ("auto", "model", "extractive"):
 CUTPOINT_OFFLINE_CHUNK_DELAY = float(os.environ.get("CUTPOINT_OFFLINE_CHUNK_DELAY", "0") or 0)
 # How often each server process looks for compaction tasks a dead process left running (0 = never).
 CUTPOINT_SWEEP_SECONDS = env_int("CUTPOINT_SWEEP_SECONDS", 30)
+
+# The bash tool runs in a bubblewrap sandbox (docs/sandbox.md); without bwrap it is refused unless
+# CUTPOINT_BASH_SANDBOX=off. Limits apply per call; 0 lifts one. `read` returns at most
+# CUTPOINT_READ_MAX_BYTES of a file per call.
+CUTPOINT_BASH_SANDBOX = env_bool("CUTPOINT_BASH_SANDBOX", True)
+CUTPOINT_BASH_BWRAP = os.environ.get("CUTPOINT_BASH_BWRAP", "") or "bwrap"
+CUTPOINT_BASH_NETWORK = env_bool("CUTPOINT_BASH_NETWORK", False)
+CUTPOINT_BASH_CPU_SECONDS = env_int("CUTPOINT_BASH_CPU_SECONDS", 60)
+CUTPOINT_BASH_MEMORY_MB = env_int("CUTPOINT_BASH_MEMORY_MB", 1024)
+CUTPOINT_BASH_FILE_SIZE_MB = env_int("CUTPOINT_BASH_FILE_SIZE_MB", 512)
+CUTPOINT_BASH_MAX_PROCESSES = env_int("CUTPOINT_BASH_MAX_PROCESSES", 256)
+CUTPOINT_BASH_HIDE_PATHS = env_list("CUTPOINT_BASH_HIDE_PATHS", "")
+CUTPOINT_READ_MAX_BYTES = env_int("CUTPOINT_READ_MAX_BYTES", 256 * 1024)
 
 # Model profiles ("compact" falls back to "main" when not configured: docs/compaction.md, rule F5).
 ANTHROPIC_API_KEY = os.environ.get("ANTHROPIC_API_KEY", "")

@@ -8,3 +8,6 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("", include("sessions_app.urls")),
 ]
+
+# 403, 404 and 500 are Django's own views with templates/403.html, 404.html, 500.html.
+handler400 = "sessions_app.views.errors.bad_request"

@@ -11,9 +11,10 @@ the page what to re-fetch: the tree, and the panels whose `refresh_on` lists the
 
 Client → server: JSON `{"action": "snapshot"}` asks for a fresh snapshot (after a pause).
 
-Access: an authenticated user (else the socket is accepted and closed with 4401) and an existing
-session (else 4404). Agents run elsewhere; the consumer only relays `session.update` messages
-published by `sessions_app.runtime.live` to the session's group.
+Access: a handshake from the dashboard's own origin (else it is refused before this consumer runs:
+sessions_app.routing.ExactOriginValidator), an authenticated user (else the socket is accepted and
+closed with 4401) and an existing session (else 4404). Agents run elsewhere; the consumer only
+relays `session.update` messages published by `sessions_app.runtime.live` to the session's group.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from sessions_app.models import Session
 from sessions_app.presenters import live as live_p
 from sessions_app.runtime import live
+from sessions_app.views.params import parse_id
 
 log = logging.getLogger(__name__)
 
@@ -62,7 +64,7 @@ class SessionConsumer(AsyncWebsocketConsumer):
         self.can_act = bool(user.is_staff)
         query = parse_qs((self.scope.get("query_string") or b"").decode("latin-1"))
         raw_run = (query.get("run") or [""])[0]
-        self.run_id = int(raw_run) if raw_run.isdigit() else None
+        self.run_id = parse_id(raw_run)  # not str.isdigit(): "²" passes it and int() refuses it
         self.group = live.group_name(self.session_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()

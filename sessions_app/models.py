@@ -61,6 +61,13 @@ def _list() -> list[Any]:
     return []
 
 
+class SessionManager(models.Manager["Session"]):
+    """Sessions users can see: not one an import is still writing (docs/architecture.md, "Imports")."""
+
+    def get_queryset(self) -> models.QuerySet[Session]:
+        return super().get_queryset().filter(importing=False)
+
+
 class Session(models.Model):
     title = models.CharField(max_length=300, blank=True, default="")
     source = models.CharField(max_length=16, choices=SourceChoices.choices, default=Source.NATIVE)
@@ -75,9 +82,16 @@ class Session(models.Model):
     next_seq = models.PositiveBigIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
+    # True while an SQLite import writes this session in chunks; hidden from `objects` until the
+    # import commits, and removed when it fails.
+    importing = models.BooleanField(default=False, db_index=True)
+
+    objects = SessionManager()
+    all_objects = models.Manager()
 
     class Meta:
         ordering = ["-updated_at", "-id"]
+        base_manager_name = "all_objects"
 
     def __str__(self) -> str:
         return self.title or f"Session {self.pk}"
@@ -114,6 +128,22 @@ class Run(models.Model):
     error = models.TextField(blank=True, default="")
     started_at = models.DateTimeField(auto_now_add=True)
     ended_at = models.DateTimeField(null=True, blank=True)
+    # An agent-loop run holds its session's one agent slot while it is running (a session runs
+    # one agent turn at a time; compact forks do not take the slot). The database enforces it
+    # with the partial unique constraint below, across server processes.
+    exclusive = models.BooleanField(default=False)
+    # The process running it and its last sign of life: the sweeper fails a run whose owner died.
+    owner = models.CharField(max_length=200, blank=True, default="")
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["session"],
+                condition=Q(status=RunStatus.RUNNING.value, exclusive=True),
+                name="one_running_agent_run_per_session",
+            )
+        ]
 
     def __str__(self) -> str:
         return f"Run {self.pk} ({self.trigger}, {self.status})"
@@ -209,6 +239,8 @@ class CompactionTask(models.Model):
     )
     status = models.CharField(max_length=16, choices=TaskStatusChoices.choices, default=TaskStatus.PENDING)
     instructions = models.TextField(blank=True, default="")
+    # Claims so far, so also the number of the attempt now running: a worker's writes to the task
+    # compare-and-set on (running, its attempt), so a worker given up on cannot write (apply.py).
     attempts = models.PositiveIntegerField(default=0)
     error = models.TextField(blank=True, default="")
     owner = models.CharField(max_length=200, blank=True, default="")  # process that runs it

@@ -27,7 +27,9 @@ from sessions_app.compaction.messages import (
 )
 from sessions_app.compaction.vocabulary import ANTHROPIC_STOP_REASONS, CompactionReason
 
-from .fields import content_blocks, rest, usage_fields
+from . import fields
+from .fields import Issues, at, content_blocks, note, rest, string, text, token_count, usage_counts
+from .jsonl import describe
 
 RECORD_TYPES: Final = frozenset(
     {
@@ -44,9 +46,14 @@ RECORD_TYPES: Final = frozenset(
 # Record fields every mapping below names itself; the rest of a record is its `extra`.
 BASE: Final = frozenset({"type", "uuid", "parentUuid", "timestamp", "message"})
 _TRIGGERS: Final = {"auto": CompactionReason.THRESHOLD, "manual": CompactionReason.MANUAL}
-_USAGE_KEYS: Final = frozenset(
-    {"input_tokens", "output_tokens", "cache_read_input_tokens", "cache_creation_input_tokens"}
+# Usage, in `Usage`'s field order (Anthropic gives no total).
+_USAGE_NAMES: Final = (
+    "input_tokens",
+    "output_tokens",
+    "cache_read_input_tokens",
+    "cache_creation_input_tokens",
 )
+_STOP_REASONS: Final = {name: ours.value for name, ours in ANTHROPIC_STOP_REASONS.items()}
 _ASSISTANT_MESSAGE_KEYS: Final = frozenset({"role", "content", "model", "usage", "stop_reason"})
 _TOOL_RESULT_KEYS: Final = frozenset({"type", "tool_use_id", "content", "is_error"})
 
@@ -66,26 +73,39 @@ def is_claude_record(record: dict[str, Any]) -> bool:
         isinstance(record.get("uuid"), str)
         or "parentUuid" in record
         or "sessionId" in record
-        or record.get("type") in RECORD_TYPES
+        or (isinstance(record.get("type"), str) and record["type"] in RECORD_TYPES)
     )
 
 
-def _block(b: dict[str, Any]) -> Block:
+def _block(b: dict[str, Any], issues: Issues | None = None, where: str = "content") -> Block:
     t = b.get("type")
     if t == "text":
-        out: Block = {"type": "text", "text": b.get("text") or ""}
+        out: Block = {"type": "text", "text": text(b.get("text"), at(where, "text"), issues)}
         unnamed = rest(b, frozenset({"type", "text"}))
     elif t == "thinking":
-        out = {"type": "thinking", "thinking": b.get("thinking") or "", "signature": b.get("signature")}
+        out = {
+            "type": "thinking",
+            "thinking": text(b.get("thinking"), at(where, "thinking"), issues),
+            "signature": string(b.get("signature"), at(where, "signature"), issues),
+        }
         unnamed = rest(b, frozenset({"type", "thinking", "signature"}))
     elif t == "tool_use":
-        args = b.get("input")
-        out = {"type": "tool_call", "id": b.get("id"), "name": b.get("name"), "arguments": args}
+        out = {
+            "type": "tool_call",
+            "id": string(b.get("id"), at(where, "id"), issues),
+            "name": string(b.get("name"), at(where, "name"), issues),
+            "arguments": b.get("input"),
+        }
         unnamed = rest(b, frozenset({"type", "id", "name", "input"}))
     elif t == "image":
         source = b.get("source")
         if isinstance(source, dict) and source.get("type") == "base64":
-            out = {"type": "image", "mime_type": source.get("media_type"), "data": source.get("data")}
+            src = at(where, "source")
+            out = {
+                "type": "image",
+                "mime_type": string(source.get("media_type"), at(src, "media_type"), issues),
+                "data": string(source.get("data"), at(src, "data"), issues),
+            }
             unnamed = rest(b, frozenset({"type", "source"}))
         else:  # a URL or file reference: counted as an image, the reference kept
             out = {"type": "image", "mime_type": None, "data": None}
@@ -97,11 +117,12 @@ def _block(b: dict[str, Any]) -> Block:
     return out
 
 
-def blocks(content: Any) -> list[Block]:
-    return content_blocks(content, _block)
+def blocks(content: Any, issues: Issues | None = None, where: str = "message.content") -> list[Block]:
+    return content_blocks(content, _block, issues, where)
 
 
-def text(content: Any) -> str:
+def text_of(content: Any) -> str:
+    """The text blocks of a message's content, one per line (or the content, if it is a string)."""
     if isinstance(content, str):
         return content
     if isinstance(content, list):
@@ -111,42 +132,38 @@ def text(content: Any) -> str:
     return ""
 
 
-def usage(u: Any, extra: dict[str, Any]) -> Usage | None:
-    """The usage of a message part; a later part's unnamed fields replace an earlier one's."""
+def usage(
+    u: Any, extra: dict[str, Any], issues: Issues | None = None, where: str = "message.usage"
+) -> Usage | None:
+    """The usage of a message part; a later part's unnamed fields replace an earlier one's. A
+    count that is not a whole number from 0 to `fields.MAX_TOKENS` is an issue, and the usage is
+    then left out (never read as 0)."""
     if isinstance(u, dict):
         extra.pop("usage", None)
-    u = usage_fields(u, _USAGE_KEYS, extra)
-    if u is None:
+    counts = usage_counts(u, _USAGE_NAMES, extra, where, issues)
+    if counts is None:
         return None
-
-    def n(key: str) -> int:
-        v = u.get(key)
-        return v if isinstance(v, int) and not isinstance(v, bool) and v > 0 else 0
-
-    return Usage(
-        n("input_tokens"),
-        n("output_tokens"),
-        n("cache_read_input_tokens"),
-        n("cache_creation_input_tokens"),
-        0,
-    )
+    i, o, cache_read, cache_write = counts
+    return Usage(i, o, cache_read, cache_write, 0)
 
 
-def stop_reason(s: Any) -> str | None:
+def stop_reason(s: Any, issues: Issues | None = None, where: str = "message.stop_reason") -> str | None:
     """Anthropic's stop reason in our words (docs/architecture.md, "One vocabulary"); one we do
-    not know is kept, cut to fit the column."""
-    if not isinstance(s, str) or not s:
-        return None
-    known = ANTHROPIC_STOP_REASONS.get(s)
-    return known.value if known is not None else s[:32]
+    not know is kept as written when the store can hold it (`fields.stop_reason`)."""
+    return fields.stop_reason(s, _STOP_REASONS, where, issues, empty=False)
 
 
-def boundary(rec: dict[str, Any]) -> tuple[int, str]:
+def boundary(rec: dict[str, Any], issues: Issues | None = None) -> tuple[int, str]:
     """A compact boundary's tokens before (`preTokens`) and the compaction's reason (its trigger)."""
     meta = rec.get("compactMetadata")
+    if meta is not None and not isinstance(meta, dict):
+        note(
+            issues, f"compactMetadata is {describe(meta)}, not an object", "0 tokens before, reason imported"
+        )
     meta = meta if isinstance(meta, dict) else {}
-    pre = meta.get("preTokens")
-    tokens = pre if isinstance(pre, int) and not isinstance(pre, bool) and pre > 0 else 0
+    tokens, why = token_count(meta.get("preTokens"))
+    if why is not None:
+        note(issues, f"compactMetadata.preTokens {why}", "0 is recorded")
     trigger = meta.get("trigger")
     reason = _TRIGGERS.get(trigger) if isinstance(trigger, str) else None
     return tokens, (reason or CompactionReason.IMPORTED).value
@@ -186,7 +203,9 @@ def custom_entry(r: Record, rec: dict[str, Any]) -> Entry:
     return Entry(r.uuid, r.parent, CUSTOM, data=data, timestamp=r.timestamp)
 
 
-def assistant_entry(r: Record, msg: dict[str, Any], content: list[Block], *, with_usage: bool) -> Entry:
+def assistant_entry(
+    r: Record, msg: dict[str, Any], content: list[Block], *, with_usage: bool, issues: Issues | None = None
+) -> Entry:
     """An assistant message (or its first part); `with_usage=False` leaves the usage out."""
     fresh: dict[str, Any] = {}
     if r.extra:
@@ -194,52 +213,60 @@ def assistant_entry(r: Record, msg: dict[str, Any], content: list[Block], *, wit
     message_rest = rest(msg, _ASSISTANT_MESSAGE_KEYS)
     if message_rest:
         fresh["message"] = message_rest
-    u = usage(msg.get("usage"), fresh) if with_usage else None
+    u = usage(msg.get("usage"), fresh, issues) if with_usage else None
     data: dict[str, Any] = {
         "provider": "anthropic",
-        "model": msg.get("model"),
+        "model": string(msg.get("model"), "message.model", issues),
         "api": "anthropic-messages",
         "error_message": None,
     }
     if fresh:
         data["extra"] = fresh
-    stop = stop_reason(msg.get("stop_reason"))
+    stop = stop_reason(msg.get("stop_reason"), issues)
     return Entry(r.uuid, r.parent, MESSAGE, ASSISTANT, content, data, u, stop, timestamp=r.timestamp)
 
 
-def merge_assistant(e: Entry, msg: dict[str, Any], content: list[Block], uuid: str) -> None:
+def merge_assistant(
+    e: Entry, msg: dict[str, Any], content: list[Block], uuid: str, issues: Issues | None = None
+) -> None:
     """Add a later part of the same message (same `message.id`) to its entry: one usage per
     message, the latest snapshot winning."""
     e.content.extend(content)
     extra = e.data.setdefault("extra", {})
-    u = usage(msg.get("usage"), extra)
+    u = usage(msg.get("usage"), extra, issues)
     if u is not None:
         e.usage = u
-    stop = stop_reason(msg.get("stop_reason"))
+    stop = stop_reason(msg.get("stop_reason"), issues)
     if stop is not None:
         e.stop_reason = stop
     extra.setdefault("merged_uuids", []).append(uuid)
 
 
-def user_entries(r: Record, msg: dict[str, Any], tool_names: dict[str, str]) -> list[Entry]:
+def user_entries(
+    r: Record, msg: dict[str, Any], tool_names: dict[str, str], issues: Issues | None = None
+) -> list[Entry]:
     """A user record as entries in order, each the parent of the next: every `tool_result` block
     a tool result of its own, other blocks grouped into user messages. The first has the record's
     uuid as key, the next ones `<uuid>#<n>`; the record's fields go with the first."""
     content = msg.get("content")
     message_rest = rest(msg, frozenset({"role", "content"}))
-    runs: list[tuple[str, list[dict[str, Any]]]] = []
+    runs: list[tuple[str, list[tuple[int, dict[str, Any]]]]] = []  # blocks with their index
+    where = "message.content"
     if isinstance(content, list):
-        for b in content:
+        for i, b in enumerate(content):
             if not isinstance(b, dict):
+                note(issues, f"{at(where, i)} is {describe(b)}, not an object", "it is left out")
                 continue
             if b.get("type") == "tool_result":
-                runs.append(("tool", [b]))
+                runs.append(("tool", [(i, b)]))
             elif runs and runs[-1][0] == "user":
-                runs[-1][1].append(b)
+                runs[-1][1].append((i, b))
             else:
-                runs.append(("user", [b]))
+                runs.append(("user", [(i, b)]))
+    elif content is not None and not isinstance(content, str):
+        note(issues, f"{where} is {describe(content)}, not a string or an array", "no content is recorded")
     if not runs:
-        runs = [("user", [{"type": "text", "text": content}] if isinstance(content, str) else [])]
+        runs = [("user", [(0, {"type": "text", "text": content})] if isinstance(content, str) else [])]
     entries: list[Entry] = []
     parent = r.parent
     for i, (kind, run) in enumerate(runs):
@@ -251,8 +278,9 @@ def user_entries(r: Record, msg: dict[str, Any], tool_names: dict[str, str]) -> 
             if message_rest:
                 extra["message"] = message_rest
         if kind == "tool":
-            b = run[0]
-            call_id = b.get("tool_use_id")
+            i_block, b = run[0]
+            here = at(where, i_block)
+            call_id = string(b.get("tool_use_id"), at(here, "tool_use_id"), issues)
             block_rest = rest(b, _TOOL_RESULT_KEYS)
             if block_rest:
                 extra["block"] = block_rest
@@ -263,9 +291,12 @@ def user_entries(r: Record, msg: dict[str, Any], tool_names: dict[str, str]) -> 
             }
             if extra:
                 data["extra"] = extra
-            e = Entry(key, parent, MESSAGE, TOOL_RESULT, blocks(b.get("content")), data)
+            e = Entry(
+                key, parent, MESSAGE, TOOL_RESULT, blocks(b.get("content"), issues, at(here, "content")), data
+            )
         else:
-            e = Entry(key, parent, MESSAGE, USER, blocks(run), {"extra": extra} if extra else {})
+            content_of = [_block(b, issues, at(where, i)) for i, b in run]
+            e = Entry(key, parent, MESSAGE, USER, content_of, {"extra": extra} if extra else {})
         e.timestamp = r.timestamp
         entries.append(e)
         parent = key

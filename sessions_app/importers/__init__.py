@@ -8,7 +8,27 @@ One entry point for the `import_session` command and the dashboard's upload form
 The file is read line by line and written with bulk inserts in one transaction. Without
 `skip_bad_lines` any problem fails the import with `ImportFailed` (file, line, problem) and
 nothing is written; with it, unreadable lines are skipped, repairable ones are repaired, and
-both are listed in the result.
+both are listed in the result. Which is which:
+
+- **Unreadable lines** (skipped): malformed JSON, invalid UTF-8, longer than `max_line_bytes`,
+  nested more than `formats.jsonl.MAX_DEPTH` levels, holding NaN, Infinity or a number no double
+  holds (`1e400`), not an object; a pi entry without a type, a duplicate id, an id longer than the
+  key column.
+- **Repairable lines** (imported after the repair, which the warning names): a field of the
+  wrong type (read as null or ""), a usage count that is not a whole number from 0 to
+  `formats.fields.MAX_TOKENS` (the usage is left out, never read as 0), a stop reason longer than
+  the column (left out), a pi compaction whose first kept entry is not an ancestor of it
+  (missing, later, on another branch: it keeps nothing from before it, which is how pi reads
+  such a file), a parent that is not in the file (the entry becomes a root), unknown types and
+  roles (kept as opaque custom entries).
+- **Always a warning, never an error**: lone surrogates and NUL characters, which SQLite and
+  PostgreSQL do not store alike, are replaced by U+FFFD as the line is read; a bad timestamp (the
+  previous one is used); a session name longer than the title column (cut).
+- **Fatal whatever the mode**: an empty file, an unreadable first record, a first line that is
+  not a pi header (format pi) or a pi header whose `version` is not an integer from 1 to 3.
+
+The store refuses the same values on both databases (`store.bulk_import`), so what SQLite
+accepts PostgreSQL accepts too.
 """
 
 from __future__ import annotations
@@ -26,15 +46,17 @@ from django.db import transaction
 
 from sessions_app import store
 from sessions_app.formats import detect_format
+from sessions_app.formats.jsonl import clean_text
 from sessions_app.models import Session
 from sessions_app.store.audits import audit_session
+from sessions_app.store.bulk_import import chunked_import, discard_session, import_commit_seconds
 from sessions_app.store.sqlite import deferred_checkpoint
 
 from .claude import ClaudeImporter
 from .errors import ImportFailed, LineProblem
 from .lines import DEFAULT_MAX_LINE_BYTES, LineReader, Problems, Progress
 from .pi import PiImporter
-from .writer import FormatImporter
+from .writer import TITLE_MAX, FormatImporter
 
 __all__ = [
     "DEFAULT_MAX_LINE_BYTES",
@@ -48,7 +70,6 @@ __all__ = [
 
 FORMATS = ("auto", "pi", "claude")
 _IMPORTERS: dict[str, type[FormatImporter]] = {"pi": PiImporter, "claude": ClaudeImporter}
-_TITLE_MAX = Session._meta.get_field("title").max_length or 300
 _PROBLEMS_KEPT = 100  # listed in Session.metadata for the dashboard; the result has them all
 
 
@@ -111,6 +132,8 @@ def import_file(
         raise ValueError(f"format must be one of {', '.join(FORMATS)}, not {format!r}")
     t0 = time.perf_counter()
     with _open(source, filename) as (fh, name, size):
+        name = clean_text(name)  # a file name from an undecodable path: shown and stored
+        problems = Problems(name, skip_bad_lines=skip_bad_lines)
         reader = LineReader(
             fh,
             name,
@@ -118,8 +141,8 @@ def import_file(
             total_bytes=size,
             progress=progress,
             progress_every=progress_every,
+            warn=problems.warn,
         )
-        problems = Problems(name, skip_bad_lines=skip_bad_lines)
         first = next(iter(reader), None)
         if first is None:
             if reader.bytes_read == 0:
@@ -144,30 +167,48 @@ def import_file(
                 )
             fmt = detected
         importer = _IMPORTERS[fmt](reader, problems)
-        with deferred_checkpoint(), transaction.atomic():
-            session = Session.objects.create(title=(title or "")[:_TITLE_MAX], source=fmt)
-            importer.start(session, first_record)
-            try:
-                stats = store.import_entries(session, importer.nodes(), active_key=importer.active_key)
-            except store.StoreError as exc:  # what the database refuses (PostgreSQL and \u0000)
-                line = importer.lines.get(exc.key or "", reader.lines)
-                raise ImportFailed([LineProblem(name, line, str(exc))], skippable=False) from exc
-            session.title = (title or importer.title or Path(name).stem or name)[:_TITLE_MAX]
-            session.metadata = {
-                "import": {
-                    "format": fmt,
-                    "file": name,
-                    "bytes": reader.bytes_read,
-                    "lines": reader.lines,
-                    "nodes": stats.nodes,
-                    "skipped": len(problems.skipped),
-                    "warnings": len(problems.warnings),
-                    "problems": [str(p) for p in (problems.skipped + problems.warnings)[:_PROBLEMS_KEPT]],
-                    "imported_at": datetime.now(UTC).isoformat(),
-                    **importer.metadata,
+        title = clean_text(title) if title else title
+        chunked = chunked_import()
+        created: Session | None = None
+        try:
+            # SQLite commits a big import in chunks into a hidden session, so writers to other
+            # sessions are not held up; elsewhere it is one transaction (docs/architecture.md).
+            with deferred_checkpoint(), contextlib.nullcontext() if chunked else transaction.atomic():
+                session = created = Session.all_objects.create(
+                    title=(title or "")[:TITLE_MAX], source=fmt, importing=chunked
+                )
+                importer.start(session, first_record)
+                try:
+                    stats = store.import_entries(
+                        session,
+                        importer.nodes(),
+                        active_key=importer.active_key,
+                        commit_seconds=import_commit_seconds() if chunked else None,
+                    )
+                except store.StoreError as exc:  # what the store refuses (the checks above come first)
+                    line = importer.lines.get(exc.key or "", reader.lines)
+                    raise ImportFailed([LineProblem(name, line, str(exc))], skippable=False) from exc
+                session.title = (title or importer.title or Path(name).stem or name)[:TITLE_MAX]
+                session.metadata = {
+                    "import": {
+                        "format": fmt,
+                        "file": name,
+                        "bytes": reader.bytes_read,
+                        "lines": reader.lines,
+                        "nodes": stats.nodes,
+                        "skipped": len(problems.skipped),
+                        "warnings": len(problems.warnings),
+                        "problems": [str(p) for p in (problems.skipped + problems.warnings)[:_PROBLEMS_KEPT]],
+                        "imported_at": datetime.now(UTC).isoformat(),
+                        **importer.metadata,
+                    }
                 }
-            }
-            session.save(update_fields=["title", "metadata", "updated_at"])
+                session.importing = False
+                session.save(update_fields=["title", "metadata", "importing", "updated_at"])
+        except BaseException:
+            if chunked and created is not None:
+                discard_session(created.pk)  # what the chunks committed goes again
+            raise
     if stats.compactions:
         # The file's own compactions are audited like native ones, after the import committed:
         # an audit is derived data and never fails the import (store/audits.py).

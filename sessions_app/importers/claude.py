@@ -41,7 +41,8 @@ from typing import Any
 from sessions_app.compaction.vocabulary import CompactionReason
 from sessions_app.formats import claude
 from sessions_app.formats.claude import Record
-from sessions_app.formats.fields import rest
+from sessions_app.formats.fields import Issues, rest
+from sessions_app.formats.jsonl import describe
 from sessions_app.models import Agent, Event, Session
 from sessions_app.store import ImportCompaction, ImportNode
 
@@ -87,6 +88,7 @@ class ClaudeImporter(FormatImporter):
         self._session_ids: set[str] = set()
         self._versions: set[str] = set()
         self._cwd: str | None = None
+        self._issues: Issues = []  # what the current record's fields got wrong (formats.fields)
 
     def active_key(self) -> str | None:
         return self._active or self._last_main or self._last_any
@@ -97,6 +99,9 @@ class ClaudeImporter(FormatImporter):
         problems = self.problems
         for n, rec in self.records():
             self._record(n, rec)
+            for issue in self._issues:
+                problems.repaired(n, issue.problem, issue.repair)
+            self._issues.clear()
             window = self._window
             while len(window) > WINDOW and not problems.failed:
                 yield self._hand_over(window.popleft())
@@ -188,6 +193,10 @@ class ClaudeImporter(FormatImporter):
             ts = self._last_ts
         raw_parent = rec.get("parentUuid")
         parent = self._alias.get(raw_parent, raw_parent) if isinstance(raw_parent, str) else None
+        if raw_parent is not None and parent is None:
+            problems.repaired(
+                n, f"parentUuid is {describe(raw_parent)}, not a string or null", "the record is a root"
+            )
         sidechain = rec.get("isSidechain") is True
         agent = self._agent_for(n, rec, uuid, raw_parent, sidechain)
         r = Record(uuid, parent, ts, rest(rec, claude.BASE))
@@ -245,7 +254,7 @@ class ClaudeImporter(FormatImporter):
         return int(agent.pk)
 
     def _compaction(self, n: int, rec: dict[str, Any], r: Record, agent: int) -> str:
-        tokens, reason = claude.boundary(rec)
+        tokens, reason = claude.boundary(rec, self._issues)
         logical = rec.get("logicalParentUuid")
         if isinstance(logical, str) and logical:
             if logical in self.lines:
@@ -270,7 +279,7 @@ class ClaudeImporter(FormatImporter):
 
     def _summary(self, n: int, rec: dict[str, Any], r: Record, raw_parent: Any, agent: int) -> str:
         msg = rec["message"]
-        text = claude.text(msg.get("content"))
+        text = claude.text_of(msg.get("content"))
         pending = self._boundary
         if pending is not None and (raw_parent is None or raw_parent == pending[0].entry.key):
             node = pending[0]
@@ -291,7 +300,7 @@ class ClaudeImporter(FormatImporter):
         return r.uuid
 
     def _assistant(self, n: int, msg: dict[str, Any], r: Record, agent: int) -> str:
-        blocks = claude.blocks(msg.get("content"))
+        blocks = claude.blocks(msg.get("content"), self._issues)
         for b in blocks:
             if b.get("type") == "tool_call" and isinstance(b.get("id"), str):
                 self._tool_names[b["id"]] = str(b.get("name") or "")
@@ -300,14 +309,15 @@ class ClaudeImporter(FormatImporter):
         first = self._messages.get(group) if group is not None else None
         if first is not None:
             if self._editable_node(first.entry.key):
-                claude.merge_assistant(first.entry, msg, blocks, r.uuid)
+                claude.merge_assistant(first.entry, msg, blocks, r.uuid, self._issues)
                 self._alias_to(r.uuid, first.entry.key)
                 return first.entry.key
             self.problems.warn(
                 n, f"part of message {mid!r} comes too late to merge: imported as its own node, no usage"
             )
             group = None
-        node = ImportNode(claude.assistant_entry(r, msg, blocks, with_usage=first is None), agent_id=agent)
+        entry = claude.assistant_entry(r, msg, blocks, with_usage=first is None, issues=self._issues)
+        node = ImportNode(entry, agent_id=agent)
         if group is not None:
             self._messages[group] = node
             self._message_of[r.uuid] = group
@@ -315,7 +325,7 @@ class ClaudeImporter(FormatImporter):
         return r.uuid
 
     def _user(self, n: int, msg: dict[str, Any], r: Record, agent: int) -> str:
-        entries = claude.user_entries(r, msg, self._tool_names)
+        entries = claude.user_entries(r, msg, self._tool_names, self._issues)
         last = entries[-1].key
         if last != r.uuid:
             self._alias_to(r.uuid, last)

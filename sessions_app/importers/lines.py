@@ -7,11 +7,12 @@ importer keeps per entry.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterator
 from typing import IO, Any, NoReturn
 
 import orjson
+
+from sessions_app.formats import jsonl
 
 from .errors import ImportFailed, LineProblem
 
@@ -19,40 +20,32 @@ DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024
 _DRAIN = 1 << 20
 _CHUNK = 1 << 20
 _BOM = b"\xef\xbb\xbf"
+_NOTES_SHOWN = 3
 
 Progress = Callable[[int, int | None, int], None]  # (bytes read, total bytes or None, lines read)
+Warn = Callable[[int, str], None]  # (line, what was repaired)
 
 
-def _kind(value: Any) -> str:
-    if isinstance(value, list):
-        return "an array"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, bool) or value is None:
-        return json.dumps(value)
-    return "a number"
+def _truncated(problem: str) -> str:
+    return f"truncated last line (no newline at the end, JSON {problem})"
 
 
-def _slow_loads(line: bytes, ended: bool) -> tuple[Any, str | None]:
-    """The standard library's verdict on a line orjson rejected: (object, None) or (None, problem)."""
-    try:
-        text = line.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        return None, f"not valid UTF-8: byte 0x{line[exc.start]:02x} at column {exc.start + 1}"
-    try:
-        return json.loads(text), None
-    except ValueError as exc:
-        msg = getattr(exc, "msg", str(exc))
-        col = getattr(exc, "colno", None)
-        where = f" at column {col}" if col is not None else ""
-        if ended:
-            return None, f"malformed JSON: {msg}{where}"
-        return None, f"truncated last line (no newline at the end, JSON {msg}{where})"
+def _replaced(notes: list[tuple[str, str]]) -> str:
+    """One warning for the text `jsonl.scrub` replaced on a line: each field and what it held."""
+    shown = [f"{what} in {field}" for field, what in notes[:_NOTES_SHOWN]]
+    more = len(notes) - len(shown)
+    listed = "; ".join(shown) + (f"; and {more} more field{'s' if more > 1 else ''}" if more else "")
+    return f"text that cannot be stored: {listed}; replaced by U+FFFD"
 
 
 class LineReader:
     """Yields `(line number, object, None)` for each non-blank line holding a JSON object and
-    `(line number, None, problem)` for each line that does not; blank lines are skipped."""
+    `(line number, None, problem)` for each line that does not; blank lines are skipped.
+
+    Lines are decoded as `formats.jsonl` describes: nesting past `jsonl.MAX_DEPTH`, NaN,
+    Infinity and numbers out of a double's range make a bad line; lone surrogates and NUL
+    characters are replaced by U+FFFD here, before anything else sees the object, and `warn`
+    (if given) hears of each line where that happened, with the fields."""
 
     def __init__(
         self,
@@ -64,6 +57,7 @@ class LineReader:
         progress: Progress | None = None,
         progress_every: int = 8 * 1024 * 1024,
         chunk_bytes: int = _CHUNK,
+        warn: Warn | None = None,
     ) -> None:
         if max_line_bytes < 1 or chunk_bytes < 1:
             raise ValueError("max_line_bytes and chunk_bytes must be positive")
@@ -75,6 +69,7 @@ class LineReader:
         self.lines = 0  # physical lines read so far
         self.records = 0  # non-blank lines
         self._progress = progress
+        self._warn = warn
         self._every = max(progress_every, 1)
         self._pushed: list[tuple[int, dict[str, Any] | None, str | None]] = []
         self._chunk_bytes = chunk_bytes
@@ -88,8 +83,18 @@ class LineReader:
     def _chunk(self) -> bytes:
         data: bytes | str = self.fh.read(self._chunk_bytes)
         if isinstance(data, str):  # a text-mode handle: treat its text as UTF-8
-            data = data.encode("utf-8", "surrogateescape")
+            text = data
+            try:
+                data = text.encode("utf-8", "surrogateescape")
+            except UnicodeEncodeError:  # a surrogate no byte stands for: invalid UTF-8, reported
+                data = text.encode("utf-8", "surrogatepass")
         return data
+
+    def _scrub(self, n: int, obj: Any) -> Any:
+        obj, notes = jsonl.scrub(obj)
+        if notes and self._warn is not None:
+            self._warn(n, _replaced(notes))
+        return obj
 
     def _read(self, limit: int) -> bytes:
         """Like `fh.readline(limit)`, from 1 MB chunks: one read call per megabyte instead of one
@@ -128,6 +133,8 @@ class LineReader:
         cap = self.max_line_bytes
         fast_loads = orjson.loads
         fast_error = orjson.JSONDecodeError
+        may_be_deep = jsonl.may_be_deep
+        nul = jsonl.has_nul_escape
         mark = self.bytes_read + self._every if self._progress else -1
         while True:
             raw = self._read(cap + 1)
@@ -152,18 +159,30 @@ class LineReader:
             self.records += 1
             try:
                 obj = fast_loads(line)
+                if may_be_deep(line) and jsonl.value_depth(obj) > jsonl.MAX_DEPTH:
+                    yield n, None, jsonl.too_deep().reason
+                    continue
+                dirty = nul(line)
             except fast_error:
-                # orjson is strict (NaN, escaped lone surrogates) and its messages are terse: the
-                # standard library decides and words the problem. (orjson reads an integer past
-                # 64 bits as a float; pi and Claude Code are JavaScript, whose numbers are all
-                # doubles, so that is the value their writer meant.)
-                obj, problem = _slow_loads(line, ended)
-                if problem is not None:
+                # orjson is strict (NaN, escaped lone surrogates, numbers past a double, nesting
+                # past 1024) and its messages are terse: the standard library decides and words
+                # the problem, within the depth limit. (orjson reads an integer past 64 bits as a
+                # float; pi and Claude Code are JavaScript, whose numbers are all doubles, so
+                # that is the value their writer meant; the standard library's path does too.)
+                try:
+                    obj = jsonl.slow_loads(line)
+                except jsonl.BadJson as exc:
+                    problem = exc.reason
+                    if exc.syntax:
+                        problem = f"malformed JSON: {problem}" if ended else _truncated(problem)
                     yield n, None, problem
                     continue
+                dirty = True
             if not isinstance(obj, dict):
-                yield n, None, f"not a JSON object but {_kind(obj)}"
+                yield n, None, f"not a JSON object but {jsonl.describe(obj)}"
                 continue
+            if dirty:
+                obj = self._scrub(n, obj)
             yield n, obj, None
             if 0 <= mark <= self.bytes_read and self._progress is not None:
                 self._progress(self.bytes_read, self.total_bytes, n)

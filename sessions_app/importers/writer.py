@@ -13,7 +13,7 @@ from __future__ import annotations
 import abc
 from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from sessions_app.models import Session
@@ -21,14 +21,20 @@ from sessions_app.store import ImportNode
 
 from .lines import LineReader, Problems
 
+TITLE_MAX = Session._meta.get_field("title").max_length or 300
+
 
 def valid_timestamp(value: Any) -> bool:
-    """A string Python reads as an ISO 8601 timestamp (what both formats write)."""
+    """A string Python reads as an ISO 8601 timestamp (what both formats write) that is a moment
+    both databases can store: naive ones are UTC, and one whose UTC time falls outside years 1 to
+    9999 (0001-01-01T00:00:00+05:00) is not valid."""
     if not isinstance(value, str):
         return False
     try:
-        datetime.fromisoformat(value)
-    except ValueError:
+        parsed = datetime.fromisoformat(value)
+        if parsed.tzinfo is not None:
+            parsed.astimezone(UTC)
+    except (ValueError, OverflowError):
         return False
     return True
 

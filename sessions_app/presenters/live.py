@@ -12,19 +12,35 @@ and the ids of the panels whose `refresh_on` lists the message's kind
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from functools import wraps
+from typing import Any, ParamSpec
 
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.html import format_html
 
+from sessions_app.middleware import scrub_surrogates
 from sessions_app.models import CompactionTask, Event, Node, Session
 from sessions_app.presenters.header import active_task, build_header
 from sessions_app.presenters.panels import refreshed_by
 from sessions_app.presenters.tree import Branch, Line, Row
 
 _PART = re.compile(r"^[a-z_]{1,32}$")
+P = ParamSpec("P")
+
+
+def _utf8_safe(build: Callable[P, str]) -> Callable[P, str]:
+    """The socket sends UTF-8: a stored unpaired surrogate becomes U+FFFD instead of an error."""
+
+    @wraps(build)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> str:
+        return scrub_surrogates(build(*args, **kwargs))
+
+    return wrapper
+
+
 RUN_PAGE_KINDS = frozenset({"compact_completed", "compact_stale", "compact_failed", "run"})
 
 
@@ -44,12 +60,13 @@ def part_name(value: Any) -> str:
 
 
 def task_streams(task: CompactionTask) -> dict[str, str]:
+    """The streamed text of the task's current attempt (a retry starts afresh; the dead attempt's
+    deltas belong to its own fork run)."""
     parts: dict[str, str] = {}
-    for payload in (
-        Event.objects.filter(session_id=task.session_id, type="compact_delta", payload__task_id=task.pk)
-        .order_by("id")
-        .values_list("payload", flat=True)
-    ):
+    deltas = Event.objects.filter(session_id=task.session_id, type="compact_delta", payload__task_id=task.pk)
+    if task.fork_run_id is not None:
+        deltas = deltas.filter(run_id=task.fork_run_id)
+    for payload in deltas.order_by("id").values_list("payload", flat=True):
         if isinstance(payload, dict):
             p = part_name(payload.get("part"))
             parts[p] = parts.get(p, "") + str(payload.get("text") or "")
@@ -69,6 +86,7 @@ def live_task(session: Session, task_id: int | None = None) -> LiveTask | None:
     return LiveTask(task, task_streams(task))
 
 
+@_utf8_safe
 def delta_fragment(payload: dict[str, Any]) -> str:
     """One chunk of summary text, appended to its stream (no database access)."""
     try:
@@ -152,6 +170,7 @@ def node_fragment(session: Session, key: str) -> tuple[str, str]:
     return html, f"tn-{nid}"
 
 
+@_utf8_safe
 def snapshot(session_id: int, can_act: bool, run_id: int | None = None) -> str:
     session = Session.objects.filter(pk=session_id).first()
     if session is None:
@@ -173,6 +192,7 @@ def refresh_targets(kind: str, *extra: str) -> str:
     return " ".join([*extra, *refreshed_by(kind)])
 
 
+@_utf8_safe
 def update(
     session_id: int, kind: str, payload: dict[str, Any], can_act: bool, run_id: int | None = None
 ) -> str:

@@ -27,6 +27,7 @@ from sessions_app.presenters.context import context_view
 from sessions_app.presenters.cut import cut_view, parse_settings
 from sessions_app.presenters.stats import session_settings, session_window
 from sessions_app.presenters.timeline import timeline
+from sessions_app.views.params import Params
 
 ContextBuilder = Callable[[HttpRequest, Session], dict[str, Any]]
 
@@ -102,7 +103,7 @@ def refreshed_by(kind: str) -> list[str]:
 
 @panel("context", "What the model sees", refresh_on=PATH_CHANGED)
 def _context(request: HttpRequest, session: Session) -> dict[str, Any]:
-    return {"ctx": context_view(session, show_all=request.GET.get("all") == "1")}
+    return {"ctx": context_view(session, show_all=Params(request).flag("all"))}
 
 
 @panel("cut", "Cut point", refresh_on=PATH_CHANGED)
@@ -140,7 +141,7 @@ def _timeline(request: HttpRequest, session: Session) -> dict[str, Any]:
 # Runs and their events: a run starts with its first node, switches and tasks write events.
 @panel("runs", "Runs & events", refresh_on=PATH_CHANGED | TASK_CHANGED | RUN_ENDED)
 def _runs(request: HttpRequest, session: Session) -> dict[str, Any]:
-    show_hidden = request.GET.get("hidden") == "1"
+    show_hidden = Params(request).flag("hidden")
     runs = Run.objects.filter(session_id=session.pk).select_related("agent").order_by("-id")
     events = Event.objects.filter(session_id=session.pk).select_related("agent").order_by("-id")
     hidden_runs = runs.filter(agent__hidden=True).count()

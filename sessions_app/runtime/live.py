@@ -11,12 +11,16 @@ Kinds and payloads:
     node_appended     {key, kind, role, parent, seq}
     active_node       {key}
     task              {task_id, status, trigger, reason, error}
-    compact_started   {task_id, run_id, agent_id}
-    compact_delta     {task_id, run_id, part, text}    part: "history" | "turn_prefix"
+    compact_started   {task_id, run_id, agent_id, attempt, fresh_stream}
+    compact_delta     {task_id, run_id, attempt, part, text}    part: "history" | "turn_prefix"
     compact_completed {task_id, run_id, node_key, tokens_before, tokens_after}
     compact_stale     {task_id, run_id, reason}
     compact_failed    {task_id, run_id, error}
     run               {run_id, status, end_reason, trigger}
+
+`attempt` counts the claims of a task: a retry after its worker died is attempt 2. Its
+`compact_started` (`fresh_stream`: true) goes out before its first delta, and the page empties the
+task's stream boxes on it, so a retry's text never follows the dead attempt's (cutpoint.js).
 """
 
 from __future__ import annotations

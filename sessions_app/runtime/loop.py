@@ -12,6 +12,12 @@ The loop is async (it streams); database work runs in Django's sync thread via `
 grouped so a turn costs a handful of hops. The loop keeps the active path it is writing in memory
 and re-reads it only when someone else moved the session's active node (a compaction landed, an
 operator switched nodes).
+
+One run per session at a time: a run is *claimed* before it is acknowledged (`claim_run`): its
+`Run` row takes the session's one agent slot (a partial unique constraint, so it holds across
+server processes) and the user's message is appended, in one transaction. A second prompt while
+the slot is taken is refused with `SessionBusy` and writes nothing. A claimed run keeps a
+heartbeat; the sweeper fails a run whose process died (`fail_orphaned_runs`), which frees the slot.
 """
 
 from __future__ import annotations
@@ -21,11 +27,13 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 from asgiref.sync import async_to_sync, sync_to_async
-from django.db import transaction
+from django.conf import settings as django_settings
+from django.db import IntegrityError, connection, transaction
 from django.db.models import F
 from django.utils import timezone
 
@@ -47,6 +55,7 @@ from sessions_app.runtime import live
 from sessions_app.runtime.agents import AgentDefinition, resolve_definition
 from sessions_app.runtime.artifacts import attach_artifact
 from sessions_app.runtime.policy import Policy, effective_tools, load_policy
+from sessions_app.runtime.process import orphaned, owner_id
 from sessions_app.runtime.tools.base import ToolContext
 from sessions_app.runtime.tools.registry import canonical_name, run_tool_call, tool_specs
 from sessions_app.runtime.tools.workspace import workspace_for
@@ -55,6 +64,8 @@ log = logging.getLogger(__name__)
 
 StreamCallback = Callable[[StreamEvent], Awaitable[None] | None]
 MIN_REPLY_TOKENS = 1024  # a call that leaves less room than this for the reply does not "fit"
+RUN_HEARTBEAT_SECONDS = 30.0  # a running agent run refreshes `Run.heartbeat_at` this often
+RUN_ORPHAN_AFTER = timedelta(seconds=120)  # a running run without a heartbeat this long is orphaned
 
 
 # How a run's status follows from why it ended; any other end is a failure.
@@ -100,6 +111,202 @@ class PromptTooLong(Exception):
     """The context still does not fit after compaction."""
 
 
+class SessionBusy(Exception):
+    """The session already has a running agent run: a session runs one at a time. Nothing was
+    written; the prompt may be sent again once that run has ended."""
+
+    def __init__(self, session_id: int, run_id: int | None) -> None:
+        self.session_id = session_id
+        self.run_id = run_id
+        which = f"run #{run_id}" if run_id is not None else "another run"
+        super().__init__(
+            f"session {session_id} is busy: {which} is still running. "
+            "Wait for it to finish, then send the prompt again."
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimedRun:
+    """A run that holds its session's agent slot, with the user's message already appended."""
+
+    run_id: int
+    session_id: int
+    agent_id: int
+    user_node_id: int
+    trigger: str
+
+
+def running_run_id(session_id: int) -> int | None:
+    """The session's running agent run, if any (the one holding the slot)."""
+    return (
+        Run.objects.filter(session_id=session_id, status=RunStatus.RUNNING, exclusive=True)
+        .values_list("pk", flat=True)
+        .first()
+    )
+
+
+def claim_run(
+    session: Session,
+    prompt: str,
+    *,
+    model: str,
+    definition: AgentDefinition,
+    agent: Agent | None = None,
+    trigger: str = "user",
+) -> ClaimedRun:
+    """Take the session's agent slot and append the user's message, in one transaction.
+
+    Raises SessionBusy when another run of the session is running; then nothing is written. Once
+    this returns, the prompt is recorded: the caller may acknowledge it, and must run the claimed
+    run (`AgentLoop.run_claimed`), which ends it whatever happens.
+    """
+    now = timezone.now()
+    with transaction.atomic():
+        # The session row first (as every append does), so claims queue instead of deadlocking.
+        active_id = (
+            Session.objects.select_for_update()
+            .filter(pk=session.pk)
+            .values_list("active_node_id", flat=True)
+            .get()
+        )
+        if agent is None:
+            agent = _main_agent(session, definition)
+        try:
+            with transaction.atomic():  # a savepoint: PostgreSQL needs one to go on after the error
+                run = Run.objects.create(
+                    agent=agent,
+                    session=session,
+                    trigger=trigger,
+                    model=model,
+                    exclusive=True,
+                    owner=owner_id(),
+                    heartbeat_at=now,
+                )
+        except IntegrityError as exc:  # the partial unique constraint: the slot is taken
+            raise SessionBusy(session.pk, running_run_id(session.pk)) from exc
+        Event.objects.create(
+            session=session,
+            run=run,
+            agent=agent,
+            type="run_started",
+            payload={"trigger": trigger, "prompt": prompt[:2000], "model": model},
+        )
+        node = store.append(
+            session,
+            active_id,
+            kind=MESSAGE,
+            role=USER,
+            content=[{"type": "text", "text": prompt}],
+            run_id=run.pk,
+            agent_id=agent.pk,
+        )
+        parent_key = (
+            Node.objects.filter(pk=node.parent_id).values_list("key", flat=True).first()
+            if node.parent_id
+            else None
+        )
+        # The new node refreshes the tree and the panels (the runs panel among them).
+        live.publish_on_commit(session.pk, "node_appended", live.node_appended(node, parent_key))
+    return ClaimedRun(run.pk, session.pk, agent.pk, node.pk, trigger)
+
+
+def _main_agent(session: Session, definition: AgentDefinition) -> Agent:
+    return Agent.objects.filter(session=session, parent=None, role=AgentRole.MAIN).order_by(
+        "id"
+    ).first() or Agent.objects.create(
+        session=session,
+        definition_name=definition.name,
+        role=definition.role,
+        mode=definition.mode,
+        model_profile=definition.model_profile or "main",
+    )
+
+
+def end_claimed_run(claimed: ClaimedRun, error: str) -> None:
+    """End a claimed run that could not be started (its provider, its session…): failed, with
+    why, so it never keeps the session's slot."""
+    _write_run_end(claimed.session_id, claimed.run_id, claimed.agent_id, claimed.trigger, "error", 0, error)
+
+
+def _write_run_end(
+    session_id: int, run_id: int, agent_id: int | None, trigger: str, end_reason: str, turns: int, error: str
+) -> None:
+    status = _RUN_STATUS.get(end_reason, RunStatus.FAILED)
+    with transaction.atomic():
+        Run.objects.filter(pk=run_id).update(
+            status=status, end_reason=end_reason, error=error, ended_at=timezone.now()
+        )
+        Event.objects.create(
+            session_id=session_id,
+            run_id=run_id,
+            agent_id=agent_id,
+            type="run_ended",
+            payload={"end_reason": end_reason, "turns": turns, "error": error},
+        )
+        # Open pages refresh their runs panel (and the run's own page).
+        live.publish_on_commit(
+            session_id,
+            "run",
+            {"run_id": run_id, "status": status, "end_reason": end_reason, "trigger": trigger},
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class OrphanedRun:
+    run_id: int
+    session_id: int
+    owner: str
+    error: str
+
+
+def fail_orphaned_runs(*, older_than: timedelta = RUN_ORPHAN_AFTER) -> list[OrphanedRun]:
+    """Fail the running agent runs whose process died (or whose heartbeat is older than
+    `older_than`), so their sessions take prompts again. Compare-and-set on `running`: a run that
+    ended meanwhile is left as it ended."""
+    cutoff = timezone.now() - older_than
+    failed: list[OrphanedRun] = []
+    rows = Run.objects.filter(status=RunStatus.RUNNING, exclusive=True).values_list(
+        "pk", "session_id", "agent_id", "trigger", "owner", "heartbeat_at", "started_at"
+    )
+    for run_id, session_id, agent_id, trigger, owner, heartbeat, started in rows:
+        if not orphaned(owner, heartbeat or started, cutoff):
+            continue
+        error = f"owner {owner or '(unknown)'} stopped while the run was running"
+        with transaction.atomic():
+            ended = Run.objects.filter(pk=run_id, status=RunStatus.RUNNING).update(
+                status=RunStatus.FAILED, end_reason=EndReason.ERROR, error=error, ended_at=timezone.now()
+            )
+            if not ended:
+                continue
+            Event.objects.create(
+                session_id=session_id,
+                run_id=run_id,
+                agent_id=agent_id,
+                type="run_ended",
+                payload={"end_reason": EndReason.ERROR, "turns": None, "error": error, "orphaned": True},
+            )
+            live.publish_on_commit(
+                session_id,
+                "run",
+                {
+                    "run_id": run_id,
+                    "status": RunStatus.FAILED,
+                    "end_reason": EndReason.ERROR,
+                    "trigger": trigger,
+                },
+            )
+        failed.append(OrphanedRun(run_id, session_id, owner, error))
+    return failed
+
+
+def _beat(run_id: int) -> None:
+    """One heartbeat, on a worker thread of its own (the sync thread may be busy with a tool)."""
+    try:
+        Run.objects.filter(pk=run_id, status=RunStatus.RUNNING).update(heartbeat_at=timezone.now())
+    finally:
+        connection.close()  # this worker thread's connection: never left open
+
+
 class AgentLoop:
     """Runs one user turn (and the tool turns it leads to) for an agent of a session."""
 
@@ -126,6 +333,7 @@ class AgentLoop:
         self.hooks = hooks or CompactionHooks()
         self.window = window or session.context_window or provider.context_window
         self.run: Run | None = None
+        self._run_id: int | None = None
         self.definition: AgentDefinition | None = None
         self.policy: Policy | None = None
         self.tools: tuple[str, ...] = ()
@@ -136,11 +344,32 @@ class AgentLoop:
     # --- public ---------------------------------------------------------------------------
 
     async def run_prompt(self, prompt: str) -> RunOutcome:
-        await sync_to_async(self._begin)(prompt)
-        assert self.run is not None
+        """Claim the session (raises SessionBusy when another run holds it), then run."""
+        return await self.run_claimed(await sync_to_async(self.claim)(prompt))
+
+    def claim(self, prompt: str) -> ClaimedRun:
+        """Take the session's agent slot for `prompt` (sync; see `claim_run`)."""
+        definition = self._definition()
+        return claim_run(
+            self.session,
+            prompt,
+            model=self.provider.model,
+            definition=definition,
+            agent=self.agent,
+            trigger=self.trigger,
+        )
+
+    async def run_claimed(self, claimed: ClaimedRun) -> RunOutcome:
+        """Answer a claimed run's prompt; the run always ends (completed, failed, cancelled)."""
+        self.trigger = claimed.trigger
+        self._run_id = claimed.run_id
         turns = 0
         last_text = ""
+        heartbeat = asyncio.create_task(
+            self._heartbeat(claimed.run_id), name=f"cutpoint-run-{claimed.run_id}-beat"
+        )
         try:
+            await sync_to_async(self._attach)(claimed)
             while True:
                 if self.abort.is_set():
                     return await self._finish("aborted", turns, last_text)
@@ -169,8 +398,21 @@ class AgentLoop:
             await self._finish(EndReason.ABORTED, turns, last_text, "cancelled")
             raise
         except Exception as exc:
-            log.exception("agent run %s failed", self.run.pk)
+            log.exception("agent run %s failed", claimed.run_id)
             return await self._finish("error", turns, last_text, f"{type(exc).__name__}: {exc}")
+        finally:
+            heartbeat.cancel()
+
+    async def _heartbeat(self, run_id: int) -> None:
+        seconds = float(getattr(django_settings, "CUTPOINT_RUN_HEARTBEAT_SECONDS", RUN_HEARTBEAT_SECONDS))
+        if seconds <= 0:
+            return
+        while True:
+            await asyncio.sleep(seconds)  # a timer, not synchronization
+            try:
+                await sync_to_async(_beat, thread_sensitive=False)(run_id)
+            except Exception:
+                log.warning("heartbeat of run %s not written", run_id, exc_info=True)
 
     # --- model call -----------------------------------------------------------------------
 
@@ -231,41 +473,29 @@ class AgentLoop:
     def agent_role(self) -> str:
         return self.agent.role if self.agent else AgentRole.MAIN
 
-    def _begin(self, prompt: str) -> None:
-        self.definition = resolve_definition(
-            self.definition_name, project_dir=self.workspace, session_id=self.session.pk
-        )
-        self.policy = load_policy(self.definition.permission_rules)
-        with transaction.atomic():
-            if self.agent is None:
-                self.agent = Agent.objects.filter(
-                    session=self.session, parent=None, role=AgentRole.MAIN
-                ).order_by("id").first() or Agent.objects.create(
-                    session=self.session,
-                    definition_name=self.definition.name,
-                    role=self.definition.role,
-                    mode=self.definition.mode,
-                    model_profile=self.definition.model_profile or "main",
-                )
-            self.run = Run.objects.create(
-                agent=self.agent, session=self.session, trigger=self.trigger, model=self.provider.model
+    def _definition(self) -> AgentDefinition:
+        if self.definition is None:
+            self.definition = resolve_definition(
+                self.definition_name, project_dir=self.workspace, session_id=self.session.pk
             )
-            Event.objects.create(
-                session=self.session,
-                run=self.run,
-                agent=self.agent,
-                type="run_started",
-                payload={"trigger": self.trigger, "prompt": prompt[:2000], "model": self.provider.model},
-            )
-        mode = self.agent.mode or self.definition.mode
-        self.tools = effective_tools(self.definition.tools, self.agent.role, mode, self.policy)
-        self.session.refresh_from_db(fields=["active_node", "next_seq", "context_window"])
-        self._load_head()
-        self._append(kind=MESSAGE, role=USER, content=[{"type": "text", "text": prompt}])
+        return self.definition
 
-    def _load_head(self) -> None:
-        entries = store.context_path_entries(self.session)
-        self.head = _Head(self.session.active_node_id, entries[-1].key if entries else None, entries)
+    def _attach(self, claimed: ClaimedRun) -> None:
+        """Take up a claimed run: its agent, definition, tools, and the path down to the user's
+        message (which `claim_run` appended)."""
+        self.run = Run.objects.select_related("agent").get(pk=claimed.run_id)
+        self.agent = self.run.agent
+        definition = self._definition()
+        self.policy = load_policy(definition.permission_rules)
+        mode = self.agent.mode or definition.mode
+        self.tools = effective_tools(definition.tools, self.agent.role, mode, self.policy)
+        self.session.refresh_from_db(fields=["active_node", "next_seq", "context_window"])
+        self._load_head(claimed.user_node_id)
+
+    def _load_head(self, leaf_id: int | None = None) -> None:
+        leaf = leaf_id if leaf_id is not None else self.session.active_node_id
+        entries = store.context_path_entries(self.session, leaf) if leaf is not None else []
+        self.head = _Head(leaf, entries[-1].key if entries else None, entries)
 
     def _current_entries(self, reload: bool = False) -> list[Entry]:
         """The path to build the context from; re-read only if the active node moved under us."""
@@ -385,29 +615,12 @@ class AgentLoop:
         )
 
     async def _finish(self, end_reason: str, turns: int, text: str, error: str = "") -> RunOutcome:
-        assert self.run is not None
-        run_id = self.run.pk
-        status = _RUN_STATUS.get(end_reason, RunStatus.FAILED)
-
-        def write() -> None:
-            Run.objects.filter(pk=run_id).update(
-                status=status, end_reason=end_reason, error=error, ended_at=timezone.now()
-            )
-            Event.objects.create(
-                session=self.session,
-                run_id=run_id,
-                agent=self.agent,
-                type="run_ended",
-                payload={"end_reason": end_reason, "turns": turns, "error": error},
-            )
-            # Open pages refresh their runs panel (and the run's own page).
-            live.publish_on_commit(
-                self.session.pk,
-                "run",
-                {"run_id": run_id, "status": status, "end_reason": end_reason, "trigger": self.trigger},
-            )
-
-        await sync_to_async(write)()
+        run_id = self._run_id
+        assert run_id is not None
+        agent_id = self.agent.pk if self.agent else None
+        await sync_to_async(_write_run_end)(
+            self.session.pk, run_id, agent_id, self.trigger, end_reason, turns, error
+        )
         return RunOutcome(run_id=run_id, end_reason=end_reason, turns=turns, text=text, error=error)
 
     # --- helpers --------------------------------------------------------------------------

@@ -1,51 +1,164 @@
-"""Each server process sweeps for compaction tasks a dead process left `running` (and retries
-them once), so work is never lost when a process is killed mid-compaction."""
+"""Each server process sweeps for work a dead process left `running`: compaction tasks (retried
+once, then failed) and agent runs (failed, which frees their session for the next prompt).
+
+The sweep starts when the server starts, before any request, on the server's event loop:
+
+- under daphne (`manage.py serve`, `daphne dashboard.asgi:application`, daphne's `runserver`),
+  `StartSweeper` asks the Twisted reactor to start it once the reactor runs — daphne imports the
+  application before its loop runs, and the reactor runs only in a server;
+- under a server that speaks the ASGI lifespan protocol (uvicorn, hypercorn), on
+  `lifespan.startup`.
+
+Importing the application (tests, management commands, a shell) starts nothing, and neither does
+a request: only a running server does.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import os
+import sys
+from collections.abc import Callable
 from typing import Any
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
 
 from sessions_app.runtime import compact_fork
+from sessions_app.runtime.loop import fail_orphaned_runs
 from sessions_app.runtime.spawn import spawn
+from sessions_app.store.bulk_import import discard_abandoned_imports
 
 log = logging.getLogger(__name__)
 
 
 async def sweep_once() -> list[int]:
-    """Retry orphaned tasks (they run in the background on this loop); returns their ids."""
-    retried: list[int] = await sync_to_async(compact_fork.recover_orphaned_tasks)(restart=False)
-    for task_id in retried:
-        log.info("retrying orphaned compaction task %s", task_id)
-        spawn(compact_fork.run_task(task_id), name=f"cutpoint-compaction-{task_id}")
+    """Fail orphaned agent runs; remove sessions whose chunked import died; retry orphaned
+    compaction tasks (they run in the background on this loop) or give up on them. Returns the ids
+    of the tasks retried."""
+    for run in await sync_to_async(fail_orphaned_runs)():
+        log.warning("agent run %s of session %s failed: %s", run.run_id, run.session_id, run.error)
+    for session_id in await sync_to_async(discard_abandoned_imports)():
+        log.warning("removed session %s: its import stopped without finishing", session_id)
+    reports = await sync_to_async(compact_fork.recover_orphans)()
+    retried: list[int] = []
+    for report in reports:
+        if report.action == "gave_up":
+            log.warning("compaction task %s failed: %s", report.task_id, report.note)
+        elif report.action == "retried":
+            log.info("retrying orphaned compaction task %s (%s)", report.task_id, report.note)
+            spawn(_retry(report.task_id), name=f"cutpoint-compaction-{report.task_id}")
+            retried.append(report.task_id)
     return retried
 
 
-async def sweep_forever(interval: float | None = None) -> None:
-    seconds = float(interval if interval is not None else getattr(settings, "CUTPOINT_SWEEP_SECONDS", 30))
+async def _retry(task_id: int) -> None:
+    outcome = await compact_fork.run_task(task_id)
+    log.info("orphaned compaction task %s: retried → %s %s", task_id, outcome.status, outcome.error)
+
+
+class Sweeper:
+    """This process's sweep loop. `sweeps` counts the sweeps done; `swept` is set after each."""
+
+    def __init__(self, interval: float) -> None:
+        self.interval = interval
+        self.sweeps = 0
+        self.swept = asyncio.Event()
+        self.task: asyncio.Task[None] | None = None
+
+    @property
+    def running(self) -> bool:
+        return self.task is not None and not self.task.done() and not self.task.get_loop().is_closed()
+
+    async def run(self) -> None:
+        while True:
+            try:
+                await sweep_once()
+            except Exception:
+                log.exception("sweep for orphaned work failed")
+            self.sweeps += 1
+            self.swept.set()
+            await asyncio.sleep(self.interval)  # the sweep's period, not synchronization
+
+
+_sweeper: Sweeper | None = None
+
+
+def current() -> Sweeper | None:
+    """The sweep running in this process, if any."""
+    return _sweeper if _sweeper is not None and _sweeper.running else None
+
+
+def sweep_interval() -> float:
+    return float(getattr(settings, "CUTPOINT_SWEEP_SECONDS", 30))
+
+
+def start_sweeper(interval: float | None = None) -> Sweeper | None:
+    """Start this process's sweep on the running event loop (once; later calls return it).
+    None when sweeping is switched off (`CUTPOINT_SWEEP_SECONDS` <= 0)."""
+    global _sweeper
+    if current() is not None:
+        return _sweeper
+    seconds = float(interval) if interval is not None else sweep_interval()
     if seconds <= 0:
+        log.info("sweeper for orphaned work is switched off (CUTPOINT_SWEEP_SECONDS=%s)", seconds)
+        return None
+    sweeper = Sweeper(seconds)
+    sweeper.task = asyncio.get_running_loop().create_task(sweeper.run(), name="cutpoint-sweeper")
+    _sweeper = sweeper
+    log.info("sweeper for orphaned work started in process %s (every %g s)", os.getpid(), seconds)
+    return sweeper
+
+
+async def stop_sweeper() -> None:
+    global _sweeper
+    sweeper, _sweeper = _sweeper, None
+    if sweeper is None or sweeper.task is None or sweeper.task.get_loop().is_closed():
         return
-    while True:
-        try:
-            await sweep_once()
-        except Exception:
-            log.exception("compaction sweep failed")
-        await asyncio.sleep(seconds)
+    sweeper.task.cancel()
+    await asyncio.gather(sweeper.task, return_exceptions=True)
+
+
+def when_reactor_runs(start: Callable[[], object]) -> bool:
+    """Call `start` on the event loop of this process's Twisted reactor once it runs (daphne's
+    server), without importing a reactor that is not installed. False when there is none."""
+    reactor = sys.modules.get("twisted.internet.reactor")
+    if reactor is None:
+        return False
+    from twisted.internet.asyncioreactor import AsyncioSelectorReactor
+
+    if not isinstance(reactor, AsyncioSelectorReactor):
+        return False
+    # "after startup" triggers fire before the asyncio loop spins; callLater(0) lands inside it.
+    reactor.callWhenRunning(reactor.callLater, 0, start)
+    return True
 
 
 class StartSweeper:
-    """ASGI wrapper: starts the sweep on the server's event loop with the first connection
-    (daphne creates the application before its loop runs)."""
+    """ASGI wrapper that starts the sweep when the server process starts (see the module doc)."""
 
-    def __init__(self, app: Any) -> None:
+    def __init__(self, app: Any, *, at_server_start: bool = True) -> None:
         self.app = app
-        self.task: asyncio.Task[None] | None = None
+        if at_server_start:
+            when_reactor_runs(start_sweeper)
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> Any:
-        if self.task is None and scope.get("type") in ("http", "websocket"):
-            self.task = asyncio.get_running_loop().create_task(sweep_forever(), name="cutpoint-sweeper")
+        if scope.get("type") == "lifespan":
+            return await self._lifespan(receive, send)
         return await self.app(scope, receive, send)
+
+    async def _lifespan(self, receive: Any, send: Any) -> None:
+        while True:
+            message = await receive()
+            if message["type"] == "lifespan.startup":
+                try:
+                    start_sweeper()
+                except Exception as exc:
+                    await send({"type": "lifespan.startup.failed", "message": str(exc)})
+                    return
+                await send({"type": "lifespan.startup.complete"})
+            elif message["type"] == "lifespan.shutdown":
+                await stop_sweeper()
+                await send({"type": "lifespan.shutdown.complete"})
+                return

@@ -15,9 +15,10 @@ import gc
 import json
 import math
 import re
+import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import orjson
@@ -79,6 +80,13 @@ _IMPORT_COPY_SQL = f"COPY {NODE_TABLE} ({', '.join(_IMPORT_COLUMNS)}) FROM STDIN
 _IMPORT_TOKEN_COLUMN = _IMPORT_COLUMNS.index("token_estimate")
 _IMPORT_KEY_COLUMN = _IMPORT_COLUMNS.index("key")
 _MAX_KEY = Node._meta.get_field("key").max_length or 64
+_MAX_STOP_REASON = Node._meta.get_field("stop_reason").max_length or 32
+_MAX_ESTIMATE = 2**31 - 1  # Node.token_estimate: PostgreSQL's integer
+_MAX_BIG = 2**63 - 1  # CompactionEntry.tokens_before: bigint
+_REASONS = frozenset(r.value for r in CompactionReason)
+# A NUL escape in JSON text: `\u0000` preceded by an even number of backslashes (an odd number
+# means the backslash itself was escaped and the text reads "\u0000" literally).
+_NUL_ESCAPE = re.compile(r"(?<!\\)(?:\\\\)*\\u0000")
 
 
 class _IdBlock:
@@ -88,18 +96,12 @@ class _IdBlock:
         self._cursor = cursor
         self._block = block
         self._ids: list[int] = []
-        self._next: int | None = None  # SQLite: a counter, the write lock is ours
         self._pos = 0
+        self.commit_reservations = False
 
     def take(self) -> int:
-        if self._next is not None:
-            value = self._next
-            self._next += 1
-            return value
         if self._pos >= len(self._ids):
             self._refill()
-            if self._next is not None:
-                return self.take()
         value = self._ids[self._pos]
         self._pos += 1
         return value
@@ -115,14 +117,27 @@ class _IdBlock:
             self._ids = [row[0] for row in self._cursor.fetchall()]
             self._pos = 0
         elif vendor == "sqlite":
-            # The caller already wrote in this transaction, so SQLite's write lock is held and no
-            # other connection can insert until commit. AUTOINCREMENT never reuses an id, so start
-            # above both the current maximum and the highest id ever handed out.
-            self._cursor.execute(f"SELECT COALESCE(MAX(id), 0) FROM {NODE_TABLE}")
-            top = int(self._cursor.fetchone()[0])
+            # Reserve the block in sqlite_sequence, which AUTOINCREMENT never goes below: ids stay
+            # ours even when a chunked import commits and other sessions insert nodes meanwhile.
+            # The first statement is a write, so the read after it sees the reservation we hold.
+            self._cursor.execute(
+                "INSERT INTO sqlite_sequence (name, seq) SELECT %s, 0 "
+                "WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = %s)",
+                [NODE_TABLE, NODE_TABLE],
+            )
+            self._cursor.execute(
+                f"UPDATE sqlite_sequence SET seq = MAX(seq, (SELECT COALESCE(MAX(id), 0) FROM {NODE_TABLE})) "
+                "+ %s WHERE name = %s",
+                [self._block, NODE_TABLE],
+            )
             self._cursor.execute("SELECT seq FROM sqlite_sequence WHERE name = %s", [NODE_TABLE])
-            row = self._cursor.fetchone()
-            self._next = max(top, int(row[0]) if row else 0) + 1
+            top = int(self._cursor.fetchone()[0])
+            self._ids = list(range(top - self._block + 1, top + 1))
+            self._pos = 0
+            if self.commit_reservations:
+                # A chunked import holds the write lock only while it writes rows, not while it
+                # parses the entries these ids are for.
+                transaction.commit()
         else:
             raise StoreError(f"bulk import supports SQLite and PostgreSQL, not {vendor}")
 
@@ -141,11 +156,101 @@ def _cyclic_gc_paused() -> Iterator[None]:
             gc.enable()
 
 
+# An SQLite import commits its rows this often, so writers to other sessions wait at most about
+# this long for the database's single write lock (docs/architecture.md, "Imports").
+def import_commit_seconds() -> float:
+    return float(getattr(settings, "CUTPOINT_IMPORT_COMMIT_SECONDS", 0.5))
+
+
+ABANDONED_IMPORT_SECONDS = 600  # an importing session untouched this long lost its process
+
+
+def chunked_import() -> bool:
+    """Whether an import here should commit in chunks: SQLite, and not inside a caller's
+    transaction (whose commit is not ours)."""
+    return connection.vendor == "sqlite" and not connection.in_atomic_block and import_commit_seconds() > 0
+
+
+class _Chunks:
+    """The transactions of a chunked import: autocommit off, a commit every `seconds` between
+    batches (never inside one), rollback of the open chunk on error. Each commit also touches the
+    session's `updated_at`, the heartbeat that tells a live import from an abandoned one."""
+
+    def __init__(self, cursor: Any, session_id: int, seconds: float) -> None:
+        self._cursor = cursor
+        self._session_id = session_id
+        self._seconds = seconds
+        self._started = time.monotonic()
+
+    def __enter__(self) -> _Chunks:
+        transaction.set_autocommit(False)
+        return self
+
+    def __exit__(self, exc_type: type[BaseException] | None, *_: object) -> None:
+        try:
+            if exc_type is None:
+                transaction.commit()
+            else:
+                transaction.rollback()
+        finally:
+            transaction.set_autocommit(True)
+
+    def tick(self) -> None:
+        if time.monotonic() - self._started < self._seconds:
+            return
+        self._cursor.execute(
+            f"UPDATE {SESSION_TABLE} SET updated_at = %s WHERE id = %s",
+            [db_datetime(timezone.now()), self._session_id],
+        )
+        transaction.commit()
+        self._started = time.monotonic()
+
+
+def _chunked(write: Callable[[list[list[Any]]], None], chunks: _Chunks) -> Callable[[list[list[Any]]], None]:
+    def write_and_tick(rows: list[list[Any]]) -> None:
+        write(rows)
+        chunks.tick()
+
+    return write_and_tick
+
+
+def discard_session(session_id: int) -> None:
+    """Remove a session an import left half written (its chunks were committed): its nodes in one
+    statement, then the session with what hangs off it. The store looks as before the import."""
+    from sessions_app.models import Agent, Event, Run  # the import's other rows
+
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute(f"UPDATE {SESSION_TABLE} SET active_node_id = NULL WHERE id = %s", [session_id])
+        CompactionEntry.objects.filter(node__session_id=session_id).delete()
+        Event.objects.filter(session_id=session_id).delete()
+        Run.objects.filter(session_id=session_id).delete()
+        cursor.execute(f"DELETE FROM {NODE_TABLE} WHERE session_id = %s", [session_id])
+        Agent.objects.filter(session_id=session_id).delete()
+        Session.all_objects.filter(pk=session_id).delete()
+
+
+def discard_abandoned_imports(older_than: float = ABANDONED_IMPORT_SECONDS) -> list[int]:
+    """Sessions a chunked import left behind when its process died (no heartbeat for
+    `older_than` seconds); called by the sweeper."""
+    cutoff = timezone.now() - timedelta(seconds=older_than)
+    ids = list(Session.all_objects.filter(importing=True, updated_at__lt=cutoff).values_list("id", flat=True))
+    for session_id in ids:
+        discard_session(session_id)
+    return ids
+
+
 def _row_writer(cursor: Any) -> Callable[[list[list[Any]]], None]:
     """How a batch of import rows is written: executemany on SQLite; COPY on PostgreSQL, which
     imports 1.5x faster than executemany's INSERTs there (bench/importer.py)."""
     if connection.vendor != "postgresql":
-        return lambda rows: cursor.executemany(_IMPORT_NODE_SQL, rows)
+
+        def insert(rows: list[list[Any]]) -> None:
+            try:
+                cursor.executemany(_IMPORT_NODE_SQL, rows)
+            except DatabaseError as exc:
+                raise _refused(exc, rows) from exc
+
+        return insert
     raw = cursor.cursor  # psycopg's own cursor: COPY is not part of the DB-API
 
     def copy(rows: list[list[Any]]) -> None:
@@ -175,18 +280,41 @@ def _refused(exc: DatabaseError, rows: list[list[Any]]) -> StoreError:
     return StoreError(f"the database refused a node: {why}")
 
 
+class UnstorableText(ValueError):
+    """Text that one of the databases cannot hold: a lone surrogate (SQLite stores it, and every
+    read of it fails later; PostgreSQL refuses it) or a NUL character (PostgreSQL refuses it).
+    Refused on both, so both store the same rows; the importers replace such text first."""
+
+
+def unstorable(text: str) -> str | None:
+    """What in `text` no database here stores alike ("a NUL character", "a lone surrogate"), or None."""
+    if "\x00" in text:
+        return "a NUL character"
+    if not text.isascii():
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            return "a lone surrogate"
+    return None
+
+
 def _json_text(value: Any) -> str:
     """Valid JSON text for a JSON column: orjson when it can (several times faster on big
-    imports), the standard library for what orjson refuses (integer keys, huge integers, lone
-    surrogates, which it writes as escapes). Non-finite floats become null, as orjson does:
-    NaN and Infinity are not JSON."""
+    imports), the standard library for what orjson refuses (integer keys, huge integers).
+    Non-finite floats become null, as orjson does: NaN and Infinity are not JSON. Raises
+    UnstorableText for a lone surrogate (orjson refuses those too) or a NUL character."""
     try:
-        return orjson.dumps(value).decode()
+        text = orjson.dumps(value).decode()
     except TypeError:  # orjson.JSONEncodeError is a TypeError
         try:
-            return json.dumps(value, allow_nan=False)
+            text = json.dumps(value, allow_nan=False, ensure_ascii=False)
         except ValueError:
-            return json.dumps(_finite(value), allow_nan=False)
+            text = json.dumps(_finite(value), allow_nan=False, ensure_ascii=False)
+        if unstorable(text) == "a lone surrogate":
+            raise UnstorableText("a lone surrogate") from None
+    if "\\u0000" in text and _NUL_ESCAPE.search(text):
+        raise UnstorableText("a NUL character")
+    return text
 
 
 def _finite(value: Any) -> Any:
@@ -224,7 +352,9 @@ def _timestamp_column() -> Callable[[str | None, Any], Any]:
 def _import_timestamp(value: str) -> datetime:
     try:
         parsed = datetime.fromisoformat(value)
-    except ValueError as exc:
+        if parsed.tzinfo is not None:
+            parsed.astimezone(UTC)  # 0001-01-01T00:00:00+05:00 has no UTC time
+    except (ValueError, OverflowError) as exc:
         raise StoreError(f"bad timestamp {value!r}") from exc
     return parsed if parsed.tzinfo is not None else parsed.replace(tzinfo=UTC)
 
@@ -233,13 +363,34 @@ def _compaction_of(entry: Entry) -> ImportCompaction:
     d = entry.data
     details = d.get("details")
     first_kept = d.get("first_kept")
+    tokens = d.get("tokens_before")
+    summary = d.get("summary")
     return ImportCompaction(
         first_kept=first_kept if isinstance(first_kept, str) else entry.key,
-        summary=str(d.get("summary") or ""),
-        tokens_before=max(int(d.get("tokens_before") or 0), 0),
+        summary=summary if isinstance(summary, str) else "",
+        tokens_before=tokens if type(tokens) is int and 0 <= tokens <= _MAX_BIG else 0,
         details=details if isinstance(details, dict) else {},
         from_hook=bool(d.get("from_hook")),
     )
+
+
+def _check_compaction(key: str, comp: ImportCompaction) -> None:
+    """What the CompactionEntry columns hold, checked alike on both databases."""
+    if not isinstance(comp.summary, str):
+        raise StoreError(f"compaction {key!r}: summary must be a string")
+    why = unstorable(comp.summary)
+    if why is not None:
+        raise StoreError(f"compaction {key!r}: the summary holds {why}, which the database cannot store")
+    if type(comp.tokens_before) is not int or not 0 <= comp.tokens_before <= _MAX_BIG:
+        raise StoreError(f"compaction {key!r}: tokens_before {comp.tokens_before!r} is not a count")
+    if comp.reason not in _REASONS:
+        raise StoreError(f"compaction {key!r}: unknown reason {comp.reason!r}")
+    try:
+        _json_text(comp.details)
+    except UnstorableText as exc:
+        raise StoreError(
+            f"compaction {key!r}: the details hold {exc}, which the database cannot store"
+        ) from exc
 
 
 def import_entries(
@@ -248,6 +399,7 @@ def import_entries(
     *,
     active_key: str | Callable[[], str | None] | None = None,
     batch_size: int = 256,
+    commit_seconds: float | None = None,
 ) -> ImportStats:
     """Insert many nodes with the keys they carry, in one transaction, into an empty session.
 
@@ -261,6 +413,10 @@ def import_entries(
     `active_key` names the active node; None means the last entry (pi's leaf rule); a callable is
     asked once every entry has been consumed (for streaming readers that learn it at the end).
     Raises StoreError and writes nothing if the session has nodes or an entry breaks these rules.
+
+    `commit_seconds` (SQLite only, outside any transaction, see `chunked_import`) commits between
+    batches that often instead of holding the write lock for the whole file; after an error the
+    caller removes what was committed (`discard_session`).
     """
     sid = int(session.pk)
     now = timezone.now()
@@ -273,20 +429,30 @@ def import_entries(
     last_key: str | None = None
     last_ts = db_datetime(now)
     seq = 0
-    with _cyclic_gc_paused(), transaction.atomic(), connection.cursor() as cursor:
-        # A write first: on SQLite it takes the database write lock that id reservation relies on.
+    chunked = commit_seconds is not None and chunked_import()
+    with (
+        _cyclic_gc_paused(),
+        connection.cursor() as cursor,
+        _Chunks(cursor, sid, float(commit_seconds or 0)) if chunked else transaction.atomic() as chunks,
+    ):
+        # A write first: the session must exist, and on SQLite its lock makes the emptiness check hold.
         cursor.execute(f"UPDATE {SESSION_TABLE} SET updated_at = %s WHERE id = %s", [db_datetime(now), sid])
         if cursor.rowcount != 1:
             raise StoreError(f"no session with id {sid}")
         if Node.objects.filter(session_id=sid).exists():
             raise StoreError(f"session {sid} already has nodes; import into an empty session")
         block = _IdBlock(cursor, batch_size)
+        if isinstance(chunks, _Chunks):
+            block.commit_reservations = True
+            transaction.commit()  # the checks above took the write lock; parsing needs none
         # Leaving the block writes the last batches (or, after an error, drops them), then turns
         # the CHECK constraints back on.
         with (
             checks_skipped(cursor),
             BatchWriter(
-                _row_writer(cursor), estimate=estimate_entries, token_column=_IMPORT_TOKEN_COLUMN
+                _chunked(_row_writer(cursor), chunks) if isinstance(chunks, _Chunks) else _row_writer(cursor),
+                estimate=estimate_entries,
+                token_column=_IMPORT_TOKEN_COLUMN,
             ) as writer,
         ):
             for item in entries:
@@ -297,8 +463,22 @@ def import_entries(
                 key, kind, role = entry.key, entry.kind, entry.role
                 if key in ids:
                     raise StoreError(f"duplicate node key {key!r}")
-                if not key or len(key) > _MAX_KEY:
+                if not isinstance(key, str) or not key or len(key) > _MAX_KEY:
                     raise StoreError(f"node key {key!r} must have 1 to {_MAX_KEY} characters")
+                why = unstorable(key)
+                if why is not None:
+                    raise StoreError(
+                        f"node key {key!r} holds {why}, which the database cannot store", key=key
+                    )
+                stop = entry.stop_reason
+                if stop is not None and (not isinstance(stop, str) or len(stop) > _MAX_STOP_REASON):
+                    raise StoreError(
+                        f"node {key!r}: stop reason {stop!r:.50} is not a string of at most "
+                        f"{_MAX_STOP_REASON} characters",
+                        key=key,
+                    )
+                if stop is not None and unstorable(stop) is not None:
+                    raise StoreError(f"node {key!r}: the stop reason holds {unstorable(stop)}", key=key)
                 if kind not in KINDS:
                     raise StoreError(f"node {key!r}: unknown kind {kind!r}")
                 if (kind == MESSAGE) != (role is not None) or (role is not None and role not in ROLES):
@@ -314,14 +494,27 @@ def import_entries(
                 nid = block.take()
                 if kind == COMPACTION:
                     lc = nid
-                    compactions.append((nid, key, comp or _compaction_of(entry)))
+                    comp = comp or _compaction_of(entry)
+                    _check_compaction(key, comp)
+                    compactions.append((nid, key, comp))
                 ids[key] = (nid, depth, lc)
                 last_ts = timestamp(entry.timestamp, last_ts)
                 usage = entry.usage
                 if tokens is None:
                     todo.append((len(rows), entry))
-                elif type(tokens) is not int or tokens < 0:  # bool is not a count
+                elif type(tokens) is not int or not 0 <= tokens <= _MAX_ESTIMATE:  # bool is no count
                     raise StoreError(f"node {key!r}: token estimate {tokens!r} is not a count")
+                try:
+                    content_text, data_text = dumps(entry.content), dumps(entry.data)
+                    usage_text = None if usage is None else dumps(usage.to_dict())
+                except UnstorableText as exc:
+                    raise StoreError(
+                        f"node {key!r}: its text holds {exc}, which the database cannot store", key=key
+                    ) from exc
+                except (TypeError, ValueError, RecursionError) as exc:
+                    raise StoreError(
+                        f"node {key!r}: its content or data is not JSON ({exc})", key=key
+                    ) from exc
                 rows.append(
                     [
                         nid,
@@ -330,10 +523,10 @@ def import_entries(
                         key,
                         kind,
                         role,
-                        dumps(entry.content),
-                        dumps(entry.data),
-                        None if usage is None else dumps(usage.to_dict()),
-                        entry.stop_reason,
+                        content_text,
+                        data_text,
+                        usage_text,
+                        stop,
                         None,
                         agent_id,
                         tokens,

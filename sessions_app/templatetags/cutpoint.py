@@ -21,7 +21,7 @@ def tokens(value: Any) -> str:
     """12,345 → "12,345"; large values stay exact (these are debugging numbers)."""
     try:
         return f"{int(value):,}"
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         return "—"
 
 
@@ -30,7 +30,7 @@ def ktokens(value: Any) -> str:
     """Compact form: 950, 12.3k, 1.2M."""
     try:
         n = int(value)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         return "—"
     if abs(n) < 1000:
         return str(n)
@@ -44,7 +44,7 @@ def percent(value: Any, total: Any) -> float:
     try:
         t = float(total)
         return round(min(100.0, max(0.0, 100.0 * float(value) / t)), 2) if t else 0.0
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         return 0.0
 
 

@@ -42,13 +42,3 @@ def staff_required(view: View) -> View:
         return view(request, *args, **kwargs)
 
     return wrapper  # type: ignore[return-value]
-
-
-def int_param(request: HttpRequest, name: str, default: int | None = None) -> int | None:
-    raw = request.GET.get(name)
-    if raw is None or raw == "":
-        return default
-    try:
-        return int(raw)
-    except ValueError:
-        return default

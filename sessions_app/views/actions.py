@@ -1,5 +1,10 @@
 """Operator actions (staff only, POST + CSRF): compact now, recovery compaction, switch the active
-node, continue the session with a prompt. The runtime does the work; these views only ask."""
+node, continue the session with a prompt. The runtime does the work; these views only ask.
+
+A prompt is acknowledged only once the runtime has claimed the session for it (the user's message
+is stored and a run holds the session's one agent slot); a prompt sent while another run of the
+session is running is refused with 409 Conflict and a notice, and nothing is written.
+"""
 
 from __future__ import annotations
 
@@ -15,20 +20,35 @@ from sessions_app.compaction.vocabulary import Trigger
 from sessions_app.models import Session
 from sessions_app.presenters.header import build_header
 from sessions_app.runtime import background, compact_fork
+from sessions_app.runtime.loop import SessionBusy
+from sessions_app.views import session as session_views
 from sessions_app.views._common import HtmxHttpRequest, get_session, staff_required, wants_partial
+from sessions_app.views.params import Params
 
 MAX_PROMPT = 50_000
 MAX_INSTRUCTIONS = 5_000
 
 
 def _done(
-    request: HtmxHttpRequest, session: Session, level: int, text: str, *, refused: bool = False
+    request: HtmxHttpRequest,
+    session: Session,
+    level: int,
+    text: str,
+    *,
+    refused: bool = False,
+    status: int = 200,
 ) -> HttpResponse:
     """htmx: a flash message plus a fresh header (out of band); otherwise redirect with a message.
 
-    Refusals answer 200 to htmx (htmx does not swap 4xx bodies) and say so in `X-Cutpoint-Outcome`."""
+    Refusals say so in `X-Cutpoint-Outcome`. Most answer 200 (htmx swaps only 2xx bodies by
+    default); a conflict answers `status` 409, which the page's script swaps too (cutpoint.js).
+    Without htmx a 409 is the session page itself, with the notice on top."""
     if not wants_partial(request):
         messages.add_message(request, level, text)
+        if status != 200:
+            page = session_views.session_detail(request, session.pk)
+            page.status_code = status
+            return page
         return redirect(reverse("sessions_app:session_detail", args=[session.pk]))
     session.refresh_from_db()
     context = {
@@ -38,7 +58,7 @@ def _done(
         "flash": [(messages.DEFAULT_TAGS.get(level, "info"), text)],
         "oob": True,
     }
-    response = TemplateResponse(request, "sessions/_header.html#action_result", context)
+    response = TemplateResponse(request, "sessions/_header.html#action_result", context, status=status)
     response["X-Cutpoint-Outcome"] = "refused" if refused else "ok"
     return response
 
@@ -46,7 +66,9 @@ def _done(
 def _compact(request: HtmxHttpRequest, session_id: int, trigger: str) -> HttpResponse:
     session = get_session(session_id)
     instructions = (
-        request.POST.get("instructions", "").strip()[:MAX_INSTRUCTIONS] if trigger == Trigger.MANUAL else ""
+        Params(request, form=True).text("instructions", max_length=MAX_INSTRUCTIONS)
+        if trigger == Trigger.MANUAL
+        else ""
     )
     try:
         task = compact_fork.request_compaction(session, trigger=trigger, instructions=instructions)
@@ -86,7 +108,7 @@ def recover(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
 @staff_required
 def switch_node(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
     session = get_session(session_id)
-    key = request.POST.get("key", "").strip()
+    key = Params(request, form=True).key("key") or ""
     try:
         store.switch_active_node(session, key)
     except store.StoreError as exc:
@@ -99,7 +121,7 @@ def switch_node(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
 @staff_required
 def send_prompt(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
     session = get_session(session_id)
-    prompt = request.POST.get("prompt", "").strip()
+    prompt = Params(request, form=True).text("prompt", max_length=MAX_PROMPT + 1)
     if not prompt:
         return _done(request, session, messages.WARNING, "Write a prompt first.", refused=True)
     if len(prompt) > MAX_PROMPT:
@@ -110,5 +132,22 @@ def send_prompt(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
             f"The prompt is longer than {MAX_PROMPT:,} characters.",
             refused=True,
         )
-    background.start_prompt(session.pk, prompt)
-    return _done(request, session, messages.SUCCESS, "Prompt sent; the agent continues in the background.")
+    try:
+        claimed = background.start_prompt(session.pk, prompt)
+    except SessionBusy as busy:
+        running = f"run #{busy.run_id}" if busy.run_id is not None else "another run"
+        return _done(
+            request,
+            session,
+            messages.WARNING,
+            f"Not sent: the agent is still answering ({running}). "
+            "Wait until it has finished, then send your prompt again.",
+            refused=True,
+            status=409,
+        )
+    return _done(
+        request,
+        session,
+        messages.SUCCESS,
+        f"Prompt sent (run #{claimed.run_id}); the agent continues in the background.",
+    )

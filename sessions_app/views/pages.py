@@ -14,6 +14,8 @@ from sessions_app.presenters.audit import audit_view
 from sessions_app.presenters.compaction import compaction_view
 from sessions_app.presenters.run import run_view
 from sessions_app.runtime import agents as definitions
+from sessions_app.runtime.tools.sandbox import sandbox_description
+from sessions_app.views.params import Params
 
 
 def compaction_detail(request: HttpRequest, compaction_id: int) -> HttpResponse:
@@ -34,7 +36,7 @@ def compaction_detail(request: HttpRequest, compaction_id: int) -> HttpResponse:
 
 def run_detail(request: HttpRequest, run_id: int) -> HttpResponse:
     run = get_object_or_404(Run.objects.select_related("agent", "agent__parent", "session"), pk=run_id)
-    context = {"session": run.session, "rv": run_view(run)}
+    context = {"session": run.session, "rv": run_view(run), "bash_sandbox": sandbox_description()}
     return TemplateResponse(request, "sessions/run_detail.html", context)
 
 
@@ -46,8 +48,8 @@ def _project_dir(session: Session | None) -> Path | None:
 
 
 def agent_definitions(request: HttpRequest) -> HttpResponse:
-    raw = request.GET.get("session", "")
-    session = Session.objects.filter(pk=int(raw)).first() if raw.isdigit() else None
+    session_id = Params(request).object_id("session")
+    session = Session.objects.filter(pk=session_id).first() if session_id is not None else None
     project = _project_dir(session)
     visible = definitions.list_agent_definitions(project)
     debug = [r for r in definitions.list_all_definitions_for_debug(project) if r.status != "active"]
@@ -61,5 +63,6 @@ def agent_definitions(request: HttpRequest) -> HttpResponse:
         "for_session": session,
         "project_dir": project,
         "user_dir": definitions.user_agents_dir(),
+        "bash_sandbox": sandbox_description(),
     }
     return TemplateResponse(request, "sessions/definitions.html", context)

@@ -12,13 +12,18 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 
+from sessions_app.middleware import BadInput, has_bad_chars
 from sessions_app.models import Node, Session
 from sessions_app.presenters import tree as tree_p
 from sessions_app.presenters.header import build_header
 from sessions_app.presenters.live import live_task
 from sessions_app.presenters.node import node_view
 from sessions_app.presenters.panels import PANELS, Panel, default_panel, get_panel
-from sessions_app.views._common import HtmxHttpRequest, get_session, int_param, wants_partial
+from sessions_app.views._common import HtmxHttpRequest, get_session, wants_partial
+from sessions_app.views.params import Params
+
+# Positions along one line of the tree (`?a=`/`?b=`): a line is never longer than a session.
+MAX_INDEX = 10**9
 
 
 def _node_context(session: Session, sk: tree_p.Skeleton, key: str | None) -> dict[str, Any]:
@@ -34,7 +39,7 @@ def _node_context(session: Session, sk: tree_p.Skeleton, key: str | None) -> dic
 
 def _page(request: HtmxHttpRequest, session: Session, panel: Panel, focus: str | None = None) -> HttpResponse:
     sk = tree_p.load_skeleton(session)
-    focus = focus or request.GET.get("node") or None
+    focus = focus or Params(request).key("node")
     context: dict[str, Any] = {
         "session": session,
         "header": build_header(session),
@@ -56,7 +61,7 @@ def _page(request: HtmxHttpRequest, session: Session, panel: Panel, focus: str |
 
 def session_detail(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
     session = get_session(session_id)
-    return _page(request, session, get_panel(request.GET.get("tab", "")) or default_panel())
+    return _page(request, session, get_panel(Params(request).text("tab")) or default_panel())
 
 
 def session_panel(request: HtmxHttpRequest, session_id: int, panel: str) -> HttpResponse:
@@ -85,26 +90,30 @@ def session_tree(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
         return _page(request, session, default_panel())
     sk = tree_p.load_skeleton(session)
     context: dict[str, Any] = {"session": session}
-    q = request.GET.get("q", "").strip()
+    params = Params(request)
+    q = params.text("q")
     if q:
         matches, total = tree_p.search(session, sk, q)
         context.update({"matches": matches, "match_total": total, "q": q})
         return TemplateResponse(request, "sessions/_tree.html#search", context)
-    line_key = request.GET.get("line")
+    line_key = params.key("line")
     if line_key:
-        a, b = int_param(request, "a"), int_param(request, "b")
+        a = params.integer("a", lo=0, hi=MAX_INDEX)
+        b = params.integer("b", lo=0, hi=MAX_INDEX)
         line = tree_p.build_line(session, sk, line_key, a, b)
         if line is None:
             raise Http404("no such node")
         context["line"] = line
-        context["dir"] = request.GET.get("dir", "")
+        context["dir"] = params.choice("dir", ("up", "down"))
         partial = "chunk" if a is not None and b is not None else "line"
         return TemplateResponse(request, f"sessions/_tree.html#{partial}", context)
-    context["tree"] = tree_p.build_tree(session, sk, focus_key=request.GET.get("focus") or None)
+    context["tree"] = tree_p.build_tree(session, sk, focus_key=params.key("focus"))
     return TemplateResponse(request, "sessions/_tree.html#tree", context)
 
 
 def node_detail(request: HtmxHttpRequest, session_id: int, key: str) -> HttpResponse:
+    if has_bad_chars(key):  # RejectBadInputMiddleware refuses these first; PostgreSQL cannot compare NUL
+        raise BadInput("The node key contains a character that is not allowed.")
     session = get_session(session_id)
     get_object_or_404(Node, session_id=session.pk, key=key)
     if not wants_partial(request):

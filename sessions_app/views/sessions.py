@@ -30,6 +30,8 @@ from sessions_app.models import Agent, CompactionEntry, CompactionTask, Node, Se
 from sessions_app.presenters.audit import retention_label
 from sessions_app.presenters.stats import context_stats
 from sessions_app.views._common import HtmxHttpRequest, staff_required, wants_partial
+from sessions_app.views.params import Params, parse_id
+from sessions_app.views.uploads import upload_refusal
 
 PAGE_SIZE = 25
 SOURCES = [("", "All sources"), *SourceChoices.choices]
@@ -39,6 +41,8 @@ STATES = [
     ("compacted", "Has compactions"),
     ("fresh", "Never compacted"),
 ]
+SOURCE_VALUES = frozenset(value for value, _ in SOURCES if value)
+STATE_VALUES = frozenset(value for value, _ in STATES if value)
 
 
 class ImportForm(forms.Form):
@@ -89,8 +93,9 @@ def sessions_queryset(query: str, source: str, state: str) -> QuerySet[Session]:
     ).order_by("-updated_at", "-id")
     if query:
         cond = Q(title__icontains=query)
-        if query.lstrip("#").isdigit():
-            cond |= Q(pk=int(query.lstrip("#")))
+        session_id = parse_id(query.removeprefix("#"))  # "#12" or "12" also finds session 12
+        if session_id is not None:
+            cond |= Q(pk=session_id)
         qs = qs.filter(cond)
     if source:
         qs = qs.filter(source=source)
@@ -115,10 +120,11 @@ def _row(s: Session, task: CompactionTask | None) -> dict[str, Any]:
 
 
 def session_list(request: HtmxHttpRequest) -> HttpResponse:
-    query = request.GET.get("q", "").strip()
-    source = request.GET.get("source", "")
-    state = request.GET.get("state", "")
-    page = Paginator(sessions_queryset(query, source, state), PAGE_SIZE).get_page(request.GET.get("page"))
+    params = Params(request)
+    query = params.text("q")
+    source = params.choice("source", SOURCE_VALUES)
+    state = params.choice("state", STATE_VALUES)
+    page = Paginator(sessions_queryset(query, source, state), PAGE_SIZE).get_page(params.page())
     rows = []
     for s in page.object_list:
         active = (
@@ -146,9 +152,18 @@ def session_list(request: HtmxHttpRequest) -> HttpResponse:
 @require_POST
 @staff_required
 def session_import(request: HtmxHttpRequest) -> HttpResponse:
+    """The upload arrives as a temporary file (sessions_app/views/uploads.py) and is imported from
+    that file by path, the way `manage.py import_session` reads one: no copy of it is ever in memory."""
     form = ImportForm(request.POST, request.FILES)
     error = ""
-    if form.is_valid():
+    status = 400
+    refusal = upload_refusal(request)
+    if refusal is not None:
+        # The upload was stopped at the limit: whatever the parser saw of the form is not worth checking.
+        form = ImportForm()
+        error = refusal.message
+        status = 413
+    elif form.is_valid():
         try:
             from sessions_app.importers import import_file
             from sessions_app.importers.errors import ImportFailed
@@ -156,9 +171,10 @@ def session_import(request: HtmxHttpRequest) -> HttpResponse:
             error = "The importer is not installed on this server."
         else:
             upload = form.cleaned_data["file"]
+            temporary_path = getattr(upload, "temporary_file_path", None)
             try:
                 result = import_file(
-                    upload,
+                    temporary_path() if temporary_path is not None else upload,
                     format=form.cleaned_data["format"],
                     title=form.cleaned_data["title"] or None,
                     skip_bad_lines=form.cleaned_data["skip_bad_lines"],
@@ -182,6 +198,8 @@ def session_import(request: HtmxHttpRequest) -> HttpResponse:
                     resp["HX-Redirect"] = response["Location"]
                     return resp
                 return response
+            finally:
+                upload.close()  # a temporary upload file is deleted when closed
     context = {"form": form, "import_error": error, "open_import": True}
     if wants_partial(request):
         return TemplateResponse(request, "sessions/session_list.html#import", context)
@@ -199,4 +217,4 @@ def session_import(request: HtmxHttpRequest) -> HttpResponse:
             "states": STATES,
         }
     )
-    return TemplateResponse(request, "sessions/session_list.html", context, status=400)
+    return TemplateResponse(request, "sessions/session_list.html", context, status=status)

@@ -38,6 +38,15 @@
   doc.addEventListener("keydown", function (e) {
     if (e.key === "Escape") $all("details.popover[open]").forEach(function (d) { d.removeAttribute("open"); });
   });
+  // An action refused with 409 Conflict (a prompt while the agent is still answering) carries its
+  // notice in the body: show it like any other outcome instead of dropping it as an error.
+  doc.addEventListener("htmx:beforeSwap", function (e) {
+    var xhr = e.detail.xhr;
+    if (xhr && xhr.status === 409 && xhr.getResponseHeader("X-Cutpoint-Outcome") === "refused") {
+      e.detail.shouldSwap = true;
+      e.detail.isError = false;
+    }
+  });
   doc.addEventListener("htmx:afterRequest", function (e) {
     var form = e.target.closest && e.target.closest("form");
     if (!form || !e.detail.successful) return;
@@ -162,6 +171,15 @@
     $all("pre.stream").forEach(function (p) { p.scrollTop = p.scrollHeight; });
   }
 
+  // A compaction attempt starts (`compact_started`, published before its first delta): whatever
+  // the stream boxes hold came from an earlier attempt of the task (a retry after its worker
+  // died), so the new attempt's text starts on a clean box.
+  function freshStream() {
+    var box = $("#live-task");
+    if (!box) return;
+    $all("pre.stream", box).forEach(function (p) { p.textContent = ""; p.dataset.attempt = box.dataset.attempt || ""; });
+  }
+
   doc.addEventListener("htmx:wsConnecting", function () { setConn("connecting", live.opened ? "reconnecting…" : "connecting…"); });
   doc.addEventListener("htmx:wsOpen", function (e) {
     live.socket = e.detail.socketWrapper;
@@ -196,6 +214,7 @@
     if (!sig) return;
     var kind = sig.dataset.kind;
     sig.dataset.kind = "";
+    if (kind === "compact_started") freshStream();
     if (kind === "snapshot") {
       if (live.reconnected) { live.reconnected = false; refreshAll(); }
     } else if (kind) {

@@ -283,46 +283,43 @@ def test_lines_orjson_refuses_are_read_as_the_standard_library_reads_them() -> N
     from sessions_app.importers.lines import LineReader
 
     body = (
-        b'{"n": NaN}\n'  # not JSON, but Python's json (and pi's JavaScript output never) writes it
+        b'{"n": NaN}\n'  # not JSON (JavaScript refuses it), though Python's json writes it
         b'{"big": 123456789012345678901234567890}\n'  # past 64 bits: read as a double
-        b'{"s": "\\ud800 lone"}\n'  # an escaped lone surrogate
+        b'{"s": "\\ud800 lone"}\n'  # an escaped lone surrogate: replaced, with a warning
         b'{"ok": "caf\xc3\xa9"}\n'
         b'{"bad": \n'
         b"\xff\xfe\n"
     )
-    got = list(LineReader(io.BytesIO(body), "odd.jsonl"))
+    warned: list[tuple[int, str]] = []
+    got = list(LineReader(io.BytesIO(body), "odd.jsonl", warn=lambda n, w: warned.append((n, w))))
     assert [n for n, _, _ in got] == [1, 2, 3, 4, 5, 6]
-    nan = got[0][1]
-    assert nan is not None and nan["n"] != nan["n"]
+    assert got[0][1] is None and got[0][2] == "NaN is not JSON (JSON numbers are finite: no NaN, no Infinity)"
     # pi and Claude Code are JavaScript: every number they write is a double, so reading a
     # 30-digit integer as the nearest double (as orjson does) is what the writer meant.
     assert got[1][1] == {"big": float(123456789012345678901234567890)}
-    assert got[2][1] == {"s": "\ud800 lone"}
+    assert got[2][1] == {"s": "\ufffd lone"}
+    assert warned == [(3, "text that cannot be stored: a lone surrogate (U+D800) in s; replaced by U+FFFD")]
     assert got[3][1] == {"ok": "café"}
     assert got[4][1] is None and got[4][2] == "malformed JSON: Expecting value at column 9"
     assert got[5][1] is None and got[5][2] == "not valid UTF-8: byte 0xff at column 1"
 
 
-def test_a_nul_character_postgresql_cannot_store(tmp_path: Path) -> None:
-    """jsonb cannot hold \\u0000: on PostgreSQL the import fails naming the file, the line and the
-    node (COPY's refusal, mapped back to the row), writes nothing, and does not suggest
-    --skip-bad-lines, which would not help. SQLite stores the text as it is."""
-    from django.db import connection
-
+def test_a_nul_character_is_replaced_alike_on_both_databases(tmp_path: Path) -> None:
+    """jsonb cannot hold \\u0000, SQLite can: so that both backends store the same rows, the
+    reader replaces it by U+FFFD and says where, whatever the mode."""
     f = pi_file(tmp_path, "nul.jsonl", msg("a", None), msg("b", "a", "before\x00after"), msg("c", "b"))
-    if connection.vendor == "postgresql":
-        exc = fails(f, file=str(f), line=3, problem=r"^node 'b': the database refused it: .*\\u0000")
-        assert exc.skippable is False
-        before = row_counts()
-        with pytest.raises(CommandError) as info:
-            run("import_session", str(f))
-        assert "line 3: node 'b'" in str(info.value)
-        assert "Nothing was imported." in str(info.value) and "--skip-bad-lines" not in str(info.value)
-        assert row_counts() == before
-    else:
-        result = import_file(f)
+    for skip in (False, True):
+        result = import_file(f, skip_bad_lines=skip)
         node = Node.objects.get(session=result.session, key="b")
-        assert node.content == [{"type": "text", "text": "before\x00after"}]
+        assert node.content == [{"type": "text", "text": "before\ufffdafter"}]
+        assert [str(p) for p in result.warnings] == [
+            f"{f}, line 3: text that cannot be stored: a NUL character in message.content; replaced by U+FFFD"
+        ]
+    # An escaped backslash before "u0000" is a backslash and the text "u0000": nothing to replace.
+    g = pi_file(tmp_path, "backslash.jsonl", msg("a", None, "a\\u0000b"))
+    result = import_file(g)
+    assert result.warnings == []
+    assert Node.objects.get(session=result.session, key="a").content[0]["text"] == "a\\u0000b"
 
 
 def test_the_skip_hint_only_where_skipping_helps(tmp_path: Path) -> None:

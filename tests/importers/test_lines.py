@@ -58,3 +58,12 @@ def test_text_mode_handles_are_read_as_utf8() -> None:
     text_handle = io.StringIO('{"t": "caf\u00e9"}\n{"u": 1}\n')
     reader = LineReader(text_handle, "t.jsonl", chunk_bytes=3)  # type: ignore[arg-type]
     assert [obj for _, obj, _ in reader] == [{"t": "caf\u00e9"}, {"u": 1}]
+
+
+def test_a_text_handle_with_a_surrogate_no_byte_stands_for_is_invalid_utf8() -> None:
+    # surrogateescape maps U+DC80..U+DCFF back to bytes; any other surrogate is reported, not raised.
+    text_handle = io.StringIO('{"a": 1}\n{"t": "x\ud800"}\n')
+    reader = LineReader(text_handle, "t.jsonl")  # type: ignore[arg-type]
+    got = list(reader)
+    assert got[0] == (1, {"a": 1}, None)
+    assert got[1][1] is None and str(got[1][2]).startswith("not valid UTF-8: byte 0xed")

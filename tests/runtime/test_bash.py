@@ -1,4 +1,6 @@
-"""bash: workspace cwd, exit codes, timeouts that kill the whole process group, output caps."""
+"""bash: workspace cwd, exit codes, timeouts, output caps — sandboxed (the default) and with
+CUTPOINT_BASH_SANDBOX=off. The unsandboxed runner's process-group kills are checked here; the
+sandbox's containment (files, environment, network, PID namespace, limits) in test_sandbox.py."""
 
 from __future__ import annotations
 
@@ -6,6 +8,7 @@ import os
 import select
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -16,6 +19,18 @@ from sessions_app.runtime.tools.bash import BashTool, run_command
 pytestmark = pytest.mark.django_db
 
 bash = BashTool()
+
+
+@pytest.fixture(params=["bwrap", "off"])
+def mode(request: pytest.FixtureRequest, settings: Any) -> str:
+    """Runs a test once in the bubblewrap sandbox and once with CUTPOINT_BASH_SANDBOX=off."""
+    settings.CUTPOINT_BASH_SANDBOX = request.param == "bwrap"
+    return str(request.param)
+
+
+@pytest.fixture
+def unsandboxed(settings: Any) -> None:
+    settings.CUTPOINT_BASH_SANDBOX = False
 
 
 def run(ctx: ToolContext, command: str, **extra: object) -> ToolResult:
@@ -39,9 +54,9 @@ def exits_within(pid: int, seconds: float = 5.0) -> bool:
         os.close(fd)
 
 
-def test_runs_in_workspace_and_reports_exit_code(ctx: ToolContext, workspace: Path) -> None:
+def test_runs_in_workspace_and_reports_exit_code(ctx: ToolContext, workspace: Path, mode: str) -> None:
     result = run(ctx, "pwd; echo out; echo err >&2; touch made-here")
-    assert not result.is_error
+    assert not result.is_error and result.details["sandbox"] == mode
     assert str(workspace.resolve()) in result.text and "out" in result.text and "err" in result.text
     assert "[exit code 0]" in result.text
     assert (workspace / "made-here").exists()
@@ -49,6 +64,7 @@ def test_runs_in_workspace_and_reports_exit_code(ctx: ToolContext, workspace: Pa
     assert failed.is_error and "[exit code 3]" in failed.text and failed.details["exit_code"] == 3
 
 
+@pytest.mark.usefixtures("unsandboxed")
 def test_timeout_kills_the_process_group_before_the_side_effect(ctx: ToolContext, workspace: Path) -> None:
     started = time.monotonic()
     result = run(ctx, "echo $$ > bash.pid; sleep 5 & echo $! > sleep.pid; wait; touch after", timeout=1)
@@ -63,6 +79,7 @@ def test_timeout_kills_the_process_group_before_the_side_effect(ctx: ToolContext
     assert not (workspace / "after").exists()
 
 
+@pytest.mark.usefixtures("unsandboxed")
 def test_background_processes_do_not_outlive_the_call(ctx: ToolContext, workspace: Path) -> None:
     started = time.monotonic()
     result = run(ctx, "sleep 30 & echo $! > bg.pid; echo started")
@@ -71,6 +88,7 @@ def test_background_processes_do_not_outlive_the_call(ctx: ToolContext, workspac
     assert exits_within(int((workspace / "bg.pid").read_text()))
 
 
+@pytest.mark.usefixtures("mode")
 def test_output_is_capped_with_head_tail_and_note(ctx: ToolContext) -> None:
     result = run(ctx, "echo FIRST; head -c 200000 /dev/zero | tr '\\0' a; echo; echo LAST")
     text = result.text
@@ -85,6 +103,7 @@ def test_small_output_is_not_truncated() -> None:
     assert outcome["output"] == "abc" and outcome["truncated"] is False
 
 
+@pytest.mark.usefixtures("mode")
 def test_secrets_in_the_server_environment_are_not_passed(
     ctx: ToolContext, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -93,6 +112,7 @@ def test_secrets_in_the_server_environment_are_not_passed(
     assert "key=none" in result.text
 
 
+@pytest.mark.usefixtures("mode")
 def test_timeout_argument_is_validated_and_clamped(ctx: ToolContext) -> None:
     assert "positive number" in run(ctx, "true", timeout=-1).text
     assert "positive number" in run(ctx, "true", timeout="soon").text

@@ -13,6 +13,7 @@ from django.urls import reverse
 
 from sessions_app.models import CompactionEntry, CompactionTask, Event, Node, Session
 from sessions_app.runtime import background, compact_fork, live
+from sessions_app.runtime.loop import ClaimedRun
 from tests.web.builders import XSS, Built, build_chain
 from tests.web.conftest import HX
 
@@ -27,7 +28,12 @@ def started(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
     monkeypatch.setattr(
         compact_fork, "start_in_background", lambda task_id, **kw: calls.append(("compact", task_id))
     )
-    monkeypatch.setattr(background, "start_prompt", lambda sid, prompt: calls.append(("prompt", sid, prompt)))
+
+    def start_prompt(sid: int, prompt: str) -> ClaimedRun:
+        calls.append(("prompt", sid, prompt))
+        return ClaimedRun(run_id=77, session_id=sid, agent_id=1, user_node_id=1, trigger="user")
+
+    monkeypatch.setattr(background, "start_prompt", start_prompt)
     return calls
 
 
@@ -176,7 +182,7 @@ def test_send_prompt_starts_the_agent_in_the_background(
 ) -> None:
     url = reverse("sessions_app:send_prompt", args=[built.session.pk])
     response = staff_client.post(url, {"prompt": "  continue with the tests  "}, **HX)
-    assert "Prompt sent" in response.content.decode()
+    assert response.status_code == 200 and "Prompt sent (run #77)" in response.content.decode()
     assert started == [("prompt", built.session.pk, "continue with the tests")]
     empty = staff_client.post(url, {"prompt": "   "}, **HX)
     assert empty["X-Cutpoint-Outcome"] == "refused" and len(started) == 1

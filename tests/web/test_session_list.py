@@ -5,7 +5,7 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
-from django.test import Client
+from django.test import Client, RequestFactory
 from django.urls import reverse
 
 from sessions_app import store
@@ -47,7 +47,9 @@ def test_ensure_operator_creates_staff_account_once(
     user = User.objects.get(username="operator")
     assert user.is_staff and user.is_superuser
     password = first.strip().split(" / ")[-1]
-    assert Client().login(username="operator", password=password)
+    # django-axes needs the request to throttle by address (Client.login passes it through).
+    request = RequestFactory().post(reverse("login"))
+    assert Client().login(request=request, username="operator", password=password)
     call_command("ensure_operator")
     assert capsys.readouterr().out == first
     assert User.objects.count() == 1

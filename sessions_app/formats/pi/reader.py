@@ -11,7 +11,6 @@ into an entry, for the importer, which streams files into the store with the sam
 from __future__ import annotations
 
 import hashlib
-import json
 import re
 import threading
 from dataclasses import dataclass, field
@@ -22,7 +21,8 @@ from sessions_app.compaction.messages import ASSISTANT, COMPACTION, CUSTOM, MESS
 from sessions_app.compaction.tokens import estimate_entry
 from sessions_app.compaction.tree import path_to
 
-from ..fields import rest, usage_fields
+from .. import jsonl
+from ..fields import Issues, note, rest, stop_reason, string, usage_counts
 from .schema import (
     ENTRY_FIELDS,
     ENTRY_KEYS,
@@ -33,7 +33,7 @@ from .schema import (
     ROLES,
     STOP_REASONS,
     USAGE_FIELDS,
-    USAGE_KEYS,
+    VERSION,
     blocks_from_pi,
     details_from_pi,
     fields_from_pi,
@@ -94,15 +94,15 @@ class PiSession:
         raise KeyError(key)
 
 
-def _usage(u: Any, extra: dict[str, Any]) -> Usage | None:
-    u = usage_fields(u, USAGE_KEYS, extra)
-    return None if u is None else Usage(*(int(u.get(pi) or 0) for _, pi in USAGE_FIELDS))
+_USAGE_NAMES = tuple(pi for _, pi in USAGE_FIELDS)
 
 
-def _stop_reason(s: Any) -> str | None:
-    if not isinstance(s, str):
+def _usage(u: Any, extra: dict[str, Any], issues: Issues | None, where: str) -> Usage | None:
+    counts = usage_counts(u, _USAGE_NAMES, extra, where, issues)
+    if counts is None:
         return None
-    return STOP_REASONS.get(s, s)
+    i, o, cache_read, cache_write, total = counts
+    return Usage(i, o, cache_read, cache_write, total)
 
 
 # The assistant message needs more than renames: usage and the stop reason.
@@ -114,7 +114,14 @@ _COMPACTION_KEYS = frozenset(
 )
 
 
-def _message(m: dict[str, Any], key: str, parent: str | None, ts: Any, extra: dict[str, Any]) -> Entry:
+def _message(
+    m: dict[str, Any],
+    key: str,
+    parent: str | None,
+    ts: Any,
+    extra: dict[str, Any],
+    issues: Issues | None = None,
+) -> Entry:
     pi_role = m.get("role")
     role = ROLES.get(pi_role) if isinstance(pi_role, str) else None
     if role is None:
@@ -132,17 +139,20 @@ def _message(m: dict[str, Any], key: str, parent: str | None, ts: Any, extra: di
     stop = None
     if role == ASSISTANT:
         data: dict[str, Any] = {
-            "provider": m.get("provider"),
-            "model": m.get("model"),
-            "api": m.get("api"),
-            "error_message": m.get("errorMessage"),
+            name: string(m.get(pi), f"message.{pi}", issues)
+            for name, pi in (
+                ("provider", "provider"),
+                ("model", "model"),
+                ("api", "api"),
+                ("error_message", "errorMessage"),
+            )
         }
-        usage = _usage(m.get("usage"), extra)
-        stop = _stop_reason(m.get("stopReason"))
+        usage = _usage(m.get("usage"), extra, issues, "message.usage")
+        stop = stop_reason(m.get("stopReason"), STOP_REASONS, "message.stopReason", issues)
         known = _ASSISTANT_KEYS
-        content = blocks_from_pi(m.get("content"))
+        content = blocks_from_pi(m.get("content"), issues, "message.content")
     else:
-        content, data = fields_from_pi(m, MESSAGE_FIELDS[role])
+        content, data = fields_from_pi(m, MESSAGE_FIELDS[role], issues, "message")
         known = MESSAGE_KEYS[role]
     extra.update(rest(m, known))
     if extra:
@@ -150,7 +160,9 @@ def _message(m: dict[str, Any], key: str, parent: str | None, ts: Any, extra: di
     return Entry(key, parent, MESSAGE, role, content, data, usage, stop, 0, ts)
 
 
-def _entry(obj: dict[str, Any], key: str, parent: str | None, first_kept: str | None) -> Entry:
+def _entry(
+    obj: dict[str, Any], key: str, parent: str | None, first_kept: str | None, issues: Issues | None = None
+) -> Entry:
     t = obj.get("type")
     ts = obj.get("timestamp")
     ts = ts if isinstance(ts, str) else None
@@ -160,7 +172,7 @@ def _entry(obj: dict[str, Any], key: str, parent: str | None, first_kept: str | 
             if k not in _BASE and k != "message":
                 extra[k] = v
         m = obj.get("message")
-        return _message(m if isinstance(m, dict) else {}, key, parent, ts, extra)
+        return _message(m if isinstance(m, dict) else {}, key, parent, ts, extra, issues)
 
     def take(names: frozenset[str]) -> None:
         for k, v in obj.items():
@@ -170,17 +182,21 @@ def _entry(obj: dict[str, Any], key: str, parent: str | None, first_kept: str | 
     kind: str
     content: list[Block] = []
     if t == COMPACTION:
+        details = obj.get("details")
+        if details is not None and not isinstance(details, dict):
+            note(issues, f"details is {jsonl.describe(details)}, not an object", "no details are recorded")
+            details = None
         data: dict[str, Any] = {
             "summary": obj.get("summary"),
             "first_kept": first_kept,
             "tokens_before": obj.get("tokensBefore"),
-            "details": details_from_pi(obj.get("details")),
+            "details": details_from_pi(details),
             "from_hook": bool(obj.get("fromHook")),
         }
         take(_COMPACTION_KEYS)
         kind = COMPACTION
     elif isinstance(t, str) and t in ENTRY_FIELDS:
-        content, data = fields_from_pi(obj, ENTRY_FIELDS[t])
+        content, data = fields_from_pi(obj, ENTRY_FIELDS[t], issues)
         take(ENTRY_KEYS[t])
         kind = t
     else:
@@ -219,8 +235,8 @@ class _LazyEntry(Entry):
         if raw is None:
             return
         try:
-            obj = json.loads(raw)
-        except ValueError:
+            obj = jsonl.loads(raw)
+        except jsonl.BadJson:
             obj = None
         if not isinstance(obj, dict) or not isinstance(obj.get("message"), dict):
             # The line looked like a message but is not valid JSON: keep it, empty.
@@ -282,8 +298,8 @@ def _lazy_entry(key: str, parent: str | None, role: str, ts: str, raw: bytes) ->
 
 def _loads(line: bytes) -> Any:
     try:
-        return json.loads(line)
-    except ValueError:  # pi skips malformed lines too
+        return jsonl.loads(line)
+    except jsonl.BadJson:  # pi skips malformed lines too
         return None
 
 
@@ -295,26 +311,33 @@ class Builder:
     decodable line after it is the next index (lines a caller skips do not count).
     """
 
-    __slots__ = ("_pending", "index", "keys", "prev", "v1", "version")
+    __slots__ = ("_pending", "index", "issues", "keys", "prev", "v1", "version")
 
     def __init__(self, header: dict[str, Any]) -> None:
         version = header.get("version")
-        self.version: int = version if isinstance(version, int) else 1
+        # A version `version_problem` refuses is read as 1, as pi reads a header without one.
+        self.version: int = version if version_problem(header) is None and isinstance(version, int) else 1
         self.v1 = self.version < 2
+        self.issues: Issues = []  # what was wrong with the last line added, and how it was read
         self.index = 0  # file index of the last entry added
         self.keys: list[str | None] = [None]  # by file index (the header is index 0)
         self.prev: str | None = None  # v1 parent chain: the previous entry
         self._pending: list[tuple[Entry, int]] = []
 
     def add(self, obj: dict[str, Any], *, estimate: bool = False) -> Entry:
-        """The entry for one decoded line (a JSON object)."""
+        """The entry for one decoded line (a JSON object). `issues` then lists what was wrong
+        with its fields and how each was read."""
         self.index += 1
+        issues: Issues = []
+        self.issues = issues
         fi = self.index
         oid = obj.get("id")
         if not self.v1 and isinstance(oid, str):
             key = oid
             p = obj.get("parentId")
             parent = p if isinstance(p, str) else None
+            if p is not None and parent is None:
+                note(issues, f"parentId is {jsonl.describe(p)}, not a string or null", "the entry is a root")
         else:
             key = v1_key(fi) if self.v1 else f"{v1_key(fi)}-{fi}"
             parent = self.prev
@@ -323,7 +346,7 @@ class Builder:
             fk = obj.get("firstKeptEntryId")
             if isinstance(fk, str):
                 first_kept = fk
-        e = _entry(obj, key, parent, first_kept)
+        e = _entry(obj, key, parent, first_kept, issues)
         if e.kind == COMPACTION and first_kept is None:
             idx = first_kept_index(obj)
             if idx is not None:
@@ -367,6 +390,29 @@ def is_header(obj: Any) -> bool:
     return isinstance(obj, dict) and obj.get("type") == HEADER_TYPE and isinstance(obj.get("id"), str)
 
 
+VERSIONS = range(1, VERSION + 1)  # the schema versions this reader knows
+
+
+def version_problem(header: dict[str, Any]) -> str | None:
+    """What is wrong with a header's `version`, or None. A missing version means 1 (pi's first
+    files had none); otherwise it must be an integer this reader knows. A string, a boolean,
+    null, a float, zero, a negative number or a version from a newer pi would each change how
+    every line is read (v1 has no ids), so it is never guessed."""
+    if "version" not in header:
+        return None
+    v = header["version"]
+    known = f"{VERSIONS.start} to {VERSIONS.stop - 1}"
+    if isinstance(v, bool) or not isinstance(v, int):
+        what = jsonl.describe(v)
+        shown = "" if v is None or isinstance(v, bool) else f" ({v!r:.40})"
+        return f'header "version" is {what}{shown}, not an integer from {known}'
+    if v > VERSIONS.stop - 1:
+        return f'header "version" {v!r} is newer than this importer reads ({known}): written by a newer pi?'
+    if v not in VERSIONS:
+        return f'header "version" {v!r} is not a schema version (they run from {known})'
+    return None
+
+
 def parse(raw: bytes | str, *, estimate: bool = False, lazy: bool = True) -> PiSession:
     """Parse the text of a pi session file.
 
@@ -374,7 +420,7 @@ def parse(raw: bytes | str, *, estimate: bool = False, lazy: bool = True) -> PiS
     payloads until they are used; a line that only looks complete but is not valid JSON then
     stays in the tree as an empty message instead of being skipped as pi would.
     """
-    data = raw.encode() if isinstance(raw, str) else raw
+    data = raw.encode("utf-8", "surrogatepass") if isinstance(raw, str) else raw
     lines = data.split(b"\n")
     n_lines = len(lines)
     header: Any = None
@@ -386,8 +432,10 @@ def parse(raw: bytes | str, *, estimate: bool = False, lazy: bool = True) -> PiS
             header = _loads(line)
             if header is not None:
                 break
-    if not is_header(header):
-        return PiSession({}, 0, [])  # pi treats a file without a valid header as empty
+    if not is_header(header) or version_problem(header) is not None:
+        # pi treats a file without a valid header as empty; a version this reader does not know
+        # is no valid header either (importers report it: `version_problem`).
+        return PiSession({}, 0, [])
     builder = Builder(header)
     v1 = builder.v1
     use_lazy = lazy and not estimate
@@ -398,6 +446,8 @@ def parse(raw: bytes | str, *, estimate: bool = False, lazy: bool = True) -> PiS
         line = lines[li]
         e: Entry | None = None
         head = match_head(line) if use_lazy else None
+        if head is not None and not head.group().isascii():
+            head = None  # decoded in full below (which refuses invalid UTF-8)
         if head is not None and line.rstrip().endswith(b"}}"):
             pi_role = head.group(4).decode()
             role = ROLES.get(pi_role)

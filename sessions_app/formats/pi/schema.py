@@ -30,7 +30,7 @@ from sessions_app.compaction.messages import (
 )
 from sessions_app.compaction.vocabulary import PI_STOP_REASON_NAMES, PI_STOP_REASONS
 
-from ..fields import content_blocks, rest
+from ..fields import Issues, at, content_blocks, integer, rest, string, text
 
 HEADER_TYPE: Final = "session"
 VERSION: Final = 3  # the schema the writer produces; the reader migrates v1 and v2
@@ -49,12 +49,15 @@ ROLE_NAMES: Final[dict[str, str]] = {ours: pi for pi, ours in ROLES.items() if p
 
 
 class Field(NamedTuple):
-    """One field of an entry or message: pi's name, the contract's `Entry.data` key, and how it
-    is read and written (one of the constants below)."""
+    """One field of an entry or message: pi's name, the contract's `Entry.data` key, how it is
+    read and written (one of the constants below), and for `ALWAYS`/`OPTIONAL` fields the type
+    of value the contract holds (`STRING`, `INTEGER`, or `ANY` JSON value); a value of another
+    type is an issue and read as null."""
 
     pi: str
     ours: str
     how: str
+    value: str = "any"
 
 
 ALWAYS: Final = "always"  # read as is; always written
@@ -64,8 +67,12 @@ SET_FLAG: Final = "set_flag"  # a boolean, written only when true
 TEXT: Final = "text"  # a string, "" when missing
 CONTENT: Final = "content"  # the content blocks: `Entry.content`, not `data`
 
+ANY: Final = "any"
+STRING: Final = "string"  # a string or null
+INTEGER: Final = "integer"  # an integer or null
+
 _CUSTOM_PAYLOAD: Final = (
-    Field("customType", "custom_type", ALWAYS),
+    Field("customType", "custom_type", ALWAYS, STRING),
     Field("content", "", CONTENT),
     Field("display", "display", OPTIONAL),
     Field("details", "details", OPTIONAL),
@@ -75,18 +82,18 @@ _CUSTOM_PAYLOAD: Final = (
 MESSAGE_FIELDS: Final[dict[str, tuple[Field, ...]]] = {
     USER: (Field("content", "", CONTENT),),
     TOOL_RESULT: (
-        Field("toolCallId", "tool_call_id", ALWAYS),
-        Field("toolName", "tool_name", ALWAYS),
+        Field("toolCallId", "tool_call_id", ALWAYS, STRING),
+        Field("toolName", "tool_name", ALWAYS, STRING),
         Field("content", "", CONTENT),
         Field("isError", "is_error", FLAG),
     ),
     BASH_EXECUTION: (
         Field("command", "command", TEXT),
         Field("output", "output", TEXT),
-        Field("exitCode", "exit_code", ALWAYS),
+        Field("exitCode", "exit_code", ALWAYS, INTEGER),
         Field("cancelled", "cancelled", FLAG),
         Field("truncated", "truncated", FLAG),
-        Field("fullOutputPath", "full_output_path", OPTIONAL),
+        Field("fullOutputPath", "full_output_path", OPTIONAL, STRING),
         Field("excludeFromContext", "exclude_from_context", SET_FLAG),
     ),
     CUSTOM_ROLE: _CUSTOM_PAYLOAD,
@@ -95,17 +102,20 @@ MESSAGE_FIELDS: Final[dict[str, tuple[Field, ...]]] = {
 # The fields of each entry type besides message and compaction, in pi's order.
 ENTRY_FIELDS: Final[dict[str, tuple[Field, ...]]] = {
     BRANCH_SUMMARY: (
-        Field("fromId", "from_id", ALWAYS),
-        Field("summary", "summary", ALWAYS),
+        Field("fromId", "from_id", ALWAYS, STRING),
+        Field("summary", "summary", ALWAYS, STRING),
         Field("details", "details", OPTIONAL),
         Field("fromHook", "from_hook", FLAG),
     ),
     CUSTOM_MESSAGE: _CUSTOM_PAYLOAD,
-    MODEL_CHANGE: (Field("provider", "provider", ALWAYS), Field("modelId", "model_id", ALWAYS)),
-    THINKING_LEVEL_CHANGE: (Field("thinkingLevel", "thinking_level", ALWAYS),),
-    LABEL: (Field("targetId", "target", ALWAYS), Field("label", "label", OPTIONAL)),
-    CUSTOM: (Field("customType", "custom_type", ALWAYS), Field("data", "data", OPTIONAL)),
-    SESSION_INFO: (Field("name", "name", OPTIONAL),),
+    MODEL_CHANGE: (
+        Field("provider", "provider", ALWAYS, STRING),
+        Field("modelId", "model_id", ALWAYS, STRING),
+    ),
+    THINKING_LEVEL_CHANGE: (Field("thinkingLevel", "thinking_level", ALWAYS, STRING),),
+    LABEL: (Field("targetId", "target", ALWAYS, STRING), Field("label", "label", OPTIONAL, STRING)),
+    CUSTOM: (Field("customType", "custom_type", ALWAYS, STRING), Field("data", "data", OPTIONAL)),
+    SESSION_INFO: (Field("name", "name", OPTIONAL, STRING),),
 }
 # pi's entry types (the `type` of every line after the header), spelled as the contract's kinds.
 ENTRY_TYPES: Final = frozenset({MESSAGE, COMPACTION, *ENTRY_FIELDS})
@@ -149,26 +159,37 @@ def merge_extra(target: dict[str, Any], extra: Any) -> None:
                 target[k] = v
 
 
-def block_from_pi(b: dict[str, Any]) -> Block:
-    """A pi content block in the contract's shape; pi fields without a name go under `extra`."""
+def block_from_pi(b: dict[str, Any], issues: Issues | None = None, where: str = "content") -> Block:
+    """A pi content block in the contract's shape; pi fields without a name go under `extra`.
+    Values of the wrong type are issues (`fields.Issue`) and read as empty or null."""
     t = b.get("type")
     if t == "text":
-        if len(b) == 2 and "text" in b:
+        value = b.get("text")
+        if len(b) == 2 and isinstance(value, str):
             return b  # already in contract shape; no copy needed
-        out: Block = {"type": "text", "text": b.get("text") or ""}
+        out: Block = {"type": "text", "text": text(value, at(where, "text"), issues)}
         extra = rest(b, TEXT_KEYS)
     elif t == "toolCall":
-        out = {"type": "tool_call", "id": b.get("id"), "name": b.get("name"), "arguments": b.get("arguments")}
+        out = {
+            "type": "tool_call",
+            "id": string(b.get("id"), at(where, "id"), issues),
+            "name": string(b.get("name"), at(where, "name"), issues),
+            "arguments": b.get("arguments"),
+        }
         extra = rest(b, TOOL_CALL_KEYS)
     elif t == "thinking":
         out = {
             "type": "thinking",
-            "thinking": b.get("thinking") or "",
-            "signature": b.get("thinkingSignature"),
+            "thinking": text(b.get("thinking"), at(where, "thinking"), issues),
+            "signature": string(b.get("thinkingSignature"), at(where, "thinkingSignature"), issues),
         }
         extra = rest(b, THINKING_KEYS)
     elif t == "image":
-        out = {"type": "image", "mime_type": b.get("mimeType"), "data": b.get("data")}
+        out = {
+            "type": "image",
+            "mime_type": string(b.get("mimeType"), at(where, "mimeType"), issues),
+            "data": string(b.get("data"), at(where, "data"), issues),
+        }
         extra = rest(b, IMAGE_KEYS)
     else:
         return b  # a block the contract has no other name for: as it is
@@ -196,9 +217,9 @@ def block_to_pi(b: Block) -> Block:
     return out
 
 
-def blocks_from_pi(content: Any) -> list[Block]:
+def blocks_from_pi(content: Any, issues: Issues | None = None, where: str = "content") -> list[Block]:
     """A pi message's content (a string or a list of blocks) as contract blocks."""
-    return content_blocks(content, block_from_pi)
+    return content_blocks(content, block_from_pi, issues, where)
 
 
 def blocks_to_pi(content: Any) -> list[Block]:
@@ -222,20 +243,28 @@ def details_to_pi(details: Any) -> Any:
     return {DETAIL_NAMES.get(k, k): v for k, v in details.items()}
 
 
-def fields_from_pi(obj: dict[str, Any], fields: tuple[Field, ...]) -> tuple[list[Block], dict[str, Any]]:
-    """The content and `data` of an entry or message read from pi's `obj`."""
+def fields_from_pi(
+    obj: dict[str, Any], fields: tuple[Field, ...], issues: Issues | None = None, where: str = ""
+) -> tuple[list[Block], dict[str, Any]]:
+    """The content and `data` of an entry or message read from pi's `obj` (`where` is its path
+    in the line, for issues)."""
     content: list[Block] = []
     data: dict[str, Any] = {}
     for f in fields:
         how = f.how
+        value = obj.get(f.pi)
         if how == CONTENT:
-            content = blocks_from_pi(obj.get(f.pi))
+            content = blocks_from_pi(value, issues, at(where, f.pi))
         elif how in (FLAG, SET_FLAG):
-            data[f.ours] = bool(obj.get(f.pi))
+            data[f.ours] = bool(value)  # pi's own test is JavaScript's truthiness
         elif how == TEXT:
-            data[f.ours] = obj.get(f.pi) or ""
+            data[f.ours] = text(value, at(where, f.pi), issues)
+        elif f.value == STRING:
+            data[f.ours] = string(value, at(where, f.pi), issues)
+        elif f.value == INTEGER:
+            data[f.ours] = integer(value, at(where, f.pi), issues)
         else:
-            data[f.ours] = obj.get(f.pi)
+            data[f.ours] = value
     return content, data
 
 

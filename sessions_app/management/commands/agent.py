@@ -2,7 +2,8 @@
 
 agent definitions [--all]                 what list_agent_definitions() returns (--all: + hidden)
 agent new [--title T] [--workspace DIR]   prints the new session id
-agent run SESSION_ID "prompt" [--scenario FILE] [--max-turns N]
+agent run SESSION_ID "prompt" [--scenario FILE] [--max-turns N]   (refused while a run of the
+                                          session is running: one run per session at a time)
 agent chat SESSION_ID [--scenario FILE]   /switch_node KEY, /tree, /context, /compact [instr], /quit
 """
 
@@ -23,7 +24,7 @@ from sessions_app.models import Node, Session
 from sessions_app.runtime import agents as definitions
 from sessions_app.runtime import compact_fork
 from sessions_app.runtime.auto_compaction import ForkCompaction
-from sessions_app.runtime.loop import AgentLoop, RunOutcome
+from sessions_app.runtime.loop import AgentLoop, RunOutcome, SessionBusy
 from sessions_app.runtime.providers import provider_for
 
 
@@ -54,7 +55,10 @@ class Command(BaseCommand):
         elif action == "run":
             session = self._session(opts["session_id"])
             provider = self._provider(opts.get("scenario"))
-            outcome = asyncio.run(self._run(session, provider, opts["prompt"], opts["max_turns"]))
+            try:
+                outcome = asyncio.run(self._run(session, provider, opts["prompt"], opts["max_turns"]))
+            except SessionBusy as busy:
+                raise CommandError(f"not run: {busy}") from busy
             self._report(outcome)
             if outcome.end_reason not in (EndReason.COMPLETED, EndReason.MAX_TURNS):
                 raise CommandError(
@@ -140,7 +144,11 @@ class Command(BaseCommand):
             if line.startswith("/"):
                 self._slash(session, line)
                 continue
-            outcome = asyncio.run(self._run(session, provider, line))
+            try:
+                outcome = asyncio.run(self._run(session, provider, line))
+            except SessionBusy as busy:
+                self.stderr.write(f"not sent: {busy}")
+                continue
             self._report(outcome)
 
     def _slash(self, session: Session, line: str) -> None:

@@ -1,6 +1,7 @@
 """`manage.py compact SESSION_ID [--instructions TEXT] [--recovery]`: run the compact fork now and
-stream its summary to the terminal. `--recover-orphans` instead retries tasks a dead process left
-running."""
+stream its summary to the terminal. `--recover-orphans` instead takes back the work a dead process
+left running: compaction tasks are retried here (once) or failed, agent runs are failed, and every
+task it looked at gets a line saying what was done with it."""
 
 from __future__ import annotations
 
@@ -12,6 +13,8 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from sessions_app.compaction.vocabulary import TaskStatus, Trigger
 from sessions_app.models import CompactionEntry, Session
 from sessions_app.runtime import compact_fork
+from sessions_app.runtime.compact_fork.orphans import ALIVE, ENDED, GAVE_UP, RETRIED
+from sessions_app.runtime.loop import fail_orphaned_runs
 
 
 class Command(BaseCommand):
@@ -29,12 +32,7 @@ class Command(BaseCommand):
         self, *args: Any, session_id: int | None, instructions: str, recovery: bool, **opts: Any
     ) -> None:
         if opts["recover_orphans"]:
-            retried = compact_fork.recover_orphaned_tasks(restart=False)
-            for task_id in retried:
-                outcome = asyncio.run(compact_fork.run_task(task_id))
-                self.stdout.write(f"task {task_id}: {outcome.status} {outcome.error}".rstrip())
-            if not retried:
-                self.stdout.write("no orphaned compaction tasks")
+            self._recover_orphans()
             return
         if session_id is None:
             raise CommandError("give a SESSION_ID (or --recover-orphans)")
@@ -68,3 +66,24 @@ class Command(BaseCommand):
             audit = entry.audit if isinstance(entry.audit, dict) else {}
             kept = f"{audit.get('kept')}/{audit.get('total')} facts kept" if audit else "not audited"
             self.stderr.write(f"[summarizer: {entry.summarizer or 'unknown'}; retention: {kept}]")
+
+    def _recover_orphans(self) -> None:
+        for run in fail_orphaned_runs():
+            self.stdout.write(f"run {run.run_id} (session {run.session_id}): {run.error} → failed")
+        reports = compact_fork.recover_orphans()
+        for report in reports:
+            task = f"task {report.task_id}"
+            if report.action == RETRIED:
+                outcome = asyncio.run(compact_fork.run_task(report.task_id))
+                detail = f" ({outcome.error})" if outcome.error else ""
+                self.stdout.write(f"{task}: retried → {outcome.status}{detail}")
+            elif report.action == GAVE_UP:
+                self.stdout.write(f"{task}: gave up after {report.attempts} attempts → failed")
+            elif report.action == ALIVE:
+                self.stdout.write(
+                    f"{task}: still running in {report.owner or 'an unknown process'} → left alone"
+                )
+            elif report.action == ENDED:
+                self.stdout.write(f"{task}: ended while being looked at → left alone")
+        if not any(r.orphaned for r in reports):
+            self.stdout.write("no orphaned compaction tasks")

@@ -4,12 +4,17 @@
 - `tasks`: requesting a task (planned once), claiming it, the `compact_pending` record;
 - `fork`: the hidden child agent that writes the summary (model calls, deltas, bookkeeping);
 - `apply`: how a task ends: its result written by the store, or closed stale / failed / cancelled;
-- `orphans`: tasks a dead process left running, retried once.
+- `orphans`: tasks a dead process left running, retried once, then failed.
 """
 
 from sessions_app.runtime.compact_fork.apply import PROGRESS_GUARD
 from sessions_app.runtime.compact_fork.fork import CompactFork, compact, run_task, start_in_background
-from sessions_app.runtime.compact_fork.orphans import ORPHAN_AFTER, recover_orphaned_tasks
+from sessions_app.runtime.compact_fork.orphans import (
+    ORPHAN_AFTER,
+    OrphanReport,
+    recover_orphaned_tasks,
+    recover_orphans,
+)
 from sessions_app.runtime.compact_fork.settings import compaction_settings, context_window
 from sessions_app.runtime.compact_fork.tasks import (
     CIRCUIT_BREAKER_LIMIT,
@@ -19,9 +24,9 @@ from sessions_app.runtime.compact_fork.tasks import (
     CompactionRefused,
     NothingToCompact,
     claim_task,
-    owner_id,
     request_compaction,
 )
+from sessions_app.runtime.process import owner_id
 
 __all__ = [
     "CIRCUIT_BREAKER_LIMIT",
@@ -33,12 +38,14 @@ __all__ = [
     "CompactionOutcome",
     "CompactionRefused",
     "NothingToCompact",
+    "OrphanReport",
     "claim_task",
     "compact",
     "compaction_settings",
     "context_window",
     "owner_id",
     "recover_orphaned_tasks",
+    "recover_orphans",
     "request_compaction",
     "run_task",
     "start_in_background",

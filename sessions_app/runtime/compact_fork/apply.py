@@ -6,6 +6,12 @@ after the *current* active node (compare-and-swap, so an agent loop appending at
 cannot be overwritten); otherwise the result is stale: no node, but the fork's agent, run and
 events stay. Every ending goes through `_close`, which settles the task, the fork's run and the
 session's `compact_pending` record together.
+
+Every terminal write is a compare-and-set on the worker's attempt: it changes the task only while
+the task is still `running` *and* still on the attempt this worker claimed. A worker that lost its
+task meanwhile (presumed dead, retried or given up by the sweeper) gets `Superseded`: its
+transaction is rolled back, so it can neither overwrite the task's ending nor add a second
+compaction node.
 """
 
 from __future__ import annotations
@@ -14,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from sessions_app import store
@@ -44,6 +51,20 @@ _RUN_ENDS: dict[TaskStatus, tuple[RunStatus, EndReason]] = {
 }
 
 
+class Superseded(Exception):
+    """This worker's attempt no longer owns its task (the sweeper retried or failed it)."""
+
+    def __init__(self, task_id: int, attempt: int) -> None:
+        row = CompactionTask.objects.filter(pk=task_id).values_list("status", "attempts").first()
+        status, current = row if row is not None else ("gone", 0)
+        super().__init__(
+            f"attempt {attempt} of compaction task {task_id} no longer owns it "
+            f"(the task is {status}, on attempt {current}); its result was dropped"
+        )
+        self.task_id = task_id
+        self.attempt = attempt
+
+
 @dataclass(slots=True)
 class ForkRecord:
     """The rows a compaction writes about itself: its task, and the fork's agent and run once
@@ -52,6 +73,25 @@ class ForkRecord:
     task: CompactionTask
     agent_id: int | None = None
     run_id: int | None = None
+
+    @property
+    def attempt(self) -> int:
+        """The attempt this worker claimed (the task's `attempts` when it was claimed)."""
+        return self.task.attempts
+
+    def owned(self) -> QuerySet[CompactionTask]:
+        """The task, as long as this worker's attempt still owns it."""
+        return CompactionTask.objects.filter(
+            pk=self.task.pk, status=TaskStatus.RUNNING, attempts=self.task.attempts
+        )
+
+    def check_owned(self) -> None:
+        """Lock the task row for the rest of the transaction; raise Superseded if it is not ours."""
+        if self.owned().select_for_update().values_list("pk", flat=True).first() is None:
+            raise Superseded(self.task.pk, self.attempt)
+
+    def superseded(self, lost: Superseded) -> CompactionOutcome:
+        return CompactionOutcome(self.task.pk, "skipped", error=str(lost))
 
     def event(self, type_: str, payload: dict[str, Any]) -> None:
         Event.objects.create(
@@ -73,11 +113,11 @@ def _close(
     metadata: dict[str, Any] | None = None,
 ) -> None:
     """Settle the task, the fork's run and `compact_pending` (inside the caller's transaction,
-    with the session row locked)."""
+    with the session row locked). Raises Superseded, writing nothing, when the task is no longer
+    this worker's attempt; the caller's transaction must then roll back."""
     now = timezone.now()
-    CompactionTask.objects.filter(pk=record.task.pk).update(
-        status=status, error=error, finished_at=now, compaction=compaction
-    )
+    if not record.owned().update(status=status, error=error, finished_at=now, compaction=compaction):
+        raise Superseded(record.task.pk, record.attempt)
     if record.run_id is not None:
         run_status, end_reason = _RUN_ENDS[status]
         failed = status in (TaskStatus.FAILED, TaskStatus.CANCELLED)
@@ -105,6 +145,7 @@ def apply_result(
     try:
         with transaction.atomic():
             session = Session.objects.select_for_update().get(pk=task.session_id)
+            record.check_owned()  # a late worker stops here, before validating or writing anything
             stale_reason, tail = _staleness(session, task, path[-1].key if path else None)
             if stale_reason:
                 return finish_stale(record, session, stale_reason)
@@ -126,6 +167,8 @@ def apply_result(
             return _completed(record, session, entry, payload, settings, parent=current[-1].key)
     except PayloadError as exc:
         return finish_failed(record, str(exc))
+    except Superseded as lost:
+        return record.superseded(lost)
 
 
 def _completed(
@@ -221,32 +264,41 @@ def finish_failed(
     """Close the task failed (or cancelled); failed automatic compactions count towards the
     circuit breaker (docs/compaction.md, "Guards")."""
     task = record.task
-    with transaction.atomic():
-        session = Session.objects.select_for_update().get(pk=task.session_id)
-        failures = int(session.metadata.get(FAILURES_KEY, 0))
-        counted = status == TaskStatus.FAILED and task.trigger == Trigger.AUTO
-        if counted:
-            failures += 1
-        _close(record, session, status, error=error, metadata={FAILURES_KEY: failures} if counted else None)
-        record.event(
-            "compact_failed" if status == TaskStatus.FAILED else "compact_cancelled",
-            {"task_id": task.pk, "error": error},
-        )
-        if counted and failures == CIRCUIT_BREAKER_LIMIT:
-            record.event(
-                "compact_circuit_open",
-                {
-                    "task_id": task.pk,
-                    "failures": failures,
-                    "note": "automatic compaction stopped; manual still allowed",
-                },
-            )
+    try:
+        with transaction.atomic():
+            _fail(record, error, status)
+    except Superseded as lost:  # a late worker: the task already ended (or went to another attempt)
+        return record.superseded(lost)
     live.publish_on_commit(
         task.session_id,
         "compact_failed",
         {"task_id": task.pk, "run_id": record.run_id, "error": error, "status": status.value},
     )
     return CompactionOutcome(task.pk, status, error=error)
+
+
+def _fail(record: ForkRecord, error: str, status: TaskStatus) -> None:
+    """The failed (or cancelled) ending, in the caller's transaction; raises Superseded."""
+    task = record.task
+    session = Session.objects.select_for_update().get(pk=task.session_id)
+    failures = int(session.metadata.get(FAILURES_KEY, 0))
+    counted = status == TaskStatus.FAILED and task.trigger == Trigger.AUTO
+    if counted:
+        failures += 1
+    _close(record, session, status, error=error, metadata={FAILURES_KEY: failures} if counted else None)
+    record.event(
+        "compact_failed" if status == TaskStatus.FAILED else "compact_cancelled",
+        {"task_id": task.pk, "error": error},
+    )
+    if counted and failures == CIRCUIT_BREAKER_LIMIT:
+        record.event(
+            "compact_circuit_open",
+            {
+                "task_id": task.pk,
+                "failures": failures,
+                "note": "automatic compaction stopped; manual still allowed",
+            },
+        )
 
 
 def finish_cancelled(record: ForkRecord, reason: str) -> CompactionOutcome:

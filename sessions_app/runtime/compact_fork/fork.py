@@ -8,6 +8,11 @@ a payload. It never writes nodes: `apply.apply_result` has the store validate an
 This module does the fork's I/O and bookkeeping: it persists the fork like any agent (agent, run,
 the exact prompt), sends the engine's summary requests to the provider with retries, and streams
 the deltas. The engine's `compact` does the rest.
+
+Each claim of a task is an *attempt* (`CompactionTask.attempts`). The fork writes to its task only
+while its attempt still owns it (apply.ForkRecord.owned): a worker the sweeper gave up on notices
+at its next write and stops. A retry announces itself with `compact_started` carrying its attempt,
+and the dashboard starts that attempt's stream afresh.
 """
 
 from __future__ import annotations
@@ -54,6 +59,7 @@ from sessions_app.runtime import hooks, live
 from sessions_app.runtime.agents import COMPACT_AGENT, resolve_definition
 from sessions_app.runtime.compact_fork.apply import (
     ForkRecord,
+    Superseded,
     apply_result,
     finish_cancelled,
     finish_failed,
@@ -67,6 +73,7 @@ from sessions_app.runtime.compact_fork.tasks import (
     stored_cut,
     take_plan,
 )
+from sessions_app.runtime.process import owner_id
 from sessions_app.runtime.providers import provider_for
 from sessions_app.runtime.spawn import spawn
 
@@ -102,6 +109,9 @@ class CompactFork:
         record = self.record = ForkRecord(claimed)
         try:
             return await self._execute(record)
+        except Superseded as lost:
+            log.warning("compaction task %s: %s", self.task_id, lost)
+            return record.superseded(lost)
         except asyncio.CancelledError:
             await sync_to_async(finish_cancelled)(record, "cancelled: the process stopped the compaction")
             raise
@@ -287,7 +297,13 @@ class CompactFork:
                     await live.apublish(
                         record.task.session_id,
                         "compact_delta",
-                        {"task_id": self.task_id, "run_id": record.run_id, "part": part, "text": text},
+                        {
+                            "task_id": self.task_id,
+                            "run_id": record.run_id,
+                            "attempt": record.attempt,
+                            "part": part,
+                            "text": text,
+                        },
                     )
 
     # --- database work (sync) -------------------------------------------------------------
@@ -297,8 +313,14 @@ class CompactFork:
         self.record.event(type_, dict(payload))
 
     def _delta_event(self, part: str, text: str) -> None:
-        self._event("compact_delta", {"task_id": self.task_id, "part": part, "text": text})
-        CompactionTask.objects.filter(pk=self.task_id).update(heartbeat_at=timezone.now())
+        """Record streamed text and beat the heart; a worker whose attempt lost the task stops."""
+        assert self.record is not None
+        if not self.record.owned().update(heartbeat_at=timezone.now()):
+            raise Superseded(self.task_id, self.record.attempt)
+        self._event(
+            "compact_delta",
+            {"task_id": self.task_id, "attempt": self.record.attempt, "part": part, "text": text},
+        )
 
     def _add_usage(self, input_: int, output: int, cache_read: int, cache_write: int) -> None:
         assert self.record is not None and self.record.run_id is not None
@@ -339,17 +361,20 @@ class CompactFork:
                 hidden=True,
                 metadata={"purpose": "compact", "task_id": task.pk},
             )
-            run = Run.objects.create(agent=agent, session_id=session.pk, trigger=task.trigger, model=model)
-            record.agent_id, record.run_id = agent.pk, run.pk
-            CompactionTask.objects.filter(pk=task.pk).update(
-                fork_agent=agent, fork_run=run, heartbeat_at=timezone.now()
+            run = Run.objects.create(
+                agent=agent, session_id=session.pk, trigger=task.trigger, model=model, owner=owner_id()
             )
+            # Only while this attempt owns the task: a late worker's agent and run roll back.
+            if not record.owned().update(fork_agent=agent, fork_run=run, heartbeat_at=timezone.now()):
+                raise Superseded(task.pk, record.attempt)
+            record.agent_id, record.run_id = agent.pk, run.pk
             by_part = {r.purpose: r for r in requests}
             history, prefix = by_part.get("history"), by_part.get("turn_prefix")
             self._event(
                 "compact_started",
                 {
                     "task_id": task.pk,
+                    "attempt": record.attempt,
                     "trigger": task.trigger,
                     "reason": task.reason,
                     "model": model,
@@ -360,8 +385,17 @@ class CompactFork:
                     "max_tokens": history.max_tokens if history else (prefix.max_tokens if prefix else 0),
                 },
             )
+        # `attempt` above 1 is a retry: the dashboard drops the text of the attempts before it.
         live.publish_on_commit(
-            session.pk, "compact_started", {"task_id": task.pk, "run_id": run.pk, "agent_id": agent.pk}
+            session.pk,
+            "compact_started",
+            {
+                "task_id": task.pk,
+                "run_id": run.pk,
+                "agent_id": agent.pk,
+                "attempt": record.attempt,
+                "fresh_stream": True,
+            },
         )
 
 

@@ -9,8 +9,6 @@ data walk").
 
 from __future__ import annotations
 
-import os
-import socket
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -32,6 +30,7 @@ from sessions_app.compaction.vocabulary import (
 from sessions_app.models import CompactionTask, Event, Node, Session
 from sessions_app.runtime import live
 from sessions_app.runtime.compact_fork.settings import compaction_settings
+from sessions_app.runtime.process import owner_id
 
 CIRCUIT_BREAKER_LIMIT = 3  # consecutive failed automatic compactions
 PENDING_KEY = "compact_pending"  # the session metadata naming the task on its way
@@ -228,7 +227,3 @@ def claim_task(task_id: int) -> CompactionTask | None:
         task.save(update_fields=["status", "attempts", "owner", "started_at", "heartbeat_at"])
     live.publish_on_commit(task.session_id, "task", task_payload(task))
     return task
-
-
-def owner_id() -> str:
-    return f"{socket.gethostname()}:{os.getpid()}"

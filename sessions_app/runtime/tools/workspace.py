@@ -1,9 +1,10 @@
 """The session workspace: the one directory the file tools and bash work in.
 
 File tools resolve every path to its real location (following symlinks) and refuse anything that
-does not end up inside the workspace's real path. This is path confinement, not a jail: `bash` runs
-with the workspace as its working directory and is limited by the permission policy only, so a
-command can still reach the rest of the machine.
+does not end up inside the workspace's real path. That is path confinement, which is enough for
+tools that take a path. `bash` cannot be confined by checking paths, so it runs in a bubblewrap
+sandbox in which the workspace is the only writable directory and the server's own files do not
+exist (`sandbox.py`, docs/sandbox.md).
 """
 
 from __future__ import annotations

@@ -279,6 +279,7 @@ async def delta_latency_inprocess(session_id: int, user: Any, clients: int, delt
     value = await sync_to_async(cookie)()
     headers = [
         (b"origin", b"http://127.0.0.1"),
+        (b"host", b"127.0.0.1"),
         (b"cookie", f"{settings.SESSION_COOKIE_NAME}={value}".encode()),
     ]
     comms = []

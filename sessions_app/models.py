@@ -86,11 +86,12 @@ class Session(models.Model):
     # import commits, and removed when it fails.
     importing = models.BooleanField(default=False, db_index=True)
 
-    objects = SessionManager()
     all_objects = models.Manager()
+    objects = SessionManager()
 
     class Meta:
         ordering = ["-updated_at", "-id"]
+        default_manager_name = "objects"
         base_manager_name = "all_objects"
 
     def __str__(self) -> str:

@@ -6,6 +6,7 @@ The generated password is kept in $CUTPOINT_DATA_DIR/operator-login.txt (mode 60
 
 from __future__ import annotations
 
+import os
 import secrets
 from typing import Any
 
@@ -27,8 +28,11 @@ class Command(BaseCommand):
         if not User.objects.exists():
             password = secrets.token_urlsafe(12)
             User.objects.create_superuser(username=username, email="", password=password)
-            login_file.write_text(f"{username}\n{password}\n")
-            login_file.chmod(0o600)
+            # Created with mode 600, never readable by others even for a moment.
+            login_file.unlink(missing_ok=True)
+            fd = os.open(login_file, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600)
+            with os.fdopen(fd, "w") as out:
+                out.write(f"{username}\n{password}\n")
         if login_file.exists():
             user, password = login_file.read_text().split("\n")[:2]
             if User.objects.filter(username=user).exists():

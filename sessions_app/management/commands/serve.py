@@ -28,8 +28,22 @@ class Command(BaseCommand):
         parser.add_argument("--host", default="127.0.0.1")
         parser.add_argument("--port", type=int, default=8000)
         parser.add_argument("--no-restart", action="store_true", help="exit when a worker exits")
+        parser.add_argument(
+            "--proxy-headers",
+            action="store_true",
+            help="trust X-Forwarded-For (only behind a proxy that sets it; else clients choose their IP)",
+        )
 
-    def handle(self, *args: Any, workers: int, host: str, port: int, no_restart: bool, **opts: Any) -> None:
+    def handle(
+        self,
+        *args: Any,
+        workers: int,
+        host: str,
+        port: int,
+        no_restart: bool,
+        proxy_headers: bool,
+        **opts: Any,
+    ) -> None:
         if workers < 1:
             raise CommandError("--workers must be at least 1")
         if workers > 1 and not settings.REDIS_URL:
@@ -54,7 +68,7 @@ class Command(BaseCommand):
                 "daphne",
                 "--fd",
                 str(fd),
-                "--proxy-headers",
+                *(["--proxy-headers"] if proxy_headers else []),
                 "dashboard.asgi:application",
             ]
             return subprocess.Popen(cmd, pass_fds=(fd,))

@@ -19,8 +19,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
-from .facts import Fact, extract_facts, message_text, normalize, stems
+from .facts import Fact, extract_facts
 from .messages import ASSISTANT, BASH_EXECUTION, COMPACTION, MESSAGE, Entry
+from .phrases import message_text, normalize, stems
 from .prepare import Preparation
 from .vocabulary import FactKind
 

@@ -18,8 +18,10 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from . import sections as S
-from .facts import (
-    Fact,
+from .facts import Fact
+from .facts import extract_facts as _extract
+from .messages import MESSAGE, USER, Entry
+from .phrases import (
     clip,
     is_constraint,
     is_deferred,
@@ -31,8 +33,6 @@ from .facts import (
     sentences,
     stems,
 )
-from .facts import extract_facts as _extract
-from .messages import MESSAGE, USER, Entry
 from .prepare import Preparation
 from .prompts import DEFAULT_SECTIONS, PI_SECTIONS, TURN_PREFIX_SECTIONS
 from .summary import assemble_summary, history_max_tokens, make_payload, turn_prefix_max_tokens

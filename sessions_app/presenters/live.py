@@ -4,8 +4,8 @@ Every top-level element of a message is swapped out of band by the htmx ws exten
 (`outerHTML`) unless it carries its own `hx-swap-oob`. All text is escaped by the templates or
 by `format_html`; summary deltas never touch the database.
 
-`#live-signal`'s `data-refresh` names what the message made stale: `tree`, `run` (the run page)
-and the ids of the panels whose `refresh_on` lists the message's kind
+`#live-signal`'s `data-refresh` names what the message made stale: `run` (the run page), the live
+views (the tree, the node pane) and the panels whose `refresh_on` lists the message's kind
 (sessions_app.presenters.panels). The page's script fires `cp:refresh-<name>` for each.
 """
 
@@ -24,7 +24,7 @@ from django.utils.html import format_html
 from sessions_app.middleware import scrub_surrogates
 from sessions_app.models import CompactionTask, Event, Node, Session
 from sessions_app.presenters.header import active_task, build_header
-from sessions_app.presenters.panels import refreshed_by
+from sessions_app.presenters.panels import refreshed_by, views_refreshed_by
 from sessions_app.presenters.tree import Branch, Line, Row
 
 _PART = re.compile(r"^[a-z_]{1,32}$")
@@ -52,6 +52,12 @@ class LiveTask:
     @property
     def active(self) -> bool:
         return self.task.status in CompactionTask.ACTIVE_STATUSES
+
+    @property
+    def split_turn(self) -> bool:
+        """The plan cuts inside a turn: the turn's prefix gets a summary of its own, streamed into
+        its own box, which is shown from the start (not only once text has arrived)."""
+        return self.task.turn_start_node_id is not None or bool(self.streams.get("turn_prefix"))
 
 
 def part_name(value: Any) -> str:
@@ -157,6 +163,8 @@ def node_fragment(session: Session, key: str) -> tuple[str, str]:
     context = {"session": session, "base": reverse("sessions_app:session_detail", args=[session.pk])}
     if parent_id is None:
         return "", f"tn-{nid}"
+    total = Node.objects.filter(session_id=session.pk).count()
+    context["total"] = total
     siblings = Node.objects.filter(parent_id=parent_id).count()
     if siblings > 1:
         branch = Branch(nid, key, 1, int(kind == "compaction"), True, False, Line(key, 1, 0, 1, [row]))
@@ -188,8 +196,9 @@ def snapshot(session_id: int, can_act: bool, run_id: int | None = None) -> str:
 
 
 def refresh_targets(kind: str, *extra: str) -> str:
-    """`data-refresh` for a live message: `extra` (e.g. the tree), then the stale panels."""
-    return " ".join([*extra, *refreshed_by(kind)])
+    """`data-refresh` for a live message: `extra`, then the stale live views (tree, node pane), then
+    the stale panels; each name once."""
+    return " ".join(dict.fromkeys([*extra, *views_refreshed_by(kind), *refreshed_by(kind)]))
 
 
 @_utf8_safe
@@ -222,7 +231,7 @@ def update(
         )
     if kind == "active_node":
         return header_fragment(session, can_act) + signal_fragment(
-            kind, refresh=refresh_targets(kind, "tree"), active=str(payload.get("key") or "")
+            kind, refresh=refresh_targets(kind), active=str(payload.get("key") or "")
         )
     if kind == "run":
         return signal_fragment(kind, refresh=refresh_targets(kind))

@@ -7,7 +7,9 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
-from sessions_app.compaction.facts import Fact, extract_facts, salient_line, text_paths, user_values
+from sessions_app.compaction.facts import Fact, extract_facts
+from sessions_app.compaction.phrases import text_paths, user_values
+from sessions_app.compaction.tool_outcomes import salient_line
 from sessions_app.compaction.vocabulary import FactKind
 from tests.compaction.builders import Chain, text
 

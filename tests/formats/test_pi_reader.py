@@ -383,3 +383,61 @@ def test_lazy_file_tracking_matches_eager(fixture: Path) -> None:
     assert isinstance(lazy, Preparation) and isinstance(eager, Preparation)
     assert (lazy.read_files, lazy.modified_files) == (eager.read_files, eager.modified_files)
     assert lazy.modified_files  # the fixtures do edit files: the check is not vacuous
+
+
+def _migrated(path: Path) -> bytes:
+    """The (v1) file as pi's migration to v3 writes it: `{...entry, id, parentId}`, so the two
+    keys come last on every line (a linear chain here; compactions keep nothing)."""
+    out = []
+    previous: str | None = None
+    for n, line in enumerate(path.read_bytes().splitlines()):
+        obj = json.loads(line)
+        if n == 0:
+            obj["version"] = 3
+        else:
+            if obj.get("type") == "compaction":
+                obj.pop("firstKeptEntryIndex", None)
+                obj["firstKeptEntryId"] = f"{n:08x}"
+            obj = {**obj, "id": f"{n:08x}", "parentId": previous}
+            previous = obj["id"]
+        out.append(json.dumps(obj, separators=(",", ":"), ensure_ascii=False).encode())
+    return b"\n".join(out) + b"\n"
+
+
+def test_migrated_lines_are_read_lazily_and_give_the_same_session() -> None:
+    raw = _migrated(BEFORE)
+    assert b'"parentId":' in raw.splitlines()[2][-80:]  # the keys really come last
+    lazy = pi_reader.parse(raw)
+    eager = pi_reader.parse(raw, lazy=False)
+    messages = [e for e in lazy.entries if e.kind == "message"]
+    assert messages and all(type(e).__name__ == "_LazyEntry" for e in messages)
+    assert [dataclasses.astuple(copy.copy(e)) for e in lazy.entries] == [
+        dataclasses.astuple(e) for e in eager.entries
+    ]
+    assert len(lazy.path()) == len(lazy.entries)
+
+
+def test_a_nested_id_at_the_end_of_a_message_is_not_mistaken_for_the_entry_s() -> None:
+    header = {"type": "session", "version": 3, "id": "s", "timestamp": "2025-01-01T00:00:00.000Z", "cwd": "/"}
+    user = {
+        "type": "message",
+        "id": "u1",
+        "parentId": None,
+        "timestamp": "2025-01-01T00:00:01.000Z",
+        "message": {"role": "user", "content": "hi", "timestamp": 1},
+    }
+    call = {
+        "type": "message",
+        "timestamp": "2025-01-01T00:00:02.000Z",
+        "message": {
+            "role": "assistant",
+            "content": [
+                {"type": "toolCall", "id": "c", "name": "x", "arguments": {"id": "fake", "parentId": "u1"}}
+            ],
+        },
+        "id": "a1",
+        "parentId": "u1",
+    }
+    raw = "\n".join(json.dumps(o, separators=(",", ":")) for o in (header, user, call)).encode()
+    session = pi_reader.parse(raw)
+    assert [(e.key, e.parent) for e in session.entries] == [("u1", None), ("a1", "u1")]

@@ -215,6 +215,11 @@ _MESSAGE_HEAD = re.compile(
     rb'"timestamp":"([^"\\]*)","message":\{"role":"([A-Za-z]+)"'
 )
 
+# pi's v1/v2 → v3 migration writes `{...entry, id, parentId}`: the two keys come last, after the
+# message. A quote inside a JSON string is always escaped, and only the top-level object closes
+# with a single brace at the end of the line, so this tail is exactly the entry's own id/parent.
+_MIGRATED_TAIL = re.compile(rb'\},"id":"([^"\\]*)","parentId":(?:null|"([^"\\]*)")\}\s*$')
+
 _FILE_TOOL_CALL = re.compile(rb'"name":"(?:read|write|edit)"')
 
 
@@ -448,16 +453,23 @@ def parse(raw: bytes | str, *, estimate: bool = False, lazy: bool = True) -> PiS
         head = match_head(line) if use_lazy else None
         if head is not None and not head.group().isascii():
             head = None  # decoded in full below (which refuses invalid UTF-8)
-        if head is not None and line.rstrip().endswith(b"}}"):
+        tail = None
+        if head is not None and head.group(1) is None and not v1:
+            tail = _MIGRATED_TAIL.search(line)  # a migrated file: id and parentId come last
+        if head is not None and (tail is not None or line.rstrip().endswith(b"}}")):
             pi_role = head.group(4).decode()
             role = ROLES.get(pi_role)
-            if role is not None and pi_role not in LEGACY_ROLES and (head.group(1) is None) == v1:
-                if v1:
+            ids: tuple[bytes | None, bytes | None] | None = None
+            if head.group(1) is not None:
+                ids = (head.group(1), head.group(2))
+            elif tail is not None:
+                ids = (tail.group(1), tail.group(2))
+            if role is not None and pi_role not in LEGACY_ROLES and (ids is None) == v1:
+                if ids is None:
                     key, parent = v1_key(builder.index + 1), builder.prev
                 else:
-                    key = head.group(1).decode()
-                    p = head.group(2)
-                    parent = p.decode() if p is not None else None
+                    key = (ids[0] or b"").decode()
+                    parent = ids[1].decode() if ids[1] is not None else None
                 e = builder.add_lazy(key, parent, role, head.group(3).decode(), line)
         if e is None:
             if not line.strip():

@@ -17,8 +17,8 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
-from sessions_app.compaction.facts import clip
 from sessions_app.compaction.messages import Block, Usage
+from sessions_app.compaction.phrases import clip
 from sessions_app.compaction.vocabulary import StopReason
 from sessions_app.llm.base import (
     AssistantMessage,

@@ -1,0 +1,209 @@
+"""What tool calls did, from their structured results: shell commands and their exit status,
+failures (an error flag or a non-zero exit, never a word in the output) and their salient line,
+denials, sub-agents, stored outputs (docs/compaction.md, rule R2)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Final
+
+from .messages import BASH_EXECUTION, TOOL_RESULT, Entry
+from .phrases import clip, looks_like_path, message_text, path_alternatives
+
+_PATH_KEYS: Final = ("path", "file_path", "filePath", "file", "filename", "notebook_path", "target_file")
+
+# --- tool calls and results -------------------------------------------------------------------
+
+_SHELL_TOOLS: Final = frozenset(
+    {
+        "bash",
+        "shell",
+        "sh",
+        "exec",
+        "exec_command",
+        "run_command",
+        "run_shell_command",
+        "terminal",
+        "local_shell",
+        "container.exec",
+        "powershell",
+    }
+)
+_SUBAGENT = re.compile(r"(?:^|[._-])(?:task|agent|subagent|sub_agent|delegate|dispatch_agent)$")
+_EXIT = re.compile(
+    r"\[exit code (-?\d+)\]|\b(?:exit code|exit status|exited with (?:code|status)|process exited with code)"
+    r"\s*:?\s*(-?\d+)",
+    re.I,
+)
+_STATUS_LINE = re.compile(
+    r"^\s*(?:\[(?:exit code -?\d+|timed out[^\]]*)\]|exit code:? -?\d+|command exited with code -?\d+|"
+    r"process exited with code -?\d+|\(no output\))\s*$",
+    re.I,
+)
+_DENIAL = re.compile(
+    r"^\s*(?:tool call (?:was )?denied|the user doesn't want to proceed|permission to use \S+.* "
+    r"(?:has been|was) denied|[\w .-]{0,40}\b(?:denied|rejected|blocked|refused) by (?:the )?"
+    r"(?:user|policy|operator|hook|permission|sandbox|rule))",
+    re.I,
+)
+_ARTIFACT_REF = re.compile(r"\[artifact (\d+): ([^,\]\s]+)")
+_SAVED_TO = re.compile(
+    r"\b(?:full output|output) (?:was )?(?:saved|written|stored) (?:to|in|at):?\s+(\S+)", re.I
+)
+
+
+def tool_base(name: str) -> str:
+    return re.split(r"[.:/]", name.lower())[-1] if name else ""
+
+
+def is_shell_tool(name: str) -> bool:
+    n = name.lower()
+    return n in _SHELL_TOOLS or tool_base(n) in _SHELL_TOOLS
+
+
+def is_subagent_tool(name: str) -> bool:
+    return bool(_SUBAGENT.search(name.lower()))
+
+
+def command_of(args: Any) -> str | None:
+    """The command line of a shell call: `command` / `cmd` as a string or an argv list."""
+    if not isinstance(args, dict):
+        return None
+    for key in ("command", "cmd", "script"):
+        value = args.get(key)
+        if isinstance(value, list) and all(isinstance(v, str) for v in value):
+            if value[:2] in (["bash", "-lc"], ["bash", "-c"], ["sh", "-c"]) and len(value) == 3:
+                value = value[2]
+            else:
+                value = " ".join(value)
+        if isinstance(value, str) and value.strip():
+            return clip(value.strip().splitlines()[0] if value.count("\n") > 3 else value, 240)
+    return None
+
+
+_CD_PREFIX = re.compile(r"^(?:cd\s+\S+\s*(?:&&|;)\s*)+")
+
+
+def command_spellings(command: str) -> tuple[str, ...]:
+    """A command as given, and without its leading `cd DIR &&` (summaries drop the cd)."""
+    bare = _CD_PREFIX.sub("", command).strip()
+    return (command, bare) if bare and bare != command else (command,)
+
+
+def file_args(args: Any) -> list[str]:
+    if not isinstance(args, dict):
+        return []
+    out = []
+    for key in _PATH_KEYS:
+        value = args.get(key)
+        if isinstance(value, str) and looks_like_path(value):
+            out.append(value)
+    paths = args.get("paths")
+    if isinstance(paths, list):
+        out.extend(p for p in paths if isinstance(p, str) and looks_like_path(p))
+    return out
+
+
+def exit_code(result: Entry) -> int | None:
+    data = result.data
+    details = data.get("details")
+    for source in (details if isinstance(details, dict) else {}, data):
+        code = source.get("exit_code", source.get("exitCode"))
+        if isinstance(code, int) and not isinstance(code, bool):
+            return code
+    text = message_text(result) if result.role == TOOL_RESULT else str(data.get("output") or "")
+    for m in reversed(list(_EXIT.finditer(text[-2000:]))):
+        return int(m.group(1) or m.group(2))
+    return None
+
+
+def is_failure(result: Entry) -> bool:
+    """An error flag or a non-zero exit status; never a word in the output."""
+    if result.role == BASH_EXECUTION:
+        code = result.data.get("exit_code")
+        return bool(result.data.get("cancelled")) or (isinstance(code, int) and code != 0)
+    if result.data.get("is_error"):
+        return True
+    code = exit_code(result)
+    return code is not None and code != 0
+
+
+def is_denial(result: Entry) -> bool:
+    details = result.data.get("details")
+    if isinstance(details, dict) and details.get("denied"):
+        return True
+    return bool(result.data.get("is_error")) and bool(_DENIAL.match(message_text(result)))
+
+
+_PY_EXCEPTION = re.compile(
+    r"^\s*(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Failure|Warning)\b(?::|$)"
+)
+_ERROR_MARK = re.compile(
+    r"^\s*(?:E\s{2,}|error(?:\[\w+\])?:|fatal:|FAILED\b|FAIL\b|ERROR\b|panic:|npm ERR!|error TS\d+|"
+    r"\S+:\d+(?::\d+)?: error\b)",
+    re.I,
+)
+_ERROR_WORD = re.compile(
+    r"\b(?:error|failed|failure|cannot|can't|could not|couldn't|unable|not found|no such|denied|refused|"
+    r"invalid|missing|undefined|unexpected|timed out)\b",
+    re.I,
+)
+
+
+def salient_line(text: str) -> str:
+    """The line that says what went wrong: a Python traceback's exception line (its last line),
+    else the last compiler/test-runner error line, else the first line that speaks of an error,
+    else the first line."""
+    lines = [ln.rstrip() for ln in text.splitlines() if ln.strip() and not _STATUS_LINE.match(ln)]
+    if not lines:
+        return ""
+    for pattern in (_PY_EXCEPTION, _ERROR_MARK):
+        hits = [ln for ln in lines if pattern.match(ln)]
+        if hits:
+            return clip(hits[-1], 240)
+    for ln in lines:
+        if _ERROR_WORD.search(ln):
+            return clip(ln, 240)
+    return clip(lines[0], 240)
+
+
+def result_text(result: Entry) -> str:
+    if result.role == BASH_EXECUTION:
+        return str(result.data.get("output") or "")
+    return message_text(result)
+
+
+def gist(text: str) -> str:
+    """The first substantial lines of a sub-agent's answer."""
+    lines = [
+        ln.strip() for ln in text.splitlines() if len(ln.strip()) > 12 and not ln.strip().startswith("#")
+    ]
+    return clip(" ".join(lines[:2]) if lines else text, 300)
+
+
+def artifact_refs(result: Entry) -> list[tuple[str, tuple[str, ...]]]:
+    """(reference, spellings) of every stored-output reference a result carries."""
+    out: list[tuple[str, tuple[str, ...]]] = []
+    details = result.data.get("details")
+    info = details.get("artifact") if isinstance(details, dict) else None
+    if isinstance(info, dict) and isinstance(info.get("path"), str):
+        ident = info.get("id")
+        ref = f"artifact {ident}: {info['path']}" if ident is not None else f"artifact {info['path']}"
+        out.append((ref, (info["path"], f"artifact {ident}") if ident is not None else (info["path"],)))
+    for source in (result.data, details if isinstance(details, dict) else {}):
+        path = source.get("full_output_path") or source.get("fullOutputPath")
+        if isinstance(path, str) and path:
+            out.append((f"full output in {path}", path_alternatives(path)))
+    text = result_text(result)
+    for m in _ARTIFACT_REF.finditer(text):
+        out.append((f"artifact {m.group(1)}: {m.group(2)}", (m.group(2), f"artifact {m.group(1)}")))
+    for m in _SAVED_TO.finditer(text):
+        path = m.group(1).rstrip(".,)")
+        out.append((f"full output in {path}", path_alternatives(path)))
+    unique: list[tuple[str, tuple[str, ...]]] = []
+    seen: set[str] = set()
+    for ref, anchors in out:
+        if anchors[0] not in seen:
+            seen.add(anchors[0])
+            unique.append((ref, anchors))
+    return unique

@@ -234,9 +234,17 @@ STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = DATA_DIR / "staticfiles"
 STATIC_ROOT.mkdir(exist_ok=True)
-# daphne does not serve static files: whitenoise does, with or without DEBUG — from STATIC_ROOT after
-# collectstatic, and straight from the app and project static dirs otherwise (`make run` has no
-# collectstatic step). Only DEBUG re-scans them on every request.
+# daphne does not serve static files: whitenoise does, with or without DEBUG. `collectstatic` (run by
+# `make run` and the deployment steps) writes each file under a content-hashed name, with a gzip copy
+# (and a Brotli one when the `brotli` package is installed), into STATIC_ROOT; pages link the hashed
+# names, which whitenoise serves compressed with a ten-year max-age. Without collectstatic (or with
+# DEBUG on) pages link the plain names, served from the app and project static dirs with a short
+# max-age (dashboard/storage.py). Only DEBUG re-scans them on every request.
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "dashboard.storage.CompressedManifestWithFallbackStorage"},
+}
+WHITENOISE_KEEP_ONLY_HASHED_FILES = True
 WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = DEBUG
 

@@ -4,7 +4,10 @@
 - one native session is produced by the real runtime with the offline provider on a scripted
   coding task in its own workspace, so it contains: several automatic (background) compactions, a
   manual one with instructions, a recovery compaction after a context overflow, a branch switch, a
-  stale compaction, a denied tool call, a large result stored as an artifact, and a sub-agent.
+  stale compaction, a denied tool call, a large result stored as an artifact, and a sub-agent;
+- a second native session, long and left uncompacted, runs with the default compaction settings:
+  "Compact now" (or the cut-point view's buttons) has plenty to summarize there, and with
+  `CUTPOINT_OFFLINE_CHUNK_DELAY` set (`make run` sets it) its summary streams for several seconds.
 
 Idempotent: every demo session is tagged in `Session.metadata["demo"]` and skipped when present.
 """
@@ -22,6 +25,7 @@ from django.conf import settings
 
 from sessions_app import store
 from sessions_app.demo_data import PI_SESSIONS_DIR
+from sessions_app.demo_ready import READY_TAG, build_ready_session, turn
 from sessions_app.llm.offline import OfflineProvider, Scenario
 from sessions_app.models import Node, Session
 from sessions_app.runtime import compact_fork
@@ -59,6 +63,11 @@ def run_demo(say: Say) -> list[Session]:
         say(f"native demo session {existing.pk} already exists")
     else:
         made.append(asyncio.run(build_native_session(say)))
+    ready = Session.objects.filter(metadata__demo=READY_TAG).first()
+    if ready is not None:
+        say(f"long demo session {ready.pk} (ready to compact) already exists")
+    else:
+        made.append(asyncio.run(build_ready_session(say)))
     return made
 
 
@@ -98,41 +107,37 @@ def _module(name: str, lines: int) -> str:
     return f'"""{name}: part of the demo tokenizer."""\n\n{body}'
 
 
-def _turn(text: str, *calls: tuple[str, dict[str, Any]]) -> dict[str, Any]:
-    return {"text": text, "tool_calls": [{"name": n, "arguments": a} for n, a in calls]}
-
-
 def scenario() -> dict[str, list[dict[str, Any]]]:
     """The scripted assistant turns, one list per user prompt."""
     return {
         "start": [
-            _turn("I'll look at the current tokenizer first.", ("bash", {"command": "ls -R src tests"})),
-            _turn("Reading the tokenizer.", ("read", {"path": "src/tokenizer.py"})),
-            _turn(
+            turn("I'll look at the current tokenizer first.", ("bash", {"command": "ls -R src tests"})),
+            turn("Reading the tokenizer.", ("read", {"path": "src/tokenizer.py"})),
+            turn(
                 "I decided to split the tokenizer into a lexer and a normalizer; writing the lexer.",
                 ("write", {"path": "src/lexer.py", "content": _module("lexer", 30)}),
             ),
-            _turn(
+            turn(
                 "Now the normalizer.",
                 ("write", {"path": "src/normalizer.py", "content": _module("normalizer", 30)}),
             ),
-            _turn(
+            turn(
                 "Running the tests.",
                 ("bash", {"command": "python3 -m unittest discover -s tests -q 2>&1 | tail -3"}),
             ),
-            _turn(
+            turn(
                 "Listing every token of the sample corpus to check coverage (long output).",
                 ("bash", {"command": 'for i in $(seq 1 1500); do echo "token $i: word_$i"; done'}),
             ),
-            _turn("Cleaning the build directory before packaging.", ("bash", {"command": "rm -rf build"})),
-            _turn("The build directory may not be deleted here, so I left it. The split is in place."),
+            turn("Cleaning the build directory before packaging.", ("bash", {"command": "rm -rf build"})),
+            turn("The build directory may not be deleted here, so I left it. The split is in place."),
         ],
         "cli": [
-            _turn(
+            turn(
                 "Adding a command-line entry point.",
                 ("write", {"path": "src/cli.py", "content": _module("cli", 25)}),
             ),
-            _turn(
+            turn(
                 "Asking a sub-agent to review the lexer while I continue.",
                 (
                     "agent.fork_agent",
@@ -141,7 +146,7 @@ def scenario() -> dict[str, list[dict[str, Any]]]:
             ),
             # The sub-agent's own reply (it shares this scripted provider).
             {"text": "Review: lexer_step_* names are consistent; consider a module docstring example."},
-            _turn(
+            turn(
                 "Applying the reviewer's suggestion.",
                 (
                     "edit",
@@ -152,14 +157,14 @@ def scenario() -> dict[str, list[dict[str, Any]]]:
                     },
                 ),
             ),
-            _turn(
+            turn(
                 "Running the tests again.",
                 ("bash", {"command": "python3 -m unittest discover -s tests -q 2>&1 | tail -3"}),
             ),
-            _turn("The CLI is in src/cli.py and the reviewer's note is applied."),
+            turn("The CLI is in src/cli.py and the reviewer's note is applied."),
         ],
         "docs": [
-            _turn(
+            turn(
                 "Writing the module documentation.",
                 (
                     "write",
@@ -170,30 +175,30 @@ def scenario() -> dict[str, list[dict[str, Any]]]:
                     },
                 ),
             ),
-            _turn("Checking the docs render.", ("read", {"path": "docs/tokenizer.md"})),
-            _turn("Documentation written in docs/tokenizer.md."),
+            turn("Checking the docs render.", ("read", {"path": "docs/tokenizer.md"})),
+            turn("Documentation written in docs/tokenizer.md."),
         ],
         "branch": [
-            _turn(
+            turn(
                 "Trying the alternative: a single-pass tokenizer.",
                 ("write", {"path": "src/single_pass.py", "content": _module("single_pass", 20)}),
             ),
-            _turn("The single-pass variant lives in src/single_pass.py for comparison."),
+            turn("The single-pass variant lives in src/single_pass.py for comparison."),
         ],
         "status": [
-            _turn("Re-reading the new modules to report accurately.", ("read", {"path": "src/lexer.py"})),
-            _turn("And the CLI.", ("read", {"path": "src/cli.py"})),
-            _turn("Status: lexer, normalizer, CLI and docs are done; tests pass."),
+            turn("Re-reading the new modules to report accurately.", ("read", {"path": "src/lexer.py"})),
+            turn("And the CLI.", ("read", {"path": "src/cli.py"})),
+            turn("Status: lexer, normalizer, CLI and docs are done; tests pass."),
         ],
         "recovery": [
-            _turn("Collecting what the benchmark should cover.", ("read", {"path": "src/lexer.py"})),
-            _turn("And the documented behaviour.", ("read", {"path": "docs/tokenizer.md"})),
+            turn("Collecting what the benchmark should cover.", ("read", {"path": "src/lexer.py"})),
+            turn("And the documented behaviour.", ("read", {"path": "docs/tokenizer.md"})),
             {"error": {"type": "overflow", "message": "prompt is too long: 210000 tokens > 200000 maximum"}},
-            _turn(
+            turn(
                 "After the context was compacted: the benchmark plan is in docs/bench.md.",
                 ("write", {"path": "docs/bench.md", "content": "# Benchmark plan\n"}),
             ),
-            _turn("Done."),
+            turn("Done."),
         ],
     }
 

@@ -6,15 +6,23 @@ import io
 from typing import Any
 
 import pytest
+from asgiref.sync import async_to_sync
+from django.contrib.auth.models import User
 from django.core.management import call_command
+from django.test import Client
+from django.urls import reverse
 
 from sessions_app.demo import NATIVE_TAG, fixtures_dir
+from sessions_app.demo_ready import READY_TAG
 from sessions_app.models import Agent, Artifact, CompactionEntry, CompactionTask, Event, Node, Session
+from sessions_app.runtime import compact_fork
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def test_demo_contains_every_feature_and_is_idempotent(settings: Any, tmp_path: Any) -> None:
+def test_demo_contains_every_feature_and_is_idempotent(
+    settings: Any, tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     settings.WORKSPACE_ROOT = tmp_path / "ws"
     settings.ARTIFACT_ROOT = tmp_path / "artifacts"
     settings.CUTPOINT_ARTIFACT_LIMIT = 8000
@@ -50,3 +58,27 @@ def test_demo_contains_every_feature_and_is_idempotent(settings: Any, tmp_path: 
     call_command("demo", stdout=again)
     assert "0 new session(s)" in again.getvalue()
     assert (Session.objects.count(), Node.objects.count(), Event.objects.count()) == counts
+
+    _compact_now_works_on_the_long_session(monkeypatch)
+
+
+def _compact_now_works_on_the_long_session(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 16: after `make run` one demo session can be compacted with "Compact now" and the
+    default settings, and its summary is long enough to stream for seconds with the chunk delay
+    `make run` sets (a line every 0.05 s)."""
+    ready = Session.objects.get(metadata__demo=READY_TAG)
+    assert "compaction" not in ready.metadata, "the default settings, as the cut view shows them"
+    assert not CompactionEntry.objects.filter(node__session=ready).exists()
+    assert set(ready.runs.filter(agent__role="main").values_list("end_reason", flat=True)) == {"completed"}
+    operator = User.objects.create_user("demo-op", password="demo-pw-123", is_staff=True)
+    client = Client()
+    client.force_login(operator)
+    handed: list[int] = []
+    monkeypatch.setattr(compact_fork, "start_in_background", lambda task_id, **kw: handed.append(task_id))
+    response = client.post(reverse("sessions_app:compact_now", args=[ready.pk]), HTTP_HX_REQUEST="true")
+    assert response.status_code == 200 and response["X-Cutpoint-Outcome"] == "ok", response.content[:400]
+    outcome = async_to_sync(compact_fork.run_task)(handed[0])
+    assert outcome.status == "completed", outcome.error
+    lines = outcome.summary.splitlines()
+    assert len(lines) >= 70, f"{len(lines)} lines stream in {len(lines) * 0.05:.1f} s"
+    assert outcome.tokens_after is not None and outcome.tokens_after < outcome.tokens_before

@@ -41,8 +41,15 @@ RECORD_TYPES: Final = frozenset(
         "attachment",
         "file-history-snapshot",
         "queue-operation",
+        "custom-title",
+        "ai-title",
     }
 )
+# Titles a transcript gives itself, by precedence (the first found wins): a name the user set
+# (`/rename`), a name Claude Code generated, then the `summary` record of the session's leaf.
+CUSTOM_TITLE: Final = ("custom-title", "customTitle")
+AI_TITLE: Final = ("ai-title", "aiTitle")
+TITLE_FROM_PROMPT_CHARS: Final = 100
 # Record fields every mapping below names itself; the rest of a record is its `extra`.
 BASE: Final = frozenset({"type", "uuid", "parentUuid", "timestamp", "message"})
 _TRIGGERS: Final = {"auto": CompactionReason.THRESHOLD, "manual": CompactionReason.MANUAL}
@@ -301,3 +308,50 @@ def user_entries(
         entries.append(e)
         parent = key
     return entries
+
+
+# --- what a transcript says about itself (title, last activity, sizes after a compaction) ------
+
+
+def title_record(rec: dict[str, Any]) -> tuple[str, str, str | None] | None:
+    """A record that names the session: (kind, title, leaf uuid). `kind` is "custom" (the user's
+    `/rename`), "ai" (a title Claude Code generated) or "summary" (a `summary` record, which
+    names the conversation ending at `leafUuid`). None for any other record or an empty title."""
+    t = rec.get("type")
+    for kind, (record_type, field_name) in (("custom", CUSTOM_TITLE), ("ai", AI_TITLE)):
+        if t == record_type:
+            value = rec.get(field_name)
+            return (kind, value.strip(), None) if isinstance(value, str) and value.strip() else None
+    if t == "summary":
+        value, leaf = rec.get("summary"), rec.get("leafUuid")
+        if isinstance(value, str) and value.strip():
+            return "summary", value.strip(), leaf if isinstance(leaf, str) else None
+    return None
+
+
+def prompt_title(rec: dict[str, Any]) -> str | None:
+    """The first line of a user's own prompt, shortened, as a title; None for records that are
+    not one: tool results, compaction summaries, meta records (`isMeta`: caveats Claude Code adds)
+    and command wrappers (`<command-name>…`, `<local-command-stdout>…`)."""
+    if rec.get("type") != "user" or rec.get("isMeta") is True or rec.get("isCompactSummary") is True:
+        return None
+    msg = rec.get("message")
+    if not isinstance(msg, dict):
+        return None
+    line = next((ln.strip() for ln in text_of(msg.get("content")).splitlines() if ln.strip()), "")
+    if not line or line.startswith("<"):
+        return None
+    if len(line) <= TITLE_FROM_PROMPT_CHARS:
+        return line
+    cut = line[:TITLE_FROM_PROMPT_CHARS].rsplit(" ", 1)[0] or line[:TITLE_FROM_PROMPT_CHARS]
+    return cut.rstrip(" ,.;:") + "…"
+
+
+def prompt_tokens(u: Usage | None) -> int | None:
+    """What a call sent the model, from its usage: input plus cache reads and writes (the output
+    is not part of the request). Claude Code's context after a compaction is measured by the
+    first call after it; None when that call reported nothing."""
+    if u is None:
+        return None
+    sent = u.input + u.cache_read + u.cache_write
+    return sent if sent > 0 else None

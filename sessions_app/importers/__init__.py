@@ -56,7 +56,7 @@ from .claude import ClaudeImporter
 from .errors import ImportFailed, LineProblem
 from .lines import DEFAULT_MAX_LINE_BYTES, LineReader, Problems, Progress
 from .pi import PiImporter
-from .writer import TITLE_MAX, FormatImporter
+from .writer import TITLE_MAX, FormatImporter, parse_timestamp
 
 __all__ = [
     "DEFAULT_MAX_LINE_BYTES",
@@ -120,6 +120,7 @@ def import_file(
     max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
     progress: Progress | None = None,
     progress_every: int = 8 * 1024 * 1024,
+    files_beside: bool | None = None,
 ) -> ImportResult:
     """Import one session file (a path or a binary file object) as a new session.
 
@@ -127,6 +128,9 @@ def import_file(
     to what the file names (pi: its session_info name), else the file name. `filename` names the
     file in messages and the default title (uploads). Lines longer than `max_line_bytes` are bad
     lines. `progress(bytes_read, total_bytes, lines)` is called every `progress_every` bytes.
+    `files_beside`: also read the files a format keeps next to the session file (Claude Code's
+    `<session>/subagents/`); by default only for a path imported under its own name, never for
+    an upload (which may arrive as a temporary file, with `filename` naming the original).
     """
     if format not in FORMATS:
         raise ValueError(f"format must be one of {', '.join(FORMATS)}, not {format!r}")
@@ -167,6 +171,10 @@ def import_file(
                 )
             fmt = detected
         importer = _IMPORTERS[fmt](reader, problems)
+        if files_beside is None:
+            files_beside = isinstance(source, str | os.PathLike) and filename is None
+        if files_beside and isinstance(source, str | os.PathLike):
+            importer.path = Path(source)
         title = clean_text(title) if title else title
         chunked = chunked_import()
         created: Session | None = None
@@ -205,6 +213,10 @@ def import_file(
                 }
                 session.importing = False
                 session.save(update_fields=["title", "metadata", "importing", "updated_at"])
+                if importer.last_activity is not None:
+                    # The session's own last activity, not the import time (auto_now skipped).
+                    session.updated_at = parse_timestamp(importer.last_activity)
+                    Session.all_objects.filter(pk=session.pk).update(updated_at=session.updated_at)
         except BaseException:
             if chunked and created is not None:
                 discard_session(created.pk)  # what the chunks committed goes again

@@ -27,6 +27,18 @@ Claude Code writes one JSON record per line; records with a `uuid` form a tree t
 - Sidechain records (`isSidechain: true`) belong to sub-agents: one Agent (role "sub", parent =
   the main agent) per `agentId`, or, in older transcripts without agent ids, per sidechain chain.
   Their nodes are in the same session but off the main path.
+- `tokens_after` of a compaction is what the first model call after it sent (its usage: input
+  plus cache reads and writes), the size Claude Code's context had once the summary replaced the
+  history; without such a call it stays unknown.
+- Sub-agent transcripts stored next to the file (`<session>/subagents/agent-<id>.jsonl`, with an
+  optional `agent-<id>.meta.json`) are read after it when importing by path, as sidechains: one
+  sub agent each, its chain off the main path; a record already read from the main file is not
+  read twice. Uploads are a single file and bring none.
+- The title is what the transcript calls itself: the last `custom-title` record (the user's
+  `/rename`), else the last `ai-title`, else the `summary` record of the active leaf or of its
+  nearest ancestor that has one, else the first line of the user's first prompt; with none of
+  these, the file name.
+- The session's last activity is the latest record timestamp, not the import time.
 - The active node is the last node of a main-chain user/assistant/compaction record.
 - Unmapped fields are kept: record-level ones under `data["extra"]["record"]`, message-level ones
   under `data["extra"]["message"]`, unknown usage fields under `data["extra"]["usage"]`.
@@ -36,7 +48,11 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
+
+import orjson
 
 from sessions_app.compaction.vocabulary import CompactionReason
 from sessions_app.formats import claude
@@ -46,12 +62,50 @@ from sessions_app.formats.jsonl import describe
 from sessions_app.models import Agent, Event, Session
 from sessions_app.store import ImportCompaction, ImportNode
 
-from .writer import FormatImporter, valid_timestamp
+from .lines import LineReader
+from .writer import FormatImporter, parse_timestamp, valid_timestamp
 
 _MAX_UUID = 56  # node keys hold 64 characters; "#<n>" suffixes need room
 # Nodes stay editable this long after release (split assistant records, a boundary's summary).
 WINDOW = 4096
 _EVENT_BATCH = 500
+SUBAGENT_DIR = "subagents"
+SUBAGENT_GLOB = "agent-*.jsonl"
+_META_MAX_BYTES = 64 * 1024  # an agent-<id>.meta.json sidecar is a few fields
+
+
+@dataclass(slots=True)
+class SubagentFile:
+    """A sub-agent transcript read after the main file: its records are sidechains of the agent
+    the file names (`agent-<id>.jsonl`) when they name none themselves."""
+
+    path: Path
+    agent_id: str
+    meta: dict[str, Any] = field(default_factory=dict)  # the .meta.json sidecar, if readable
+    duplicates: int = 0  # records already read from the main file
+
+    @classmethod
+    def at(cls, path: Path) -> SubagentFile:
+        agent_id = path.name[len("agent-") : -len(".jsonl")]
+        sidecar = path.with_name(f"agent-{agent_id}.meta.json")
+        meta: dict[str, Any] = {}
+        try:
+            if sidecar.is_file() and sidecar.stat().st_size <= _META_MAX_BYTES:
+                loaded = orjson.loads(sidecar.read_bytes())
+                meta = loaded if isinstance(loaded, dict) else {}
+        except (OSError, orjson.JSONDecodeError):
+            meta = {}
+        return cls(path, agent_id, meta)
+
+
+def subagent_files(transcript: Path) -> list[Path]:
+    """Claude Code's sub-agent transcripts of `transcript` (`<dir>/<session>.jsonl`): the files
+    `<dir>/<session>/subagents/agent-*.jsonl`, in name order."""
+    folder = transcript.parent / transcript.stem / SUBAGENT_DIR
+    try:
+        return sorted(p for p in folder.glob(SUBAGENT_GLOB) if p.is_file())
+    except OSError:
+        return []
 
 
 class ClaudeImporter(FormatImporter):
@@ -89,6 +143,14 @@ class ClaudeImporter(FormatImporter):
         self._versions: set[str] = set()
         self._cwd: str | None = None
         self._issues: Issues = []  # what the current record's fields got wrong (formats.fields)
+        self._parent_of: dict[str, str | None] = {}  # node key -> parent key as added
+        self._titles: dict[str, str] = {}  # "custom" / "ai" -> the last such title
+        self._leaf_titles: dict[str, str] = {}  # summary records: leaf uuid -> summary
+        self._first_prompt: str | None = None
+        self._latest: str | None = None  # the latest valid timestamp of any record
+        self._after: dict[int, ImportCompaction] = {}  # agent -> compaction awaiting tokens_after
+        self._sub_file: SubagentFile | None = None  # the sub-agent transcript being read
+        self._sub_files: list[str] = []
 
     def active_key(self) -> str | None:
         return self._active or self._last_main or self._last_any
@@ -98,17 +160,11 @@ class ClaudeImporter(FormatImporter):
     def nodes(self) -> Iterator[ImportNode]:
         problems = self.problems
         for n, rec in self.records():
-            self._record(n, rec)
-            for issue in self._issues:
-                problems.repaired(n, issue.problem, issue.repair)
-            self._issues.clear()
-            window = self._window
-            while len(window) > WINDOW and not problems.failed:
-                yield self._hand_over(window.popleft())
-        if self._boundary is not None:
-            self._no_summary.append(self._boundary)
-        for _, n in self._no_summary:
-            problems.warn(n, "compact boundary without an isCompactSummary record: its summary is empty")
+            yield from self._step(n, rec)
+        main_active = self.active_key()
+        self._end_of_file()
+        if self.path is not None:
+            yield from self._subagents()
         while self._window and not problems.failed:
             yield self._hand_over(self._window.popleft())
         yield from self.release_dangling("record")
@@ -119,6 +175,113 @@ class ClaudeImporter(FormatImporter):
             "claude_versions": sorted(self._versions),
             "cwd": self._cwd,
         }
+        if self._sub_files:
+            self.metadata["subagent_files"] = self._sub_files
+        self.title = self._title(main_active)
+        self.last_activity = self._latest
+
+    # --- what the transcript says about itself ----------------------------------------------
+
+    def _title(self, leaf: str | None) -> str | None:
+        """See the module docstring: custom title, AI title, the leaf's summary, first prompt."""
+        for kind in ("custom", "ai"):
+            if kind in self._titles:
+                return self._titles[kind]
+        if self._leaf_titles:
+            by_key = {self._alias.get(u, u): t for u, t in self._leaf_titles.items()}
+            key, steps = leaf, len(self._parent_of) + 1  # a parent cycle must not loop forever
+            while key is not None and steps:
+                if key in by_key:
+                    return by_key[key]
+                key = self._parent_of.get(key)
+                key = self._alias.get(key, key) if key is not None else None
+                steps -= 1
+        return self._first_prompt
+
+    def _saw_time(self, ts: str) -> None:
+        """Keep the latest timestamp. Claude Code writes one format (`…T09:00:03.100Z`), which
+        compares as text; others are compared as moments."""
+        latest = self._latest
+        if latest is None:
+            self._latest = ts
+        elif len(ts) == len(latest) and ts[-1] == latest[-1] == "Z":
+            if ts > latest:
+                self._latest = ts
+        elif parse_timestamp(ts) > parse_timestamp(latest):
+            self._latest = ts
+
+    def _meta_record(self, rec: dict[str, Any]) -> None:
+        """A record without a uuid: titles are noted (main file only), then it is an event."""
+        ts = rec.get("timestamp")
+        if valid_timestamp(ts):
+            self._saw_time(ts)
+        if self._sub_file is None:
+            found = claude.title_record(rec)
+            if found is not None:
+                kind, title, leaf = found
+                if kind == "summary":
+                    if leaf is not None:
+                        self._leaf_titles[leaf] = title
+                else:
+                    self._titles[kind] = title
+        self._event(rec)
+
+    # --- sub-agent transcripts next to the file ---------------------------------------------
+
+    def _subagents(self) -> Iterator[ImportNode]:
+        assert self.path is not None
+        problems = self.problems
+        main_file = problems.file
+        for path in subagent_files(self.path):
+            if problems.full:
+                break
+            sub = self._sub_file = SubagentFile.at(path)
+            name = f"{main_file} › {SUBAGENT_DIR}/{path.name}"
+            problems.file = name
+            last = 1  # the line file-level notes are reported on: the last one read
+            try:
+                with path.open("rb") as fh:
+                    reader = LineReader(
+                        fh, name, max_line_bytes=self.reader.max_line_bytes, warn=problems.warn
+                    )
+                    for n, obj, problem in reader:
+                        last = n
+                        if problems.full:
+                            break
+                        if obj is None:
+                            problems.bad(n, problem or "unreadable line")
+                            continue
+                        yield from self._step(n, obj)
+            except OSError as exc:
+                problems.warn(last, f"cannot read the sub-agent transcript: {exc.strerror or exc}")
+            self._end_of_file()
+            if sub.duplicates:
+                problems.warn(
+                    last, f"{sub.duplicates} record(s) also in the main transcript were read from there"
+                )
+            self._sub_files.append(f"{SUBAGENT_DIR}/{path.name}")
+            problems.file = main_file
+        self._sub_file = None
+
+    def _step(self, n: int, rec: dict[str, Any]) -> Iterator[ImportNode]:
+        """One record, then whatever has left the editing window."""
+        problems = self.problems
+        self._record(n, rec)
+        for issue in self._issues:
+            problems.repaired(n, issue.problem, issue.repair)
+        self._issues.clear()
+        window = self._window
+        while len(window) > WINDOW and not problems.failed:
+            yield self._hand_over(window.popleft())
+
+    def _end_of_file(self) -> None:
+        """A boundary still waiting for its summary gets none (reported with its file's name)."""
+        if self._boundary is not None:
+            self._no_summary.append(self._boundary)
+            self._boundary = None
+        for _, n in self._no_summary:
+            self.problems.warn(n, "compact boundary without an isCompactSummary record: its summary is empty")
+        self._no_summary.clear()
 
     def _hand_over(self, node: ImportNode) -> ImportNode:
         key = node.entry.key
@@ -136,6 +299,7 @@ class ClaudeImporter(FormatImporter):
             self._editable[node.entry.key] = node
 
     def _add(self, node: ImportNode, line: int) -> None:
+        self._parent_of[node.entry.key] = node.entry.parent
         self._release(self.order.add(node, line))
 
     def _editable_node(self, key: str) -> bool:
@@ -167,9 +331,12 @@ class ClaudeImporter(FormatImporter):
             if t in ("user", "assistant"):
                 problems.bad(n, f"a {t} record without a uuid")
             else:
-                self._event(rec)
+                self._meta_record(rec)
             return
         if uuid in self.lines:
+            if self._sub_file is not None:  # also written inline in the main transcript
+                self._sub_file.duplicates += 1
+                return
             problems.bad(n, f"duplicate uuid {uuid!r} (first used on line {self.lines[uuid]})")
             return
         if len(uuid) > _MAX_UUID:
@@ -187,6 +354,7 @@ class ClaudeImporter(FormatImporter):
         ts = rec.get("timestamp")
         if valid_timestamp(ts):
             self._last_ts = ts
+            self._saw_time(ts)
         else:
             if ts is not None:
                 problems.warn(n, f"bad timestamp {ts!r}; the previous one is used")
@@ -197,8 +365,10 @@ class ClaudeImporter(FormatImporter):
             problems.repaired(
                 n, f"parentUuid is {describe(raw_parent)}, not a string or null", "the record is a root"
             )
-        sidechain = rec.get("isSidechain") is True
+        sidechain = rec.get("isSidechain") is True or self._sub_file is not None
         agent = self._agent_for(n, rec, uuid, raw_parent, sidechain)
+        if self._first_prompt is None and not sidechain:
+            self._first_prompt = claude.prompt_title(rec)
         r = Record(uuid, parent, ts, rest(rec, claude.BASE))
         msg = rec.get("message")
         if t == "system" and rec.get("subtype") == "compact_boundary":
@@ -229,6 +399,9 @@ class ClaudeImporter(FormatImporter):
         if not sidechain:
             return int(self.main.pk)
         agent_id = rec.get("agentId")
+        sub = self._sub_file
+        if sub is not None and not (isinstance(agent_id, str) and agent_id):
+            agent_id = sub.agent_id  # the file's name says whose transcript it is
         if isinstance(agent_id, str) and agent_id:
             group = f"agent:{agent_id}"
         else:  # older transcripts: a sidechain is its own chain, named by its first record
@@ -237,17 +410,22 @@ class ClaudeImporter(FormatImporter):
         self._side_group[uuid] = group
         agent = self._sub.get(group)
         if agent is None:
+            metadata: dict[str, Any] = {
+                "source": "claude",
+                "agent_id": agent_id if isinstance(agent_id, str) else None,
+                "first_uuid": uuid,
+                "first_line": n,
+            }
+            if sub is not None:
+                metadata["file"] = f"{SUBAGENT_DIR}/{sub.path.name}"
+                if sub.meta:
+                    metadata["meta"] = sub.meta
             agent = Agent.objects.create(
                 session=self.session,
                 parent=self.main,
                 definition_name="claude-code:subagent",
                 role="sub",
-                metadata={
-                    "source": "claude",
-                    "agent_id": agent_id if isinstance(agent_id, str) else None,
-                    "first_uuid": uuid,
-                    "first_line": n,
-                },
+                metadata=metadata,
             )
             self._sub[group] = agent
             self.agents += 1
@@ -275,6 +453,7 @@ class ClaudeImporter(FormatImporter):
         compaction = ImportCompaction(
             first_kept=r.uuid, summary=summary, tokens_before=tokens, details={}, reason=reason
         )
+        self._after[agent] = compaction  # the next call of this agent measures what it left
         return ImportNode(entry, agent_id=agent, compaction=compaction)
 
     def _summary(self, n: int, rec: dict[str, Any], r: Record, raw_parent: Any, agent: int) -> str:
@@ -317,6 +496,12 @@ class ClaudeImporter(FormatImporter):
             )
             group = None
         entry = claude.assistant_entry(r, msg, blocks, with_usage=first is None, issues=self._issues)
+        waiting = self._after.get(agent)
+        if waiting is not None:
+            sent = claude.prompt_tokens(entry.usage)
+            if sent is not None:
+                waiting.tokens_after = sent
+                del self._after[agent]
         node = ImportNode(entry, agent_id=agent)
         if group is not None:
             self._messages[group] = node

@@ -14,7 +14,8 @@ import abc
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from pathlib import Path
+from typing import Any, TypeGuard
 
 from sessions_app.models import Session
 from sessions_app.store import ImportNode
@@ -24,7 +25,13 @@ from .lines import LineReader, Problems
 TITLE_MAX = Session._meta.get_field("title").max_length or 300
 
 
-def valid_timestamp(value: Any) -> bool:
+def parse_timestamp(value: str) -> datetime:
+    """A timestamp `valid_timestamp` accepted, as an aware datetime (naive ones are UTC)."""
+    parsed = datetime.fromisoformat(value)
+    return parsed if parsed.tzinfo is not None else parsed.replace(tzinfo=UTC)
+
+
+def valid_timestamp(value: Any) -> TypeGuard[str]:
     """A string Python reads as an ISO 8601 timestamp (what both formats write) that is a moment
     both databases can store: naive ones are UTC, and one whose UTC time falls outside years 1 to
     9999 (0001-01-01T00:00:00+05:00) is not valid."""
@@ -142,6 +149,12 @@ class FormatImporter(abc.ABC):
         self.order = TreeOrder()
         self.lines: dict[str, int] = {}  # node or record key -> its line, for messages
         self.title: str | None = None  # a title the file itself gives, if any
+        # The session's own last activity (an ISO timestamp the file gives), shown instead of the
+        # import time; None when the file gives none.
+        self.last_activity: str | None = None
+        # The file on disk when importing by path (None for uploads): files next to it, such as
+        # Claude Code's sub-agent transcripts, are read only then.
+        self.path: Path | None = None
         self.metadata: dict[str, Any] = {}  # goes to Session.metadata["import"]
         self.events = 0  # Event rows written for records that are not nodes
         self.agents = 0  # Agent rows written

@@ -1,15 +1,35 @@
-"""What the model sees now: the built context of the active path, one row per message."""
+"""What the model sees now: the built context of the active path, one row per message, plus what
+every call sends besides the messages (the system prompt and the tool definitions).
+
+For a native session the system prompt and the tools are resolved the way the agent loop resolves
+them (sessions_app.runtime.loop: the agent definition, its effective tools under the role, mode and
+permission policy) and counted with the estimator the offline provider reports as its usage
+(sessions_app.llm.offline.estimate), so the whole request can be compared with the provider's
+reported context. An imported file does not record them; the view says so.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from django.conf import settings as django_settings
 
 from sessions_app import store
 from sessions_app.compaction import Entry, context_report
 from sessions_app.compaction.context import context_layout
-from sessions_app.models import Session
+from sessions_app.compaction.messages import ASSISTANT, MESSAGE
+from sessions_app.compaction.vocabulary import AgentRole, Source
+from sessions_app.llm.base import CompletionRequest
+from sessions_app.llm.offline.estimate import estimate_request_tokens
+from sessions_app.models import Agent, Session
 from sessions_app.presenters.content import preview
 from sessions_app.presenters.stats import ContextStats, stats_from_path
+from sessions_app.runtime.agents import DefinitionError, resolve_definition
+from sessions_app.runtime.background import DEFINITION as PROMPT_DEFINITION
+from sessions_app.runtime.loop import system_prompt
+from sessions_app.runtime.policy import effective_tools, load_policy
+from sessions_app.runtime.tools.registry import tool_specs
 
 HEAD_ROWS = 40
 TAIL_ROWS = 60  # the newest messages; "show all" loads the middle on demand
@@ -28,6 +48,27 @@ class ContextRow:
 
 
 @dataclass(frozen=True, slots=True)
+class RequestPart:
+    """Something every call sends besides the messages."""
+
+    part: str  # "system" | "tools"
+    label: str
+    tokens: int
+    detail: str  # what it holds, in a line
+
+
+@dataclass(frozen=True, slots=True)
+class RequestParts:
+    known: bool  # False: the session's file did not record them (imports), or they cannot be resolved
+    parts: list[RequestPart] = field(default_factory=list)
+    note: str = ""  # where they come from, or what is unknown and why
+
+    @property
+    def tokens(self) -> int:
+        return sum(p.tokens for p in self.parts)
+
+
+@dataclass(frozen=True, slots=True)
 class ContextView:
     rows: list[ContextRow]
     hidden: int  # rows left out of the middle (0 when showing all)
@@ -38,6 +79,21 @@ class ContextView:
     compaction_key: str | None
     kept_count: int
     new_count: int
+    request: RequestParts = field(default_factory=lambda: RequestParts(False))
+
+    @property
+    def request_total(self) -> int:
+        """The whole request as estimated: the messages, plus the system prompt and tools if known."""
+        return self.estimated_total + self.request.tokens
+
+    @property
+    def reported_gap_percent(self) -> float | None:
+        """How far the whole-request estimate is from the context the provider reported (T1: the
+        last usage plus what came after it), in percent of the reported figure; None without a
+        report or without the system prompt and tools."""
+        if not self.request.known or not self.stats.usage_tokens or not self.stats.tokens:
+            return None
+        return round(100.0 * (self.request_total - self.stats.tokens) / self.stats.tokens, 1)
 
     @property
     def head(self) -> list[ContextRow]:
@@ -98,4 +154,77 @@ def context_view(session: Session, *, show_all: bool = False, path: list[Entry] 
         compaction_key,
         kept,
         new,
+        request_parts(session, path),
     )
+
+
+# --- the system prompt and the tools -----------------------------------------------------------
+
+NOT_RECORDED = "System prompt and tools: not recorded in the file, so they are not counted here."
+
+
+def _workspace(session: Session) -> Path:
+    """The session's workspace as the loop names it (runtime.tools.workspace.workspace_for), without
+    creating it: a page view writes nothing."""
+    configured = session.workspace
+    path = Path(configured) if configured else Path(django_settings.WORKSPACE_ROOT) / str(session.pk)
+    return path.resolve()
+
+
+def _main_agent(session: Session) -> Agent | None:
+    """The agent whose calls make up the session: the main agent, else (a sub-agent's own session)
+    its first visible agent that is not a compact fork."""
+    agents = Agent.objects.filter(session_id=session.pk, hidden=False).exclude(role=AgentRole.FORK)
+    return agents.filter(role=AgentRole.MAIN).order_by("id").first() or agents.order_by("id").first()
+
+
+def _recorded_definition(path: list[Entry]) -> str | None:
+    """The agent definition the latest call on the path was made with (the loop records it)."""
+    for e in reversed(path):
+        if e.kind == MESSAGE and e.role == ASSISTANT:
+            record = e.data.get("request")
+            if isinstance(record, dict) and isinstance(record.get("definition"), str):
+                return str(record["definition"])
+    return None
+
+
+def request_parts(session: Session, path: list[Entry]) -> RequestParts:
+    """The system prompt and the tool definitions a call of this session sends, with their tokens."""
+    if session.source != Source.NATIVE:
+        return RequestParts(False, note=NOT_RECORDED)
+    agent = _main_agent(session)
+    recorded = _recorded_definition(path)
+    name = recorded or (agent.definition_name if agent else "") or PROMPT_DEFINITION
+    workspace = _workspace(session)
+    try:
+        definition = resolve_definition(name, project_dir=workspace, session_id=session.pk)
+    except DefinitionError as exc:
+        return RequestParts(
+            False,
+            note=f"System prompt and tools: the agent definition {name!r} does not resolve now ({exc}).",
+        )
+    role = agent.role if agent else definition.role
+    mode = (agent.mode if agent else "") or definition.mode
+    tools = effective_tools(definition.tools, role, mode, load_policy(definition.permission_rules))
+    specs = tool_specs(tools)
+    system = system_prompt(definition, workspace)
+    parts = [
+        RequestPart(
+            "system",
+            "system prompt",
+            estimate_request_tokens(CompletionRequest(system=system, messages=[])),
+            f"agent definition {definition.name}: {len(system):,} characters",
+        )
+    ]
+    if specs:
+        parts.append(
+            RequestPart(
+                "tools",
+                f"tool definitions ({len(specs)})",
+                estimate_request_tokens(CompletionRequest(system="", messages=[], tools=specs)),
+                ", ".join(s.name for s in specs),
+            )
+        )
+    source = "as recorded with the latest call" if recorded else "as the next call would send them"
+    note = f"System prompt and tools of agent definition {definition.name} ({role}, mode {mode}), {source}."
+    return RequestParts(True, parts, note)

@@ -1,7 +1,9 @@
 """The cut-point view: `prepare` on the active path with chosen settings, drawn to scale.
 
 The span since the boundary becomes token-proportional segments on a 0–1000 axis; the engine's
-plan colours them (summarized / split-turn prefix / kept). Nothing is written.
+plan colours them (summarized / split-turn prefix / kept). Nothing is written here: the view's
+settings (keep-recent, reserve, window, threshold) are what its "Compact with these settings"
+and "Compact up to here" actions send (sessions_app/views/actions.py).
 """
 
 from __future__ import annotations
@@ -19,9 +21,11 @@ from sessions_app.compaction import (
     resolve_threshold,
     should_compact,
 )
+from sessions_app.compaction.convert import to_llm
 from sessions_app.compaction.messages import COMPACTION
 from sessions_app.compaction.tokens import pi_tokens
 from sessions_app.presenters.content import preview
+from sessions_app.runtime.compact_fork.tasks import explain_nothing
 
 AXIS = 1000.0
 NEAR = 6  # entries listed on each side of the cut
@@ -38,6 +42,14 @@ class Segment:
 
 
 @dataclass(frozen=True, slots=True)
+class Tick:
+    x: float
+    key: str
+    from_end: int  # tokens kept if the cut were here
+    can_cut: bool  # something before it would be summarized: "Compact up to here" may pick it
+
+
+@dataclass(frozen=True, slots=True)
 class NearRow:
     index: int
     key: str
@@ -49,6 +61,7 @@ class NearRow:
     is_cut: bool
     is_turn_start: bool
     preview: str
+    can_cut: bool = False  # a valid first kept node for "Compact up to here"
 
 
 @dataclass(slots=True)
@@ -61,8 +74,10 @@ class CutView:
     path_length: int
     boundary_index: int
     span_tokens: int
+    threshold_source: str = ""  # where the threshold comes from, in words
+    threshold_input: str = ""  # the threshold as the form shows it ("" = derived from the window)
     segments: list[Segment] = field(default_factory=list)
-    ticks: list[float] = field(default_factory=list)  # valid cut points (x)
+    ticks: list[Tick] = field(default_factory=list)  # valid cut points
     keep_x: float = 0.0  # where keep_recent_tokens, counted from the end, begins
     cut_x: float | None = None
     turn_x: float | None = None
@@ -79,6 +94,41 @@ class CutView:
     @property
     def keep_w(self) -> float:
         return AXIS - self.keep_x
+
+    @property
+    def threshold_above_window(self) -> bool:
+        return self.threshold >= self.window
+
+    @property
+    def over_window(self) -> bool:
+        return self.tokens_before > self.window
+
+
+def threshold_input(settings: CompactionSettings) -> str:
+    """An explicit threshold as the form's field shows it: tokens, or a percentage."""
+    if settings.threshold_tokens is not None:
+        return str(settings.threshold_tokens)
+    if settings.threshold_percent is not None:
+        return f"{settings.threshold_percent:g}%"
+    return ""
+
+
+def threshold_source(settings: CompactionSettings) -> str:
+    """Which rule of docs/compaction.md (T3) gives the threshold, in words."""
+    if settings.threshold_tokens is not None:
+        return "typed in (wins over the window)"
+    if settings.threshold_percent is not None:
+        return f"{settings.threshold_percent:g}% of the window"
+    if settings.is_pi:
+        return "window − reserve"
+    return "window − max(15% of the window, reserve)"
+
+
+def _nothing_text(path: list[Entry], settings: CompactionSettings, nothing: NothingToDo) -> str:
+    """The reason, once, without the "nothing to compact" the template already says."""
+    text = explain_nothing(path, settings, nothing)
+    text = text.removeprefix("nothing to compact: ").removeprefix("already compacted: ").strip()
+    return text[:1].upper() + text[1:]
 
 
 def _label(e: Entry) -> str:
@@ -120,8 +170,10 @@ def cut_view(path: list[Entry], settings: CompactionSettings, window: int) -> Cu
         path_length=len(path),
         boundary_index=start,
         span_tokens=0,
+        threshold_source=threshold_source(settings),
+        threshold_input=threshold_input(settings),
         prep=prep,
-        nothing=result.reason if isinstance(result, NothingToDo) else None,
+        nothing=_nothing_text(path, settings, result) if isinstance(result, NothingToDo) else None,
     )
     span = path[start:]
     weights = [_weight(e, pi) for e in span]
@@ -133,8 +185,21 @@ def cut_view(path: list[Entry], settings: CompactionSettings, window: int) -> Cu
     floor = total / AXIS * 0.6 if total else 1.0
     widths = [max(w, floor) for w in weights]
     scale = AXIS / sum(widths)
-    fk = prep.first_kept_index - start if prep else len(span)
+    # With nothing to compact nothing is summarized: the whole span stays as it is (kept).
+    fk = prep.first_kept_index - start if prep else 0
     ts = prep.turn_start_index - start if prep and prep.is_split_turn else -1
+    n = len(span)
+    # "Compact up to here": a valid cut point with something before it that reaches the summarizer.
+    first_summarized = next(
+        (i for i, e in enumerate(span) if e.kind != COMPACTION and to_llm(e) is not None), n
+    )
+
+    # A path that ends with a compaction has nothing new to summarize, wherever the cut.
+    if isinstance(result, NothingToDo) and result.code == "already_compacted":
+        first_summarized = n
+
+    def can_cut(i: int) -> bool:
+        return first_summarized < i < n and is_cut_point(span[i])
 
     def region(i: int) -> str:
         if i >= fk:
@@ -151,7 +216,6 @@ def cut_view(path: list[Entry], settings: CompactionSettings, window: int) -> Cu
     # Merge neighbours of one region until a segment is at least ~1.5 units wide.
     segs: list[Segment] = []
     i = 0
-    n = len(span)
     while i < n:
         r = region(i)
         j = i
@@ -165,13 +229,18 @@ def cut_view(path: list[Entry], settings: CompactionSettings, window: int) -> Cu
         segs.append(Segment(round(xs[i], 2), round(w, 2), r, keys, tok, j - i))
         i = j
     view.segments = segs
+    from_end = 0
+    suffix: list[int] = [0] * n
+    for idx in range(n - 1, -1, -1):
+        from_end += weights[idx]
+        suffix[idx] = from_end
     seen: set[int] = set()
     for idx, e in enumerate(span):
         if is_cut_point(e):
             px = round(xs[idx] * 2)  # dedupe ticks closer than half a unit
             if px not in seen:
                 seen.add(px)
-                view.ticks.append(round(xs[idx], 2))
+                view.ticks.append(Tick(round(xs[idx], 2), e.key, suffix[idx], can_cut(idx)))
     keep = settings.keep_recent_tokens
     # Position on the axis where the last `keep` tokens begin (walking from the end).
     acc = 0
@@ -198,13 +267,10 @@ def cut_view(path: list[Entry], settings: CompactionSettings, window: int) -> Cu
             rows = _plan_rows(summarized, pi)
         view.summarize_preview = rows
         view.prefix_preview = _plan_rows(prep.turn_prefix[:40], pi)
+    else:
+        view.kept_tokens = total
     # The entries around the cut (or the end, when nothing would be cut).
     centre = fk if prep is not None else n - 1
-    from_end = 0
-    suffix: list[int] = [0] * n
-    for idx in range(n - 1, -1, -1):
-        from_end += weights[idx]
-        suffix[idx] = from_end
     for idx in range(max(0, centre - NEAR), min(n, centre + NEAR + 1)):
         e = span[idx]
         view.near.append(
@@ -219,6 +285,7 @@ def cut_view(path: list[Entry], settings: CompactionSettings, window: int) -> Cu
                 is_cut=prep is not None and idx == fk,
                 is_turn_start=idx == ts,
                 preview=preview(e.kind, e.role, e.content, e.data, 90),
+                can_cut=can_cut(idx),
             )
         )
     return view
@@ -227,7 +294,12 @@ def cut_view(path: list[Entry], settings: CompactionSettings, window: int) -> Cu
 def parse_settings(
     params: Any, base: CompactionSettings, window: int
 ) -> tuple[CompactionSettings, int, list[str]]:
-    """Settings from a GET form (keep, reserve, window, compat); bad values are reported and ignored."""
+    """Settings from the view's form (keep, reserve, window, threshold, compat), GET or POST; bad
+    values are reported and ignored (the session's are used instead).
+
+    `threshold` is a token count or a percentage of the window ("75%"); an empty field derives the
+    threshold from the window (docs/compaction.md, rule T3); without the field the session's own
+    threshold is used."""
     errors: list[str] = []
 
     def number(name: str, default: int, lo: int, hi: int) -> int:
@@ -251,12 +323,42 @@ def parse_settings(
     if compat not in ("default", "pi"):
         errors.append("compat must be default or pi")
         compat = base.compat
+    threshold_tokens, threshold_percent = base.threshold_tokens, base.threshold_percent
+    if "threshold" in params:
+        threshold_tokens, threshold_percent = _threshold(params.get("threshold"), base, errors)
     settings = CompactionSettings(
         enabled=base.enabled,
         reserve_tokens=reserve,
         keep_recent_tokens=keep,
-        threshold_tokens=base.threshold_tokens,
-        threshold_percent=base.threshold_percent,
+        threshold_tokens=threshold_tokens,
+        threshold_percent=threshold_percent,
         compat=compat,  # type: ignore[arg-type]
+        strategy=base.strategy,
+        carry_over=base.carry_over,
     )
     return settings, win, errors
+
+
+def _threshold(value: Any, base: CompactionSettings, errors: list[str]) -> tuple[int | None, float | None]:
+    """(threshold_tokens, threshold_percent) from the form's threshold field."""
+    raw = str(value or "").strip().replace(",", "").replace("_", "").replace(" ", "")
+    if not raw:
+        return None, None
+    if raw.endswith("%"):
+        try:
+            percent = float(raw[:-1])
+        except ValueError:
+            percent = -1.0
+        if not 0 < percent <= 100:  # also refuses nan and inf
+            errors.append("threshold must be a percentage above 0% and at most 100%")
+            return base.threshold_tokens, base.threshold_percent
+        return None, percent
+    try:
+        tokens = int(raw)
+    except ValueError:
+        errors.append("threshold must be a whole number of tokens or a percentage such as 80%")
+        return base.threshold_tokens, base.threshold_percent
+    if not 1 <= tokens <= 100_000_000:
+        errors.append("threshold must be between 1 and 100,000,000 tokens")
+        return base.threshold_tokens, base.threshold_percent
+    return tokens, None

@@ -1,13 +1,20 @@
-"""One node, as the node panel shows it."""
+"""One node, as the node panel shows it.
+
+The pane says whether its node is the active node, on the active path or off it, so it re-fetches
+itself on the live messages that move the active node (the `node` live view of the registry,
+sessions_app.presenters.panels)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.db.models import Q
+
 from sessions_app.compaction import Usage
 from sessions_app.models import Artifact, CompactionEntry, Node, Session
 from sessions_app.presenters.content import BlockView, block_views, preview
+from sessions_app.presenters.panels import NODE_VIEW
 
 
 @dataclass(slots=True)
@@ -28,6 +35,28 @@ class NodeView:
     def label(self) -> str:
         n = self.node
         return f"{n.kind} · {n.role}" if n.role else n.kind
+
+    @property
+    def hx_trigger(self) -> str:
+        return NODE_VIEW.hx_trigger
+
+
+def referenced_artifact_id(data: Any) -> int | None:
+    """The artifact a tool result names (`data["details"]["artifact"]["id"]`, runtime/artifacts.py)."""
+    details = data.get("details") if isinstance(data, dict) else None
+    ref = details.get("artifact") if isinstance(details, dict) else None
+    value = ref.get("id") if isinstance(ref, dict) else None
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def node_artifacts(node: Node) -> list[Artifact]:
+    """Artifacts attached to the node, and the one its data names (of the same session), each
+    once: the node panel links them to the artifact viewer."""
+    query = Q(node=node)
+    ref = referenced_artifact_id(node.data)
+    if ref is not None:
+        query |= Q(pk=ref, session_id=node.session_id)
+    return list(Artifact.objects.filter(query).order_by("pk")[:20])
 
 
 def node_view(session: Session, node: Node, on_path: bool) -> NodeView:
@@ -51,7 +80,7 @@ def node_view(session: Session, node: Node, on_path: bool) -> NodeView:
         children=children,
         compaction=compaction,
         first_kept_of=kept_from,
-        artifacts=list(Artifact.objects.filter(node=node)[:20]),
+        artifacts=node_artifacts(node),
         is_active=node.pk == session.active_node_id,
         on_path=on_path,
         data=data,

@@ -8,6 +8,11 @@ fragments (`#live-signal` names the panels to refresh) and, through them, the pa
 To add a panel: write `{% partialdef NAME %}` in templates/sessions/_panels.html (its root element
 re-fetches itself with `hx-trigger="{{ panel.hx_trigger }}"`) and decorate its context function
 with `@panel("NAME", "Tab title", refresh_on=...)` below. Tabs appear in declaration order.
+
+The parts of the page outside the tabs that show session state — the branch tree and the node
+pane — are declared here too, as *live views* (`live_view(...)`): they have their own URLs and
+templates, but the same `refresh_on` and `cp:refresh-<id>` mechanism, so a live message refreshes
+them exactly when it refreshes the panels showing the same state.
 """
 
 from __future__ import annotations
@@ -22,7 +27,7 @@ from django.http import HttpRequest
 from sessions_app import store
 from sessions_app.compaction import resolve_threshold
 from sessions_app.models import Event, Run, Session
-from sessions_app.presenters.charts import build_charts
+from sessions_app.presenters.charts import X_AXES, build_charts
 from sessions_app.presenters.context import context_view
 from sessions_app.presenters.cut import cut_view, parse_settings
 from sessions_app.presenters.stats import session_settings, session_window
@@ -70,7 +75,7 @@ def panel(
     """Register the decorated context function as a panel."""
 
     def register(build: ContextBuilder) -> ContextBuilder:
-        if panel_id in PANELS:
+        if panel_id in PANELS or panel_id in VIEWS:
             raise ValueError(f"panel {panel_id!r} is declared twice")
         PANELS[panel_id] = Panel(
             panel_id,
@@ -96,6 +101,47 @@ def default_panel() -> Panel:
 def refreshed_by(kind: str) -> list[str]:
     """The ids of the panels a live message of this kind makes stale, in tab order."""
     return [p.id for p in PANELS.values() if kind in p.refresh_on]
+
+
+@dataclass(frozen=True, slots=True)
+class LiveView:
+    """A part of the session page outside the tabs that re-fetches itself when a live message of a
+    kind in `refresh_on` arrives (its root element carries `hx_trigger` and `data-live-view`)."""
+
+    id: str
+    refresh_on: frozenset[str]
+    refresh_delay_ms: int = 0
+
+    @property
+    def hx_trigger(self) -> str:
+        delay = f" delay:{self.refresh_delay_ms}ms" if self.refresh_delay_ms else ""
+        return f"cp:refresh-{self.id} from:body{delay}"
+
+
+VIEWS: dict[str, LiveView] = {}
+
+
+def live_view(view_id: str, *, refresh_on: Iterable[str], refresh_delay_ms: int = 0) -> LiveView:
+    """Declare a live view (see LiveView)."""
+    if view_id in VIEWS or view_id in PANELS:
+        raise ValueError(f"live view {view_id!r} is declared twice")
+    VIEWS[view_id] = LiveView(view_id, frozenset(refresh_on), refresh_delay_ms)
+    return VIEWS[view_id]
+
+
+def views_refreshed_by(kind: str) -> list[str]:
+    """The ids of the live views a live message of this kind makes stale."""
+    return [v.id for v in VIEWS.values() if kind in v.refresh_on]
+
+
+# --- the live views outside the tabs ------------------------------------------------------------
+
+# The tree: new nodes arrive as rows of their own (presenters/live.py); a switch of the active node
+# re-draws it, since the active path may now run through rows that are not loaded.
+TREE_VIEW = live_view("tree", refresh_on={"active_node"})
+# The node pane says whether its node is the active node, on the active path or off it: every
+# message that moves the active node changes that.
+NODE_VIEW = live_view("node", refresh_on=PATH_CHANGED, refresh_delay_ms=300)
 
 
 # --- the panels, in tab order ----------------------------------------------------------------------
@@ -130,7 +176,8 @@ def _cut(request: HttpRequest, session: Session) -> dict[str, Any]:
 def _charts(request: HttpRequest, session: Session) -> dict[str, Any]:
     window = session_window(session)
     threshold = resolve_threshold(window, session_settings(session))
-    return {"charts": build_charts(session, threshold, window)}
+    x_axis = Params(request).choice("x", X_AXES, "call") or "call"
+    return {"charts": build_charts(session, threshold, window, x_axis)}
 
 
 @panel("timeline", "Compactions", refresh_on=TASK_CHANGED)

@@ -1,13 +1,50 @@
-"""The run page: a run's events, model calls and, for compact forks, the summary stream."""
+"""The run page: a run's events, model calls and, for compact forks, the summary stream.
+
+What the page says a run used and wrote comes from what was recorded while it ran: the model
+each call's assistant node names (an offline run says "offline", whatever the profile would have
+called), each call's latency (`data["latency_ms"]`, written by the agent loop), and the nodes the
+run wrote — for a compact fork, the compaction node the core appended from its payload.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from datetime import datetime
+from typing import Any, Final
 
 from sessions_app.compaction import Usage
 from sessions_app.compaction.vocabulary import ACTIVE_TASK_STATUSES, AgentRole, RunStatus
-from sessions_app.models import CompactionTask, Event, Node, Run
+from sessions_app.models import CompactionEntry, CompactionTask, Event, Node, Run
+
+OFFLINE: Final = "offline"  # the offline provider's name: no model ran
+EVENT_LIMIT: Final = 1000  # rows on the page; the session's events panel has them all
+EVENTS_OPEN: Final = 20  # more events than this start collapsed
+
+
+PROMPT_FIELDS: Final = ("system", "prompt", "turn_prefix_prompt")  # of a compact_started event
+
+
+@dataclass(frozen=True, slots=True)
+class EventRow:
+    """An event as the run page lists it."""
+
+    timestamp: Any
+    type: str
+    payload: Any
+
+
+def event_row(e: Event) -> EventRow:
+    """The event; a compact fork's prompts (shown once, in the Prompt section) are replaced by
+    their length, so a big prompt is not on the page twice."""
+    payload = e.payload
+    if e.type == "compact_started" and isinstance(payload, dict):
+        payload = {
+            k: f"({len(v):,} characters: see Prompt)"
+            if k in PROMPT_FIELDS and isinstance(v, str) and v
+            else v
+            for k, v in payload.items()
+        }
+    return EventRow(e.timestamp, e.type, payload)
 
 
 @dataclass(frozen=True, slots=True)
@@ -17,17 +54,97 @@ class Call:
     stop_reason: str | None
     timestamp: Any
     tool_calls: int
+    model: str = ""  # the model the call's answer names ("offline" for the offline provider)
+    latency_ms: float | None = None  # request to final answer, when the loop recorded it
+
+
+def _latency(data: dict[str, Any]) -> float | None:
+    value = data.get("latency_ms")
+    if isinstance(value, int | float) and not isinstance(value, bool) and value >= 0:
+        return float(value)
+    return None
+
+
+def _call_model(data: dict[str, Any]) -> str:
+    if data.get("provider") == OFFLINE:
+        return OFFLINE
+    model = data.get("model")
+    return model if isinstance(model, str) else ""
+
+
+def call_of(key: str, usage: Any, stop: str | None, ts: Any, content: Any, data: Any) -> Call:
+    data = data if isinstance(data, dict) else {}
+    return Call(
+        key,
+        Usage.from_dict(usage) or Usage(),
+        stop,
+        ts,
+        sum(1 for b in (content or []) if isinstance(b, dict) and b.get("type") == "tool_call"),
+        _call_model(data),
+        _latency(data),
+    )
 
 
 @dataclass(slots=True)
 class RunView:
     run: Run
-    events: list[Event]
+    events: list[EventRow]
     calls: list[Call]
     task: CompactionTask | None
     prompt: dict[str, Any] | None
     streams: dict[str, str] = field(default_factory=dict)  # part -> text so far
     node_count: int = 0
+    compaction: CompactionEntry | None = None  # what a compact fork's payload became
+    events_total: int = 0  # events of the run (the list may show fewer: EVENT_LIMIT)
+
+    @property
+    def models(self) -> list[str]:
+        """The models that answered this run's calls, in order of first use; without calls (a
+        fork, a run that failed before its first answer) the model the run recorded."""
+        seen = list(dict.fromkeys(c.model for c in self.calls if c.model))
+        if seen:
+            return seen
+        return [self.run.model] if self.run.model else []
+
+    @property
+    def model_label(self) -> str:
+        return ", ".join(self.models) or "—"
+
+    @property
+    def events_hidden(self) -> int:
+        return self.events_total - len(self.events)
+
+    @property
+    def events_open(self) -> bool:
+        return len(self.events) <= EVENTS_OPEN
+
+    @property
+    def latencies(self) -> list[float]:
+        return [c.latency_ms for c in self.calls if c.latency_ms is not None]
+
+    @property
+    def latency_total_ms(self) -> float | None:
+        values = self.latencies
+        return sum(values) if values else None
+
+    @property
+    def duration_ms(self) -> float | None:
+        started, ended = self.run.started_at, self.run.ended_at
+        if isinstance(started, datetime) and isinstance(ended, datetime):
+            return max((ended - started).total_seconds() * 1000, 0.0)
+        return None
+
+    @property
+    def wrote(self) -> str:
+        """What the run wrote, in words: a compact fork writes no nodes itself; the core appends
+        the compaction node from its payload (docs/compaction.md, rule F9), recorded under the
+        fork's run."""
+        if self.is_compact_fork:
+            if self.compaction is not None:
+                return "1 compaction node (appended by the core from the fork's payload)"
+            return "no node (the fork writes none; its payload was not appended)"
+        n = self.node_count
+        return f"{n:,} node{'' if n == 1 else 's'}"
 
     @property
     def is_compact_fork(self) -> bool:
@@ -63,27 +180,29 @@ def stream_texts(events: list[Event] | Any, task_id: int | None = None) -> dict[
 def run_view(run: Run) -> RunView:
     events = list(Event.objects.filter(run=run).order_by("id"))
     calls = [
-        Call(
-            key,
-            Usage.from_dict(usage) or Usage(),
-            stop,
-            ts,
-            sum(1 for b in (content or []) if isinstance(b, dict) and b.get("type") == "tool_call"),
-        )
-        for key, usage, stop, ts, content in Node.objects.filter(run=run, kind="message", role="assistant")
+        call_of(*row)
+        for row in Node.objects.filter(run=run, kind="message", role="assistant")
         .order_by("seq")
-        .values_list("key", "usage", "stop_reason", "timestamp", "content")
+        .values_list("key", "usage", "stop_reason", "timestamp", "content", "data")
     ]
     task = CompactionTask.objects.filter(fork_run=run).first()
     started = next((e for e in events if e.type == "compact_started"), None)
     prompt = started.payload if started is not None and isinstance(started.payload, dict) else None
+    shown = [e for e in events if e.type != "compact_delta"]
+    compaction = None
+    if run.agent.role == AgentRole.FORK:
+        compaction = CompactionEntry.objects.filter(fork_run=run).select_related("node").first()
+        if compaction is None and task is not None and task.compaction_id is not None:
+            compaction = CompactionEntry.objects.filter(pk=task.compaction_id).select_related("node").first()
     view = RunView(
         run,
-        [e for e in events if e.type != "compact_delta"],
+        [event_row(e) for e in shown[:EVENT_LIMIT]],
         calls,
         task,
         prompt,
         stream_texts(events),
         Node.objects.filter(run=run).count(),
+        compaction,
+        len(shown),
     )
     return view

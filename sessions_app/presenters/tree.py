@@ -22,6 +22,7 @@ from django.db.models.functions import Cast
 from sessions_app.compaction.vocabulary import AgentRole
 from sessions_app.models import Agent, Node, Session
 from sessions_app.presenters.content import preview
+from sessions_app.presenters.panels import TREE_VIEW
 
 BUDGET = 150  # rows rendered per request, across the line and its expanded branches
 SMALL_BRANCH = 12  # side branches up to this size open inline while the budget lasts
@@ -150,11 +151,16 @@ class Branch:
 class TreeView:
     session_id: int
     total: int
-    shown: int
+    shown: int  # rows rendered now; the page's script keeps the count true as rows load later
     line: Line | None
     other_roots: list[Branch]
     active_key: str | None
     focus_key: str | None
+
+    @property
+    def hx_trigger(self) -> str:
+        """When the tree re-draws itself: the live messages the registry lists for it."""
+        return TREE_VIEW.hx_trigger
 
 
 class _Layout:

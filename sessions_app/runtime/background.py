@@ -1,6 +1,6 @@
 """Continue a session with its agent in the background (the dashboard's "send a prompt").
 
-`start_prompt` claims the session before it returns (sessions_app.runtime.loop.claim_run): the
+`start_prompt` claims the session before it returns (sessions_app.runtime.runs.claim_run): the
 run takes the session's one agent slot and the user's message is appended, or `SessionBusy` is
 raised and nothing is written. Only then does the caller acknowledge the prompt, so an
 acknowledged prompt is always recorded and always answered by the run started here.
@@ -15,8 +15,9 @@ from asgiref.sync import sync_to_async
 from sessions_app.models import Session
 from sessions_app.runtime.agents import resolve_definition
 from sessions_app.runtime.auto_compaction import ForkCompaction
-from sessions_app.runtime.loop import AgentLoop, ClaimedRun, RunOutcome, claim_run, end_claimed_run
+from sessions_app.runtime.loop import AgentLoop, RunOutcome
 from sessions_app.runtime.providers import profile, provider_for
+from sessions_app.runtime.runs import ClaimedRun, claim_run, end_claimed_run
 from sessions_app.runtime.spawn import spawn
 from sessions_app.runtime.tools.workspace import workspace_for
 

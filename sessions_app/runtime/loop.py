@@ -13,11 +13,7 @@ grouped so a turn costs a handful of hops. The loop keeps the active path it is 
 and re-reads it only when someone else moved the session's active node (a compaction landed, an
 operator switched nodes).
 
-One run per session at a time: a run is *claimed* before it is acknowledged (`claim_run`): its
-`Run` row takes the session's one agent slot (a partial unique constraint, so it holds across
-server processes) and the user's message is appended, in one transaction. A second prompt while
-the slot is taken is refused with `SessionBusy` and writes nothing. A claimed run keeps a
-heartbeat; the sweeper fails a run whose process died (`fail_orphaned_runs`), which frees the slot.
+One run per session at a time: the loop runs a run claimed by `runs.claim_run`.
 """
 
 from __future__ import annotations
@@ -27,21 +23,19 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 from asgiref.sync import async_to_sync, sync_to_async
 from django.conf import settings as django_settings
-from django.db import IntegrityError, connection, transaction
 from django.db.models import F
 from django.utils import timezone
 
 from sessions_app import store
-from sessions_app.compaction.budget import context_tokens
+from sessions_app.compaction.budget import context_tokens, resolve_threshold
 from sessions_app.compaction.context import build_context
-from sessions_app.compaction.messages import ASSISTANT, COMPACTION, MESSAGE, TOOL_RESULT, USER, Entry
-from sessions_app.compaction.vocabulary import AgentRole, EndReason, RunStatus
+from sessions_app.compaction.messages import ASSISTANT, COMPACTION, MESSAGE, TOOL_RESULT, Entry
+from sessions_app.compaction.vocabulary import AgentRole, EndReason
 from sessions_app.llm.base import (
     AssistantMessage,
     CompletionRequest,
@@ -50,12 +44,13 @@ from sessions_app.llm.base import (
     ProviderError,
     StreamEvent,
 )
-from sessions_app.models import Agent, Event, Node, Run, Session
+from sessions_app.models import Agent, Node, Run, Session
 from sessions_app.runtime import live
 from sessions_app.runtime.agents import AgentDefinition, resolve_definition
 from sessions_app.runtime.artifacts import attach_artifact
+from sessions_app.runtime.compact_fork.settings import compaction_settings
 from sessions_app.runtime.policy import Policy, effective_tools, load_policy
-from sessions_app.runtime.process import orphaned, owner_id
+from sessions_app.runtime.runs import RUN_HEARTBEAT_SECONDS, ClaimedRun, beat, claim_run, write_run_end
 from sessions_app.runtime.tools.base import ToolContext
 from sessions_app.runtime.tools.registry import canonical_name, run_tool_call, tool_specs
 from sessions_app.runtime.tools.workspace import workspace_for
@@ -64,18 +59,9 @@ log = logging.getLogger(__name__)
 
 StreamCallback = Callable[[StreamEvent], Awaitable[None] | None]
 MIN_REPLY_TOKENS = 1024  # a call that leaves less room than this for the reply does not "fit"
-RUN_HEARTBEAT_SECONDS = 30.0  # a running agent run refreshes `Run.heartbeat_at` this often
-RUN_ORPHAN_AFTER = timedelta(seconds=120)  # a running run without a heartbeat this long is orphaned
 
 
 # How a run's status follows from why it ended; any other end is a failure.
-_RUN_STATUS: dict[str, RunStatus] = {
-    EndReason.COMPLETED: RunStatus.COMPLETED,
-    EndReason.MAX_TURNS: RunStatus.COMPLETED,
-    EndReason.ABORTED: RunStatus.CANCELLED,
-}
-
-
 class CompactionHooks:
     """The loop's compaction seam. The compact-fork orchestrator subclasses this."""
 
@@ -111,202 +97,6 @@ class PromptTooLong(Exception):
     """The context still does not fit after compaction."""
 
 
-class SessionBusy(Exception):
-    """The session already has a running agent run: a session runs one at a time. Nothing was
-    written; the prompt may be sent again once that run has ended."""
-
-    def __init__(self, session_id: int, run_id: int | None) -> None:
-        self.session_id = session_id
-        self.run_id = run_id
-        which = f"run #{run_id}" if run_id is not None else "another run"
-        super().__init__(
-            f"session {session_id} is busy: {which} is still running. "
-            "Wait for it to finish, then send the prompt again."
-        )
-
-
-@dataclass(frozen=True, slots=True)
-class ClaimedRun:
-    """A run that holds its session's agent slot, with the user's message already appended."""
-
-    run_id: int
-    session_id: int
-    agent_id: int
-    user_node_id: int
-    trigger: str
-
-
-def running_run_id(session_id: int) -> int | None:
-    """The session's running agent run, if any (the one holding the slot)."""
-    return (
-        Run.objects.filter(session_id=session_id, status=RunStatus.RUNNING, exclusive=True)
-        .values_list("pk", flat=True)
-        .first()
-    )
-
-
-def claim_run(
-    session: Session,
-    prompt: str,
-    *,
-    model: str,
-    definition: AgentDefinition,
-    agent: Agent | None = None,
-    trigger: str = "user",
-) -> ClaimedRun:
-    """Take the session's agent slot and append the user's message, in one transaction.
-
-    Raises SessionBusy when another run of the session is running; then nothing is written. Once
-    this returns, the prompt is recorded: the caller may acknowledge it, and must run the claimed
-    run (`AgentLoop.run_claimed`), which ends it whatever happens.
-    """
-    now = timezone.now()
-    with transaction.atomic():
-        # The session row first (as every append does), so claims queue instead of deadlocking.
-        active_id = (
-            Session.objects.select_for_update()
-            .filter(pk=session.pk)
-            .values_list("active_node_id", flat=True)
-            .get()
-        )
-        if agent is None:
-            agent = _main_agent(session, definition)
-        try:
-            with transaction.atomic():  # a savepoint: PostgreSQL needs one to go on after the error
-                run = Run.objects.create(
-                    agent=agent,
-                    session=session,
-                    trigger=trigger,
-                    model=model,
-                    exclusive=True,
-                    owner=owner_id(),
-                    heartbeat_at=now,
-                )
-        except IntegrityError as exc:  # the partial unique constraint: the slot is taken
-            raise SessionBusy(session.pk, running_run_id(session.pk)) from exc
-        Event.objects.create(
-            session=session,
-            run=run,
-            agent=agent,
-            type="run_started",
-            payload={"trigger": trigger, "prompt": prompt[:2000], "model": model},
-        )
-        node = store.append(
-            session,
-            active_id,
-            kind=MESSAGE,
-            role=USER,
-            content=[{"type": "text", "text": prompt}],
-            run_id=run.pk,
-            agent_id=agent.pk,
-        )
-        parent_key = (
-            Node.objects.filter(pk=node.parent_id).values_list("key", flat=True).first()
-            if node.parent_id
-            else None
-        )
-        # The new node refreshes the tree and the panels (the runs panel among them).
-        live.publish_on_commit(session.pk, "node_appended", live.node_appended(node, parent_key))
-    return ClaimedRun(run.pk, session.pk, agent.pk, node.pk, trigger)
-
-
-def _main_agent(session: Session, definition: AgentDefinition) -> Agent:
-    return Agent.objects.filter(session=session, parent=None, role=AgentRole.MAIN).order_by(
-        "id"
-    ).first() or Agent.objects.create(
-        session=session,
-        definition_name=definition.name,
-        role=definition.role,
-        mode=definition.mode,
-        model_profile=definition.model_profile or "main",
-    )
-
-
-def end_claimed_run(claimed: ClaimedRun, error: str) -> None:
-    """End a claimed run that could not be started (its provider, its session…): failed, with
-    why, so it never keeps the session's slot."""
-    _write_run_end(claimed.session_id, claimed.run_id, claimed.agent_id, claimed.trigger, "error", 0, error)
-
-
-def _write_run_end(
-    session_id: int, run_id: int, agent_id: int | None, trigger: str, end_reason: str, turns: int, error: str
-) -> None:
-    status = _RUN_STATUS.get(end_reason, RunStatus.FAILED)
-    with transaction.atomic():
-        Run.objects.filter(pk=run_id).update(
-            status=status, end_reason=end_reason, error=error, ended_at=timezone.now()
-        )
-        Event.objects.create(
-            session_id=session_id,
-            run_id=run_id,
-            agent_id=agent_id,
-            type="run_ended",
-            payload={"end_reason": end_reason, "turns": turns, "error": error},
-        )
-        # Open pages refresh their runs panel (and the run's own page).
-        live.publish_on_commit(
-            session_id,
-            "run",
-            {"run_id": run_id, "status": status, "end_reason": end_reason, "trigger": trigger},
-        )
-
-
-@dataclass(frozen=True, slots=True)
-class OrphanedRun:
-    run_id: int
-    session_id: int
-    owner: str
-    error: str
-
-
-def fail_orphaned_runs(*, older_than: timedelta = RUN_ORPHAN_AFTER) -> list[OrphanedRun]:
-    """Fail the running agent runs whose process died (or whose heartbeat is older than
-    `older_than`), so their sessions take prompts again. Compare-and-set on `running`: a run that
-    ended meanwhile is left as it ended."""
-    cutoff = timezone.now() - older_than
-    failed: list[OrphanedRun] = []
-    rows = Run.objects.filter(status=RunStatus.RUNNING, exclusive=True).values_list(
-        "pk", "session_id", "agent_id", "trigger", "owner", "heartbeat_at", "started_at"
-    )
-    for run_id, session_id, agent_id, trigger, owner, heartbeat, started in rows:
-        if not orphaned(owner, heartbeat or started, cutoff):
-            continue
-        error = f"owner {owner or '(unknown)'} stopped while the run was running"
-        with transaction.atomic():
-            ended = Run.objects.filter(pk=run_id, status=RunStatus.RUNNING).update(
-                status=RunStatus.FAILED, end_reason=EndReason.ERROR, error=error, ended_at=timezone.now()
-            )
-            if not ended:
-                continue
-            Event.objects.create(
-                session_id=session_id,
-                run_id=run_id,
-                agent_id=agent_id,
-                type="run_ended",
-                payload={"end_reason": EndReason.ERROR, "turns": None, "error": error, "orphaned": True},
-            )
-            live.publish_on_commit(
-                session_id,
-                "run",
-                {
-                    "run_id": run_id,
-                    "status": RunStatus.FAILED,
-                    "end_reason": EndReason.ERROR,
-                    "trigger": trigger,
-                },
-            )
-        failed.append(OrphanedRun(run_id, session_id, owner, error))
-    return failed
-
-
-def _beat(run_id: int) -> None:
-    """One heartbeat, on a worker thread of its own (the sync thread may be busy with a tool)."""
-    try:
-        Run.objects.filter(pk=run_id, status=RunStatus.RUNNING).update(heartbeat_at=timezone.now())
-    finally:
-        connection.close()  # this worker thread's connection: never left open
-
-
 class AgentLoop:
     """Runs one user turn (and the tool turns it leads to) for an agent of a session."""
 
@@ -340,6 +130,9 @@ class AgentLoop:
         self.head = _Head(None, None)
         self.abort = asyncio.Event()
         self.turn_overhead_s: list[float] = []  # per turn: wall time minus provider time
+        # The last model call: when its request went out and how long the answer took (ms),
+        # kept on its assistant node.
+        self._call_timing: dict[str, Any] = {}
 
     # --- public ---------------------------------------------------------------------------
 
@@ -410,7 +203,7 @@ class AgentLoop:
         while True:
             await asyncio.sleep(seconds)  # a timer, not synchronization
             try:
-                await sync_to_async(_beat, thread_sensitive=False)(run_id)
+                await sync_to_async(beat, thread_sensitive=False)(run_id)
             except Exception:
                 log.warning("heartbeat of run %s not written", run_id, exc_info=True)
 
@@ -454,6 +247,7 @@ class AgentLoop:
 
     async def _call_model(self, request: CompletionRequest) -> tuple[float, AssistantMessage]:
         t0 = time.perf_counter()
+        sent, sent_at = t0, timezone.now()  # the request that got the answer (per-call latency)
         try:
             message = await self.provider.complete(request, self.on_stream)
         except ContextOverflowError as exc:
@@ -461,11 +255,18 @@ class AgentLoop:
             if not await self.hooks.ensure_fits(self, exc.tokens or 0, overflow=True):
                 raise PromptTooLong(f"the provider reported context overflow: {exc.message}") from exc
             entries = await sync_to_async(self._current_entries)(reload=True)
+            retry = self._build_request(entries)
+            sent, sent_at = time.perf_counter(), timezone.now()
             try:
-                message = await self.provider.complete(self._build_request(entries), self.on_stream)
+                message = await self.provider.complete(retry, self.on_stream)
             except ContextOverflowError as again:
                 raise PromptTooLong(f"still too long after compaction: {again.message}") from again
-        return time.perf_counter() - t0, message
+        done = time.perf_counter()
+        self._call_timing = {
+            "requested_at": sent_at.isoformat(),
+            "latency_ms": round((done - sent) * 1000, 1),
+        }
+        return done - t0, message
 
     # --- database work (sync thread) ------------------------------------------------------
 
@@ -542,18 +343,41 @@ class AgentLoop:
             kind=MESSAGE,
             role=ASSISTANT,
             content=message.content,
-            data=message.data(),
+            data={**message.data(), "request": self._request_record(), **self._call_timing},
             usage=message.usage,
             stop_reason=message.stop_reason,
         )
         u = message.usage
         Run.objects.filter(pk=self.run.pk).update(
+            model=self._answered_by(message),
             input_tokens=F("input_tokens") + u.input,
             output_tokens=F("output_tokens") + u.output,
             cache_read_tokens=F("cache_read_tokens") + u.cache_read,
             cache_write_tokens=F("cache_write_tokens") + u.cache_write,
         )
         return node
+
+    def _answered_by(self, message: AssistantMessage) -> str:
+        """The model that answered, as the run records it: what the provider reported, or the
+        provider's name when it is no model (the offline one), never the profile's model name."""
+        if not self.provider.writes_summaries:
+            return self.provider.name
+        return message.model or self.provider.model
+
+    def _request_record(self) -> dict[str, Any]:
+        """What was in force for this call, kept on its assistant node: the threshold and window
+        (the session's settings may change later; charts draw them as they were), whether automatic
+        compaction was on, and the agent definition whose instructions and tools were sent."""
+        record: dict[str, Any] = {"window": self.window}
+        if self.definition is not None:
+            record["definition"] = self.definition.name
+        try:
+            settings = compaction_settings(self.session)
+        except (TypeError, ValueError):  # broken per-session settings: the call is still recorded
+            return record
+        record["threshold"] = resolve_threshold(self.window, settings)
+        record["auto_compaction"] = settings.enabled
+        return record
 
     def _run_tools(self, calls: list[dict[str, Any]]) -> None:
         assert self.run is not None and self.agent is not None and self.policy is not None
@@ -618,7 +442,7 @@ class AgentLoop:
         run_id = self._run_id
         assert run_id is not None
         agent_id = self.agent.pk if self.agent else None
-        await sync_to_async(_write_run_end)(
+        await sync_to_async(write_run_end)(
             self.session.pk, run_id, agent_id, self.trigger, end_reason, turns, error
         )
         return RunOutcome(run_id=run_id, end_reason=end_reason, turns=turns, text=text, error=error)
@@ -631,7 +455,13 @@ class AgentLoop:
 
     def _system_prompt(self) -> str:
         assert self.definition is not None
-        return (
-            f"{self.definition.instructions.strip()}\n\n"
-            f"Your workspace directory is {self.workspace}. File tools take paths relative to it."
-        )
+        return system_prompt(self.definition, self.workspace)
+
+
+def system_prompt(definition: AgentDefinition, workspace: Path) -> str:
+    """The system prompt of a call: the definition's instructions and the workspace. (The
+    dashboard counts it as part of what the model sees.)"""
+    return (
+        f"{definition.instructions.strip()}\n\n"
+        f"Your workspace directory is {workspace}. File tools take paths relative to it."
+    )

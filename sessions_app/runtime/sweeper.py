@@ -26,7 +26,7 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 
 from sessions_app.runtime import compact_fork
-from sessions_app.runtime.loop import fail_orphaned_runs
+from sessions_app.runtime.runs import fail_orphaned_runs
 from sessions_app.runtime.spawn import spawn
 from sessions_app.store.bulk_import import discard_abandoned_imports
 

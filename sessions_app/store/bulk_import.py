@@ -51,6 +51,7 @@ class ImportCompaction:
     details: dict[str, Any]
     from_hook: bool = False
     reason: str = IMPORT_REASON
+    tokens_after: int | None = None  # when the file tells (Claude Code: the next call's usage)
 
 
 @dataclass(slots=True)
@@ -558,6 +559,7 @@ def import_entries(
                     details=comp.details,
                     reason=comp.reason,
                     from_hook=comp.from_hook,
+                    tokens_after=comp.tokens_after,
                 )
             )
         CompactionEntry.objects.bulk_create(entry_rows, batch_size=500)

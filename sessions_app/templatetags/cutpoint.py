@@ -12,6 +12,7 @@ from django.utils.safestring import SafeString
 
 from sessions_app.presenters.content import pretty_json
 from sessions_app.presenters.markdown import render_markdown
+from sessions_app.templatetags.readable import readable_key
 
 register = template.Library()
 
@@ -60,8 +61,8 @@ def jsonpretty(value: Any) -> str:
 
 @register.filter
 def short(value: Any, n: int = 8) -> str:
-    text = str(value or "")
-    return text if len(text) <= n else text[:n]
+    """A node key as lists show it (`readable.readable_key`: uuids by their distinct end)."""
+    return readable_key(value, n)
 
 
 @register.filter

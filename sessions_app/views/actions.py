@@ -1,6 +1,12 @@
 """Operator actions (staff only, POST + CSRF): compact now, recovery compaction, switch the active
 node, continue the session with a prompt. The runtime does the work; these views only ask.
 
+From the cut-point view, two more compactions: "Compact with these settings" plans one manual
+compaction with the view's keep-recent, reserve and threshold (they apply to that compaction only,
+nothing is saved on the session), and "Compact up to here" also fixes its first kept node. A
+refusal is a notice (200; 409 while another compaction of the session is on its way) that names
+the setting or the choice that would let it run.
+
 A prompt is acknowledged only once the runtime has claimed the session for it (the user's message
 is stored and a run holds the session's one agent slot); a prompt sent while another run of the
 session is running is refused with 409 Conflict and a notice, and nothing is written.
@@ -16,11 +22,15 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from sessions_app import store
+from sessions_app.compaction.settings import CompactionSettings
 from sessions_app.compaction.vocabulary import Trigger
-from sessions_app.models import Session
+from sessions_app.models import CompactionTask, Session
+from sessions_app.presenters.cut import parse_settings
 from sessions_app.presenters.header import build_header
+from sessions_app.presenters.stats import session_settings, session_window
 from sessions_app.runtime import background, compact_fork
-from sessions_app.runtime.loop import SessionBusy
+from sessions_app.runtime.compact_fork.tasks import InvalidCutPoint
+from sessions_app.runtime.runs import SessionBusy
 from sessions_app.views import session as session_views
 from sessions_app.views._common import HtmxHttpRequest, get_session, staff_required, wants_partial
 from sessions_app.views.params import Params
@@ -63,38 +73,92 @@ def _done(
     return response
 
 
-def _compact(request: HtmxHttpRequest, session_id: int, trigger: str) -> HttpResponse:
-    session = get_session(session_id)
-    instructions = (
-        Params(request, form=True).text("instructions", max_length=MAX_INSTRUCTIONS)
-        if trigger == Trigger.MANUAL
-        else ""
-    )
+def _start(
+    request: HtmxHttpRequest,
+    session: Session,
+    trigger: str,
+    *,
+    instructions: str = "",
+    settings: CompactionSettings | None = None,
+    first_kept: str | None = None,
+) -> HttpResponse:
+    """Ask the runtime for a compaction task and start it, or say why it was refused."""
     try:
-        task = compact_fork.request_compaction(session, trigger=trigger, instructions=instructions)
+        task = compact_fork.request_compaction(
+            session,
+            trigger=trigger,
+            instructions=instructions,
+            settings_override=settings,
+            first_kept=first_kept,
+        )
     except compact_fork.AlreadyPending as exc:
-        return _done(request, session, messages.WARNING, f"Not started: {exc.reason}.", refused=True)
+        return _done(
+            request,
+            session,
+            messages.WARNING,
+            f"Not started: {exc.reason}. Wait until it has finished, then compact again.",
+            refused=True,
+            status=409,
+        )
     except compact_fork.NothingToCompact as exc:
         return _done(
             request, session, messages.INFO, f"Nothing to compact: {_strip(exc.reason)}", refused=True
         )
+    except InvalidCutPoint as exc:
+        return _done(request, session, messages.WARNING, f"Not started: {exc.reason}.", refused=True)
     except compact_fork.CompactionRefused as exc:
         return _done(request, session, messages.WARNING, f"Refused: {exc.reason}", refused=True)
     compact_fork.start_in_background(task.pk)
     label = "Recovery compaction" if trigger == Trigger.RECOVERY else "Compaction"
-    return _done(
-        request, session, messages.SUCCESS, f"{label} task #{task.pk} started; its summary streams below."
-    )
+    text = f"{label} task #{task.pk} started"
+    if first_kept is not None:
+        kept = CompactionTask.objects.filter(pk=task.pk).values_list("first_kept_node__key", flat=True)
+        text += f", keeping everything from node {kept.first() or first_kept} on"
+    if settings is not None:
+        text += (
+            f" with keep-recent {settings.keep_recent_tokens:,} and reserve {settings.reserve_tokens:,}"
+            " (for this compaction only: the session's settings are unchanged)"
+        )
+    return _done(request, session, messages.SUCCESS, f"{text}; its summary streams below.")
+
+
+def _compact(request: HtmxHttpRequest, session_id: int, trigger: str) -> HttpResponse:
+    session = get_session(session_id)
+    form = Params(request, form=True)
+    instructions = form.text("instructions", max_length=MAX_INSTRUCTIONS) if trigger == Trigger.MANUAL else ""
+    settings = None
+    keep = form.text("keep")
+    if trigger == Trigger.MANUAL and keep:  # "Compact now" with a keep-recent value of its own
+        settings, refusal = _form_settings(session, {"keep": keep})
+        if settings is None:
+            return _done(request, session, messages.WARNING, refusal, refused=True)
+    return _start(request, session, trigger, instructions=instructions, settings=settings)
+
+
+def _form_settings(session: Session, values: object) -> tuple[CompactionSettings | None, str]:
+    """The settings a form asks for (the session's where it says nothing), or why they cannot be
+    used for a compaction of this session."""
+    base = session_settings(session)
+    settings, _window, errors = parse_settings(values, base, session_window(session))
+    if errors:
+        return None, f"Not started: {'; '.join(errors)}."
+    if settings.compat != base.compat:
+        return None, (
+            f"Not started: this session follows the {base.compat} rules (compat = {base.compat!r}) and "
+            f"its compactions are checked by them; set Rules back to {base.compat} to compact."
+        )
+    return settings, ""
 
 
 def _strip(reason: str) -> str:
-    text = reason.removeprefix("nothing to compact: ").strip()
+    text = reason.removeprefix("nothing to compact: ").removeprefix("already compacted: ").strip()
     return text[:1].upper() + text[1:] if text else reason
 
 
 @require_POST
 @staff_required
 def compact_now(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
+    """Compact now; an optional `keep` (keep-recent tokens) applies to this compaction only."""
     return _compact(request, session_id, Trigger.MANUAL)
 
 
@@ -102,6 +166,44 @@ def compact_now(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
 @staff_required
 def recover(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
     return _compact(request, session_id, Trigger.RECOVERY)
+
+
+@require_POST
+@staff_required
+def compact_with_settings(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
+    """A manual compaction planned with the cut-point view's settings (keep, reserve, window,
+    threshold, compat), for this compaction only."""
+    session = get_session(session_id)
+    settings, refusal = _form_settings(session, request.POST)
+    if settings is None:
+        return _done(request, session, messages.WARNING, refusal, refused=True)
+    instructions = Params(request, form=True).text("instructions", max_length=MAX_INSTRUCTIONS)
+    return _start(request, session, Trigger.MANUAL, instructions=instructions, settings=settings)
+
+
+@require_POST
+@staff_required
+def compact_up_to_here(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
+    """A manual compaction whose kept part starts at the node the operator picked (`key`), with
+    the cut-point view's settings."""
+    session = get_session(session_id)
+    form = Params(request, form=True)
+    key = form.key("key")
+    if key is None:
+        return _done(
+            request,
+            session,
+            messages.WARNING,
+            "Not started: pick the first node to keep (a valid cut point on the active path).",
+            refused=True,
+        )
+    settings, refusal = _form_settings(session, request.POST)
+    if settings is None:
+        return _done(request, session, messages.WARNING, refusal, refused=True)
+    instructions = form.text("instructions", max_length=MAX_INSTRUCTIONS)
+    return _start(
+        request, session, Trigger.MANUAL, instructions=instructions, settings=settings, first_kept=key
+    )
 
 
 @require_POST

@@ -143,9 +143,36 @@
       if (w) htmx.trigger(doc.body, "cp:refresh-" + w);
     });
   }
+  // A reconnect or a resume: the tree and every panel the page names, and every live view on the
+  // page (the node pane) that the list leaves out.
   function refreshAll() {
     var el = $("#live");
-    if (el) refresh(el.dataset.refreshAll);
+    if (!el) return;
+    var names = (el.dataset.refreshAll || "").split(/\s+/).filter(Boolean);
+    $all("[data-live-view]").forEach(function (v) {
+      if (names.indexOf(v.dataset.liveView) < 0) names.push(v.dataset.liveView);
+    });
+    refresh(names.join(" "));
+  }
+  // "Showing N of M nodes": N is the rows the page holds, which grows as "show more", folded
+  // branches and live rows load; M comes from the server (and from each live row's message).
+  function updateTreeCount() {
+    var shown = $("#tree-count > strong:nth-of-type(1)");
+    if (!shown) return;
+    var n = $all("#tree .tn").length;
+    shown.textContent = n.toLocaleString("en-US");
+    var total = $("#tree-count > strong:nth-of-type(2)");
+    var rest = $("#tree-rest");
+    var m = total ? parseInt(total.textContent.replace(/[^0-9]/g, ""), 10) : NaN;
+    if (rest && !isNaN(m)) rest.hidden = n >= m;
+  }
+  // A split turn's prefix streams into its own box: make sure the box shows once text arrives,
+  // even when the page was drawn before the task knew it would split.
+  function revealStreams() {
+    $all("#live-task .stream-box.is-empty").forEach(function (box) {
+      var pre = $("pre.stream", box);
+      if (pre && pre.textContent.length) box.classList.remove("is-empty");
+    });
   }
   function markActive(key) {
     if (!key) return;
@@ -210,6 +237,8 @@
     if (pc) { pc.hidden = false; pc.textContent = live.missed + " update" + (live.missed === 1 ? "" : "s") + " waiting"; }
   });
   doc.addEventListener("htmx:wsAfterMessage", function () {
+    revealStreams();
+    updateTreeCount();
     var sig = $("#live-signal");
     if (!sig) return;
     var kind = sig.dataset.kind;
@@ -239,6 +268,18 @@
       }
       live.missed = 0;
     }
+  });
+
+  /* ---- cut-point view: clicking a tick picks it as the first node to keep ---------------- */
+  doc.addEventListener("click", function (e) {
+    var hit = e.target.closest && e.target.closest(".tick-hit");
+    var input = $("#cut-pick");
+    if (!hit || !input) return;
+    $all(".tick-hit[fill-opacity]").forEach(function (r) { r.setAttribute("fill", "transparent"); r.removeAttribute("fill-opacity"); });
+    hit.setAttribute("fill", "currentColor");
+    hit.setAttribute("fill-opacity", "0.35");
+    input.value = hit.getAttribute("data-key") || "";
+    input.focus();
   });
 
   /* ---- charts --------------------------------------------------------------------------- */
@@ -289,7 +330,7 @@
     });
   }
 
-  function onLoad() { renderCharts(); autoDismiss(); }
+  function onLoad() { renderCharts(); autoDismiss(); updateTreeCount(); }
   doc.addEventListener("DOMContentLoaded", onLoad);
   doc.addEventListener("htmx:afterSettle", onLoad);
   doc.addEventListener("htmx:afterSwap", function (e) {

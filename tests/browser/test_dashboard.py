@@ -167,6 +167,7 @@ def test_operator_journey(live_url: str, page: Any) -> None:
     shot(page, "12-fork-run")
     page.goto(f"{live_url}/compactions/{entry.pk}/")
     assert "Valid" in page.inner_text("body")
+    page.click("#prompt-main-fold > summary")  # long sections start folded
     assert re.search(r"Keep every file path", page.inner_text("#prompt-main"))
     shot(page, "13-compaction")
     page.goto(f"{live_url}/agents/")

@@ -44,7 +44,9 @@ def imported() -> Any:
 
 def test_counts_follow_the_records(imported: Any) -> None:
     session = imported.session
-    assert (session.source, session.title, imported.format) == ("claude", "claude_session", "claude")
+    # The title is the transcript's own: the summary record of an ancestor of the active leaf.
+    title = "Checkout total ignores discounts"
+    assert (session.source, session.title, imported.format) == ("claude", title, "claude")
     with_uuid = [r for r in RECORDS if "uuid" in r]
     without = [r for r in RECORDS if "uuid" not in r]
     assistant_messages = {r["message"]["id"] for r in with_uuid if r["type"] == "assistant"}

@@ -27,8 +27,9 @@ from sessions_app.llm.base import AssistantMessage, CompletionRequest
 from sessions_app.llm.offline import OfflineProvider
 from sessions_app.models import Agent, Event, Node, Run, Session
 from sessions_app.runtime import background
-from sessions_app.runtime.loop import AgentLoop, ClaimedRun, SessionBusy, fail_orphaned_runs, running_run_id
+from sessions_app.runtime.loop import AgentLoop
 from sessions_app.runtime.process import owner_id
+from sessions_app.runtime.runs import ClaimedRun, SessionBusy, fail_orphaned_runs, running_run_id
 from sessions_app.runtime.sweeper import sweep_once
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]

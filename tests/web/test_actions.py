@@ -13,7 +13,7 @@ from django.urls import reverse
 
 from sessions_app.models import CompactionEntry, CompactionTask, Event, Node, Session
 from sessions_app.runtime import background, compact_fork, live
-from sessions_app.runtime.loop import ClaimedRun
+from sessions_app.runtime.runs import ClaimedRun
 from tests.web.builders import XSS, Built, build_chain
 from tests.web.conftest import HX
 

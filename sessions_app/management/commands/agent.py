@@ -24,8 +24,9 @@ from sessions_app.models import Node, Session
 from sessions_app.runtime import agents as definitions
 from sessions_app.runtime import compact_fork
 from sessions_app.runtime.auto_compaction import ForkCompaction
-from sessions_app.runtime.loop import AgentLoop, RunOutcome, SessionBusy
+from sessions_app.runtime.loop import AgentLoop, RunOutcome
 from sessions_app.runtime.providers import provider_for
+from sessions_app.runtime.runs import SessionBusy
 
 
 class Command(BaseCommand):

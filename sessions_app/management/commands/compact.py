@@ -14,7 +14,7 @@ from sessions_app.compaction.vocabulary import TaskStatus, Trigger
 from sessions_app.models import CompactionEntry, Session
 from sessions_app.runtime import compact_fork
 from sessions_app.runtime.compact_fork.orphans import ALIVE, ENDED, GAVE_UP, RETRIED
-from sessions_app.runtime.loop import fail_orphaned_runs
+from sessions_app.runtime.runs import fail_orphaned_runs
 
 
 class Command(BaseCommand):

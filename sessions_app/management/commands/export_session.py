@@ -1,4 +1,5 @@
-"""Export a stored session as a pi session file (JSONL v3)."""
+"""Export a stored session: pi JSONL v3 (everything), or one self-contained HTML page to read
+without Cutpoint (sessions_app.exporters.html; very large sessions are shortened)."""
 
 from __future__ import annotations
 
@@ -10,24 +11,51 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from sessions_app.exporters import export_pi
+from sessions_app.exporters import html as html_export
 from sessions_app.models import Session
 
 
 class Command(BaseCommand):
-    help = "Export a session as pi JSONL v3 (the active node is the last line, pi's leaf on load)."
+    help = (
+        "Export a session as pi JSONL v3 (the active node is the last line, pi's leaf on load), or "
+        "as a self-contained HTML page (--format html) that opens offline without Cutpoint."
+    )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("session_id", metavar="SESSION_ID", type=int)
-        parser.add_argument("--format", choices=["pi"], default="pi")
-        parser.add_argument("-o", "--output", metavar="OUT.jsonl", help="file to write (default: stdout)")
+        parser.add_argument("--format", choices=["pi", "html"], default="pi")
+        parser.add_argument(
+            "-o", "--output", metavar="OUT", help="file to write, OUT.jsonl or OUT.html (default: stdout)"
+        )
+        parser.add_argument(
+            "--max-nodes",
+            type=int,
+            default=html_export.MAX_NODES,
+            metavar="N",
+            help=f"html: at most N nodes in the page's tree (default {html_export.MAX_NODES})",
+        )
+
+    def _write(self, session: Session, opts: dict[str, Any], out: Any) -> str:
+        if opts["format"] == "html":
+            result = html_export.export(session, out, max_nodes=opts["max_nodes"])
+            left_out = result.nodes - result.nodes_included
+            return (
+                f"{result.nodes_included} of {result.nodes} nodes"
+                + (f" ({left_out} left out: the page says where)" if left_out else "")
+                + f", {result.compactions} compactions"
+            )
+        exported = export_pi(session, out)
+        return f"{exported.nodes} entries, active node {exported.active_key or '-'} last"
 
     def handle(self, *args: Any, **opts: Any) -> None:
+        if opts["max_nodes"] < 1:
+            raise CommandError("--max-nodes must be at least 1")
         session = Session.objects.filter(pk=opts["session_id"]).first()
         if session is None:
             raise CommandError(f"no session with id {opts['session_id']}")
         out = opts["output"]
         if out is None or out == "-":
-            export_pi(session, self.stdout)
+            self._write(session, opts, self.stdout)
             return
         target = Path(out)
         if not target.parent.is_dir():
@@ -36,11 +64,9 @@ class Command(BaseCommand):
         fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
         try:
             with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-                result = export_pi(session, fh)
+                what = self._write(session, opts, fh)
             os.replace(tmp, target)
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
             raise
-        self.stderr.write(
-            f"wrote {target}: {result.nodes} entries, active node {result.active_key or '-'} last"
-        )
+        self.stderr.write(f"wrote {target}: {what}")

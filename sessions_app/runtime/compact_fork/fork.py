@@ -36,7 +36,7 @@ from sessions_app.compaction.extractive import compact_extractive
 from sessions_app.compaction.messages import LlmMessage
 from sessions_app.compaction.prepare import NothingToDo, Preparation, prepare
 from sessions_app.compaction.settings import CompactionSettings
-from sessions_app.compaction.summary import SummaryRequest, build_requests
+from sessions_app.compaction.summary import SPLIT_DIVIDER, SummaryRequest, build_requests
 from sessions_app.compaction.validate import CompactionPayload
 from sessions_app.compaction.vocabulary import (
     EXTRACTIVE_SUMMARIZER,
@@ -72,6 +72,7 @@ from sessions_app.runtime.compact_fork.tasks import (
     request_compaction,
     stored_cut,
     take_plan,
+    task_settings,
 )
 from sessions_app.runtime.process import owner_id
 from sessions_app.runtime.providers import provider_for
@@ -263,13 +264,16 @@ class CompactFork:
         # Streamed line by line like a model's answer; CUTPOINT_OFFLINE_CHUNK_DELAY paces it so a
         # demo without an API key has a stream to watch.
         delay = float(getattr(django_settings, "CUTPOINT_OFFLINE_CHUNK_DELAY", 0.0) or 0.0)
-        for line in payload.summary.splitlines(keepends=True):
-            self._buffers["history"] = self._buffers.get("history", "") + line
-            if self.on_delta is not None:
-                self.on_delta("history", line)
-            await self._flush()
-            if delay > 0:
-                await asyncio.sleep(delay)
+        history, divider, prefix = payload.summary.partition(SPLIT_DIVIDER)
+        parts = [("history", history)] + ([("turn_prefix", prefix)] if divider else [])
+        for part, text in parts:  # each into its own box, as a model's two answers stream
+            for line in text.splitlines(keepends=True):
+                self._buffers[part] = self._buffers.get(part, "") + line
+                if self.on_delta is not None:
+                    self.on_delta(part, line)
+                await self._flush()
+                if delay > 0:
+                    await asyncio.sleep(delay)
         await self._flush(force=True)
         return payload
 
@@ -401,10 +405,11 @@ class CompactFork:
 
 def _replan(session: Session, task: CompactionTask, settings: CompactionSettings) -> Plan | NothingToDo:
     """The plan of a task requested in another process: its trigger-time path, cut where the
-    task's stored plan cut it (a task recorded without one is planned afresh)."""
+    task's stored plan cut it (a task recorded without one is planned afresh), with the settings
+    it was requested with (an operator's override of the session's, tasks.task_settings)."""
     assert task.trigger_node_id is not None
     path = store.context_path_entries(session, task.trigger_node_id)
-    prep = prepare(path, settings, cut=stored_cut(task))
+    prep = prepare(path, task_settings(task, settings), cut=stored_cut(task))
     if isinstance(prep, NothingToDo):
         return prep
     return Plan(path, prep, task.created_at)

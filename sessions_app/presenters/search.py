@@ -3,7 +3,7 @@ tool results and compaction summaries.
 
 The database does the filtering, with the same portable JSON-text match the `recall_memory` tool
 uses (`runtime.tools.memory._term_filter`: a case-insensitive substring of the column's JSON text,
-in both the plain and the `\\uXXXX`-escaped spelling), one condition per query word, all words
+in both the plain and the `\\u`-escaped spelling), one condition per query word, all words
 required. A word found only in the JSON's structure (a key such as "arguments", a tool-call id)
 is not a match for a person, so each candidate is checked against the node's readable text here
 before it is shown.

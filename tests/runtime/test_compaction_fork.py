@@ -52,10 +52,19 @@ def anthropic(fake: FakeAnthropic, model: str = "claude-main-test") -> Provider:
     )
 
 
-def build_session(turns: int = 12, *, window: int = 8000, **metadata: Any) -> Session:
-    """A session with `turns` user/assistant exchanges of ~100 tokens each and a main agent."""
+def build_session(
+    turns: int = 12,
+    *,
+    window: int = 8000,
+    opening: str = "",
+    compaction: dict[str, Any] | None = None,
+    **metadata: Any,
+) -> Session:
+    """A session with `turns` user/assistant exchanges of ~100 tokens each and a main agent.
+    `opening` starts the first user message; `compaction` adds to the compaction settings."""
+    settings = {**SETTINGS, **(compaction or {})}
     session = Session.objects.create(
-        title="fork", context_window=window, metadata={"compaction": dict(SETTINGS), **metadata}
+        title="fork", context_window=window, metadata={"compaction": settings, **metadata}
     )
     agent = Agent.objects.create(session=session, definition_name="default", role="main")
     parent: str | None = None
@@ -66,7 +75,14 @@ def build_session(turns: int = 12, *, window: int = 8000, **metadata: Any) -> Se
             kind="message",
             role="user",
             agent_id=agent.pk,
-            content=[{"type": "text", "text": f"Request {i}: " + "please refactor the parser module " * 12}],
+            content=[
+                {
+                    "type": "text",
+                    "text": (opening if i == 0 else "")
+                    + f"Request {i}: "
+                    + "please refactor the parser module " * 12,
+                }
+            ],
         )
         a = store.append(
             session,

@@ -12,12 +12,12 @@ from typing import Any
 import pytest
 from asgiref.sync import sync_to_async
 
-from sessions_app import store
 from sessions_app.llm.offline import OfflineProvider
-from sessions_app.models import Agent, CompactionEntry, Event, Session
+from sessions_app.models import CompactionEntry, Event, Session
 from sessions_app.runtime import compact_fork
 from tests.fake_anthropic import ErrorReply, FakeAnthropic, overloaded_error, text_reply
 from tests.runtime.test_compaction_fork import anthropic
+from tests.runtime.test_compaction_fork import build_session as fork_session
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
 
@@ -26,32 +26,8 @@ DEFERRED = "Later, not today: add a CHANGELOG entry."
 
 
 def build_session(**compaction: Any) -> Session:
-    settings = {"keep_recent_tokens": 300, "reserve_tokens": 1000, **compaction}
-    session = Session.objects.create(
-        title="summarizers", context_window=8000, metadata={"compaction": settings}
-    )
-    agent = Agent.objects.create(session=session, definition_name="default", role="main")
-    parent: str | None = None
-    for i in range(10):
-        words = f"{CONSTRAINT} {DEFERRED} " if i == 0 else ""
-        u = store.append(
-            session,
-            parent,
-            kind="message",
-            role="user",
-            agent_id=agent.pk,
-            content=[{"type": "text", "text": f"{words}Request {i}: " + "tidy the parser module " * 12}],
-        )
-        a = store.append(
-            session,
-            u.key,
-            kind="message",
-            role="assistant",
-            agent_id=agent.pk,
-            content=[{"type": "text", "text": f"Answer {i}: " + "I changed the tokenizer " * 12}],
-        )
-        parent = a.key
-    return session
+    """Ten exchanges whose first request states a constraint and a deferred request."""
+    return fork_session(10, opening=f"{CONSTRAINT} {DEFERRED} ", compaction=compaction)
 
 
 def compaction_of(outcome: compact_fork.CompactionOutcome) -> CompactionEntry:

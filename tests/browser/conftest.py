@@ -6,6 +6,7 @@ Run with `pytest -m browser` (make browser). Screenshots go to test-artifacts/.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import subprocess
@@ -61,41 +62,45 @@ def live_url(django_db_setup: None, django_db_blocker: Any) -> Iterator[str]:
     if not Path(CHROMIUM).exists():
         pytest.fail(f"{CHROMIUM} is missing: `make browser` installs it (apt-get install chromium)")
     with django_db_blocker.unblock():
-        db_name = str(connection.settings_dict["NAME"])
-    if connection.vendor == "sqlite":
-        database_url = f"sqlite:///{db_name}"
-    else:
-        s = connection.settings_dict
-        database_url = (
-            f"postgres://{s['USER']}:{s['PASSWORD']}@{s['HOST'] or '127.0.0.1'}:{s['PORT'] or 5432}/{db_name}"
-        )
-    port = _free_port()
+        database_url = live_database_url()
     env = {k: v for k, v in os.environ.items() if not k.startswith("ANTHROPIC_")}
     env.update(
         {
-            "DATABASE_URL": database_url,
-            "CUTPOINT_DATA_DIR": str(settings.DATA_DIR),
-            "DJANGO_DEBUG": "1",
-            "CUTPOINT_LOG_LEVEL": "WARNING",
             # Slow enough that a browser can watch a summary stream in.
             "CUTPOINT_OFFLINE_CHUNK_DELAY": os.environ.get("CUTPOINT_TEST_CHUNK_DELAY", "0.06"),
-            "PYTHONPATH": str(ROOT),
         }
     )
+    with serve_daphne(env, database_url, "daphne.log") as url:
+        yield url
+
+
+def live_database_url() -> str:
+    """A DATABASE_URL for the (file-based) test database this process uses."""
+    s = connection.settings_dict
+    if connection.vendor == "sqlite":
+        return f"sqlite:///{s['NAME']}"
+    host = f"{s['HOST'] or '127.0.0.1'}:{s['PORT'] or 5432}"
+    return f"postgres://{s['USER']}:{s['PASSWORD']}@{host}/{s['NAME']}"
+
+
+@contextlib.contextmanager
+def serve_daphne(env: dict[str, str], database_url: str, log_name: str) -> Iterator[str]:
+    """daphne on a free port with `env` on top of the test settings; its output in `log_name`
+    under test-artifacts/. Stopped (and killed if it must be) on leaving."""
+    env = {
+        **env,
+        "DATABASE_URL": database_url,
+        "CUTPOINT_DATA_DIR": str(settings.DATA_DIR),
+        "DJANGO_DEBUG": "1",
+        "CUTPOINT_LOG_LEVEL": "WARNING",
+        "PYTHONPATH": str(ROOT),
+    }
     env.pop("REDIS_URL", None)  # one server process: the in-memory channel layer is enough
+    port = _free_port()
     ARTIFACTS.mkdir(exist_ok=True)
-    log = (ARTIFACTS / "daphne.log").open("wb")
+    log = (ARTIFACTS / log_name).open("wb")
     proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "daphne",
-            "-b",
-            "127.0.0.1",
-            "-p",
-            str(port),
-            "dashboard.asgi:application",
-        ],
+        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "dashboard.asgi:application"],
         cwd=ROOT,
         env=env,
         stdout=log,

@@ -7,17 +7,14 @@ from __future__ import annotations
 
 import asyncio
 import os
-import subprocess
-import sys
 import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from django.conf import settings
 from django.contrib.auth.models import User
-from django.db import connection, connections
+from django.db import connections
 
 from sessions_app import store
 from sessions_app.compaction import CompactionSettings, make_payload, prepare
@@ -25,7 +22,7 @@ from sessions_app.compaction.prepare import Preparation
 from sessions_app.llm.offline import OfflineProvider
 from sessions_app.models import CompactionEntry, CompactionTask, Session
 from sessions_app.runtime.loop import AgentLoop
-from tests.browser.conftest import ARTIFACTS, ROOT, _free_port, _wait_for, shot
+from tests.browser.conftest import ARTIFACTS, live_database_url, serve_daphne, shot
 from tests.fake_anthropic import FakeAnthropic, RecordedRequest, Reply, text
 from tests.web.builders import Built, add_turns, build_chain, build_session, compact
 
@@ -250,44 +247,16 @@ def _split_turn_session() -> Session:
 def anthropic_url(live_url: str, fake_anthropic: FakeAnthropic) -> Iterator[str]:
     """A second server on the same test database whose models are the fake Anthropic API, so a
     compaction's two summary requests (history and turn prefix) stream as a model's would."""
-    db = connection.settings_dict
-    if connection.vendor == "sqlite":
-        database_url = f"sqlite:///{db['NAME']}"
-    else:
-        host = f"{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}"
-        database_url = f"postgres://{db['USER']}:{db['PASSWORD']}@{host}/{db['NAME']}"
-    port = _free_port()
-    env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
-    env.update(
-        {
-            "DATABASE_URL": database_url,
-            "CUTPOINT_DATA_DIR": str(settings.DATA_DIR),
-            "DJANGO_DEBUG": "1",
-            "CUTPOINT_LOG_LEVEL": "WARNING",
-            "ANTHROPIC_API_KEY": "test-key",
-            "ANTHROPIC_BASE_URL": fake_anthropic.base_url,
-            "PYTHONPATH": str(ROOT),
-        }
-    )
-    log = (ARTIFACTS / "daphne-anthropic.log").open("wb")
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "dashboard.asgi:application"],
-        cwd=ROOT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
+    env = {
+        **os.environ,
+        "ANTHROPIC_API_KEY": "test-key",
+        "ANTHROPIC_BASE_URL": fake_anthropic.base_url,
+    }
     try:
-        _wait_for(port, proc)
-        yield f"http://127.0.0.1:{port}"
+        with serve_daphne(env, live_database_url(), "daphne-anthropic.log") as url:
+            yield url
     finally:
         fake_anthropic.release_all()
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        log.close()
 
 
 def test_split_turn_prefix_is_visible_while_it_streams(

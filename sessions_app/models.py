@@ -10,6 +10,7 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Any
 
+from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
@@ -319,3 +320,23 @@ class Task(models.Model):
 
     def __str__(self) -> str:
         return f"Task {self.pk}: {self.title} ({self.status})"
+
+
+class ApiToken(models.Model):
+    """A per-user token for machine clients (the OTLP receiver at `/v1/traces`), never the session
+    cookie. Only the SHA-256 of the secret is stored; `prefix` (its first characters) lets a user
+    tell tokens apart. Revoked tokens stay listed with `revoked_at` set."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens")
+    name = models.CharField(max_length=100)
+    prefix = models.CharField(max_length=16)
+    digest = models.CharField(max_length=64, unique=True)  # hex SHA-256 of the whole token
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.prefix}…)"

@@ -53,6 +53,8 @@ class Source(StrEnum):
     NATIVE = "native"
     PI = "pi"
     CLAUDE = "claude"
+    CODEX = "codex"
+    OTLP = "otlp"  # OpenTelemetry GenAI spans (a file or the /v1/traces receiver)
 
     @property
     def label(self) -> str:
@@ -63,6 +65,8 @@ SOURCE_LABELS: Final[dict[Source, str]] = {
     Source.NATIVE: "native",
     Source.PI: "pi",
     Source.CLAUDE: "Claude Code",
+    Source.CODEX: "Codex CLI",
+    Source.OTLP: "OpenTelemetry",
 }
 
 

@@ -1,0 +1,2 @@
+"""OpenTelemetry GenAI spans: `schema` (attribute names, shared), `writer` (stored sessions to
+spans) and `reader` (OTLP/JSON or protobuf spans to entries)."""

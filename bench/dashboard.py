@@ -44,98 +44,167 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))]
 
 
-def build(nodes: int) -> Any:
-    """A 10,000-node session the way the runtime writes one: turns with tool calls and usage,
-    a compaction every ~2,500 nodes, and a few side branches."""
-    from sessions_app import store
-    from sessions_app.compaction import CompactionSettings, Preparation, make_payload, prepare
-    from sessions_app.models import Session
+def entries(nodes: int) -> Any:
+    """A session the way the runtime writes one, generated for a bulk import: turns of user →
+    assistant (tool call, usage) → tool result → assistant (text, usage), a compaction every
+    ~2,500 nodes keeping the last ~40, and side branches of 5 nodes every ~1,000. Yields
+    (entries, active key) lazily so a 1.5M-node session never sits in memory."""
+    from sessions_app.compaction.messages import Entry, Usage
 
-    session = Session.objects.create(title="bench 10k", context_window=200_000)
-    parent: str | None = None
     sentence = "refactor the parser keep the public API stable add tests update the changelog"
     words = sentence.split(" ")
+    parent: str | None = None
+    keys: list[str] = []
     since = 0
-    branch_points: list[str] = []
+    written = 0
     i = 0
-    while i < nodes:
+    while written < nodes:
         kind = i % 4
+        key = f"n{i}"
         text = " ".join(words[(i + k) % len(words)] for k in range(30))
+        ts = f"2026-01-01T00:00:00.{i % 1000:03d}+00:00"
         if kind == 0:
-            node = store.append(
-                session, parent, kind="message", role="user", content=[{"type": "text", "text": text}]
-            )
+            e = Entry(key, parent, "message", "user", [{"type": "text", "text": text}], timestamp=ts)
         elif kind == 1:
-            node = store.append(
-                session,
+            e = Entry(
+                key,
                 parent,
-                kind="message",
-                role="assistant",
-                content=[
-                    {
-                        "type": "tool_call",
-                        "id": f"c{i}",
-                        "name": "read",
-                        "arguments": {"path": f"src/m{i % 50}.py"},
-                    }
-                ],
-                usage={"input": 1000 + since * 40, "output": 50, "cache_read": 500, "cache_write": 0},
+                "message",
+                "assistant",
+                [{"type": "tool_call", "id": f"c{i}", "name": "read", "arguments": {"path": f"src/m{i % 50}.py"}}],
+                usage=Usage(input=1000 + since * 40, output=50, cache_read=500),
                 stop_reason="tool_use",
+                timestamp=ts,
             )
         elif kind == 2:
-            node = store.append(
-                session,
+            e = Entry(
+                key,
                 parent,
-                kind="message",
-                role="tool_result",
-                content=[{"type": "text", "text": text * 3}],
-                data={"tool_call_id": f"c{i - 1}", "tool_name": "read", "is_error": False},
+                "message",
+                "tool_result",
+                [{"type": "text", "text": text * 3}],
+                {"tool_call_id": f"c{i - 1}", "tool_name": "read", "is_error": False},
+                timestamp=ts,
             )
         else:
-            node = store.append(
-                session,
+            e = Entry(
+                key,
                 parent,
-                kind="message",
-                role="assistant",
-                content=[{"type": "text", "text": text}],
-                usage={"input": 1100 + since * 40, "output": 80, "cache_read": 0, "cache_write": 0},
+                "message",
+                "assistant",
+                [{"type": "text", "text": text}],
+                usage=Usage(input=1100 + since * 40, output=80),
                 stop_reason="stop",
+                timestamp=ts,
             )
-            if i % 1000 == 3:
-                branch_points.append(node.key)
-        parent = node.key
+        yield e
+        written += 1
+        keys.append(key)
+        if len(keys) > 64:
+            del keys[:-64]
+        parent = key
         i += 1
         since += 1
-        if i % 2500 == 0 and i < nodes:
-            path = store.context_path_entries(session)
-            plan = prepare(path, CompactionSettings())
-            if isinstance(plan, Preparation):
-                entry = store.append_compaction(
-                    session,
-                    parent,
-                    make_payload(plan, "## Goal\nBench summary.\n" * 20),
-                    reason="threshold",
-                    settings=CompactionSettings(),
-                )
-                parent = entry.node.key
-                i += 1
-                since = 0
-    tip = parent
-    for bp in branch_points[:5]:  # side branches of 5 nodes each
-        p = bp
-        for j in range(5):
-            p = store.append(
-                session,
-                p,
-                kind="message",
-                role="user" if j % 2 == 0 else "assistant",
-                content=[{"type": "text", "text": f"alternative {j}"}],
-                branch=True,
-            ).key
-    if tip is not None:
-        store.switch_active_node(session, tip)
+        if kind == 3 and i % 1000 == 0 and written + 5 < nodes:  # a side branch off this node
+            b = key
+            for j in range(5):
+                bk = f"b{i}-{j}"
+                yield Entry(bk, b, "message", "user" if j % 2 == 0 else "assistant",
+                            [{"type": "text", "text": f"alternative {j}"}], timestamp=ts)
+                b = bk
+                written += 1
+        if kind == 3 and since >= 2500 and written < nodes - 1:
+            ck = f"c{i}"
+            yield Entry(
+                ck,
+                parent,
+                "compaction",
+                data={
+                    "summary": "## Goal\nBench summary.\n" * 20,
+                    "first_kept": keys[-40],
+                    "tokens_before": 1000 + since * 40,
+                    "details": {},
+                },
+                timestamp=ts,
+            )
+            written += 1
+            parent = ck
+            since = 0
+
+
+def build(nodes: int) -> Any:
+    """The bench session, bulk imported (store.import_entries); the tip of the main line is active."""
+    from sessions_app import store
+    from sessions_app.models import Session
+
+    session = Session.objects.create(title=f"bench {nodes:,}", context_window=200_000)
+    store.import_entries(session, entries(nodes), commit_seconds=None)
     session.refresh_from_db()
     return session
+
+
+def panel_urls(session_id: int) -> dict[str, tuple[str, bool]]:
+    """name -> (url, htmx partial?) for the session page and each of its panels."""
+    from django.urls import reverse
+
+    urls: dict[str, tuple[str, bool]] = {
+        "session_page": (reverse("sessions_app:session_detail", args=[session_id]), False),
+        "tree": (reverse("sessions_app:session_tree", args=[session_id]), True),
+    }
+    for panel in ("context", "cut", "charts", "timeline"):
+        urls[panel] = (reverse("sessions_app:session_panel", args=[session_id, panel]), True)
+    urls["context_all"] = (reverse("sessions_app:session_panel", args=[session_id, "context"]) + "?all=1", True)
+    return urls
+
+
+def served(pages: dict[str, tuple[str, bool]], user: Any, n: int, data_dir: Path) -> dict[str, Any]:
+    """The same pages over HTTP from a daphne subprocess on the same database: p50/p95 of the
+    wall time a client sees, and the serving process's peak resident memory (VmHWM)."""
+    import urllib.request
+
+    from django.conf import settings
+    from django.test import Client
+
+    client = Client()
+    client.force_login(user)
+    cookie = f"{settings.SESSION_COOKIE_NAME}={client.cookies[settings.SESSION_COOKIE_NAME].value}"
+    port = free_port()
+    env = {**os.environ, "CUTPOINT_DATA_DIR": str(data_dir)}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "dashboard.asgi:application"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    out: dict[str, Any] = {}
+    try:
+        for _ in range(200):  # wait for the port (a readiness probe, not a timing)
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                break
+            except OSError:
+                time.sleep(0.05)
+        for name, (url, partial) in pages.items():
+            headers = {"Cookie": cookie, **({"HX-Request": "true"} if partial else {})}
+            times: list[float] = []
+            size = 0
+            for _ in range(n + 1):
+                t0 = time.perf_counter()
+                with urllib.request.urlopen(urllib.request.Request(f"http://127.0.0.1:{port}{url}", headers=headers)) as r:
+                    size = len(r.read())
+                times.append((time.perf_counter() - t0) * 1000)
+            times = times[1:]
+            out[f"http_{name}_median_ms"] = round(statistics.median(times), 1)
+            out[f"http_{name}_p95_ms"] = round(pct(times, 0.95), 1)
+            out[f"http_{name}_bytes"] = size
+        status = Path(f"/proc/{proc.pid}/status").read_text()
+        peak = next(line for line in status.splitlines() if line.startswith("VmHWM"))
+        out["http_server_peak_rss_mb"] = round(int(peak.split()[1]) / 1024, 1)
+    finally:
+        proc.terminate()
+        proc.wait(10)
+    return out
 
 
 def time_requests(client: Any, url: str, n: int, headers: dict[str, str]) -> tuple[list[float], float]:
@@ -312,6 +381,8 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=20)
     parser.add_argument("--deltas", type=int, default=30)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--serve", action="store_true", help="also time the pages over HTTP from daphne, with its peak memory")
+    parser.add_argument("--no-ws", action="store_true", help="skip the websocket latency figure")
     args = parser.parse_args()
     use_redis = redis_up()
     if use_redis:
@@ -339,16 +410,17 @@ def main() -> None:
         "build_s": round(build_s, 1),
         "requests": args.requests,
     }
-    pages = {
-        "session_page": (reverse("sessions_app:session_detail", args=[session.pk]), {}),
-        "tree_partial": (reverse("sessions_app:session_tree", args=[session.pk]), hx),
-        "context_view": (reverse("sessions_app:session_panel", args=[session.pk, "context"]), hx),
-    }
-    for name, (url, headers) in pages.items():
-        times, cold = time_requests(client, url, args.requests, headers)
+    pages = panel_urls(session.pk)
+    for name, (url, partial) in pages.items():
+        times, cold = time_requests(client, url, args.requests, hx if partial else {})
         results[f"{name}_median_ms"] = round(statistics.median(times), 1)
         results[f"{name}_p95_ms"] = round(pct(times, 0.95), 1)
         results[f"{name}_first_ms"] = round(cold, 1)
+    if args.serve:
+        results.update(served(pages, user, args.requests, data_dir))
+    if args.no_ws:
+        report(results, as_json=args.json)
+        return
 
     if use_redis:
         cookie = f"{settings.SESSION_COOKIE_NAME}={client.cookies[settings.SESSION_COOKIE_NAME].value}"

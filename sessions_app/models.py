@@ -86,6 +86,11 @@ class Session(models.Model):
     # True while an SQLite import writes this session in chunks; hidden from `objects` until the
     # import commits, and removed when it fails.
     importing = models.BooleanField(default=False, db_index=True)
+    # Counters kept by the store as it writes (docs/architecture.md, "Reading without the whole
+    # history"): the list and the header never count rows.
+    node_count = models.PositiveBigIntegerField(default=0)
+    compaction_count = models.PositiveIntegerField(default=0)
+    call_count = models.PositiveBigIntegerField(default=0)
 
     all_objects = models.Manager()
     objects = SessionManager()
@@ -174,15 +179,77 @@ class Node(models.Model):
         "self", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
     timestamp = models.DateTimeField()
+    # The chain this node lies on (a Chain's id is its first node's id): lets the tree read any
+    # window of a line by (chain, depth) ranges instead of loading the session.
+    chain = models.ForeignKey(
+        "Chain", null=True, blank=True, db_constraint=False, on_delete=models.DO_NOTHING, related_name="+"
+    )
 
     class Meta:
         constraints = [
             models.UniqueConstraint(fields=["session", "key"], name="node_key_unique_in_session"),
         ]
-        indexes = [models.Index(fields=["session", "seq"], name="node_session_seq")]
+        indexes = [
+            models.Index(fields=["session", "seq"], name="node_session_seq"),
+            models.Index(fields=["chain", "depth"], name="node_chain_depth"),
+            # A session's compactions without scanning its nodes (few rows: a partial index).
+            models.Index(
+                fields=["session", "chain", "depth"], name="node_compactions", condition=Q(kind="compaction")
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.key} {self.kind}{'/' + self.role if self.role else ''}"
+
+
+class Chain(models.Model):
+    """A run of first children: a node appended under a parent that has no child yet continues the
+    parent's chain, any later child starts a new one (docs/architecture.md, "Chains"). Chains
+    never split or move, so the store keeps them with one write per append; a session has as many
+    chains as roots plus forks, and the tree is laid out from them without reading the nodes."""
+
+    id = models.BigIntegerField(primary_key=True)  # the first node's id
+    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="chains")
+    parent_node = models.BigIntegerField(null=True, blank=True)  # the fork point; None: a root
+    parent_chain = models.BigIntegerField(null=True, blank=True)  # the fork point's chain
+    start_depth = models.PositiveIntegerField()
+    start_seq = models.PositiveBigIntegerField()
+    length = models.PositiveBigIntegerField(default=1)
+    compactions = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        indexes = [models.Index(fields=["session", "parent_chain"], name="chain_session_parent")]
+
+    def __str__(self) -> str:
+        return f"chain {self.pk} ({self.length} nodes from depth {self.start_depth})"
+
+
+class Call(models.Model):
+    """One model call (an assistant node with or without usage), kept as it is written, so the
+    token charts read narrow rows instead of every node. `n` counts the session's calls from 1 in
+    the order they were written."""
+
+    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="calls")
+    node = models.OneToOneField(Node, on_delete=models.CASCADE, related_name="call")
+    n = models.PositiveBigIntegerField()
+    seq = models.PositiveBigIntegerField()
+    timestamp = models.DateTimeField()
+    tokens = models.PositiveBigIntegerField(default=0)  # context tokens the call reported (0: none)
+    input = models.PositiveBigIntegerField(default=0)
+    output = models.PositiveBigIntegerField(default=0)
+    cache_read = models.PositiveBigIntegerField(default=0)
+    cache_write = models.PositiveBigIntegerField(default=0)
+    has_usage = models.BooleanField(default=False)
+    stop_reason = models.CharField(max_length=32, blank=True, default="")
+    threshold = models.PositiveBigIntegerField(null=True, blank=True)  # as recorded at the call
+    window = models.PositiveBigIntegerField(null=True, blank=True)
+    auto_compaction = models.BooleanField(null=True, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["session", "n"], name="call_n_unique_in_session")]
+
+    def __str__(self) -> str:
+        return f"call {self.n} of session {self.session_id}"
 
 
 class CompactionEntry(models.Model):

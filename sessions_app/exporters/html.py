@@ -35,7 +35,6 @@ from sessions_app.models import Agent, CompactionEntry, Node, Session
 from sessions_app.presenters.audit import Scores, scores, summarizer_label
 from sessions_app.presenters.content import block_views, pretty_json, preview
 from sessions_app.presenters.stats import ContextStats, stats_from_path
-from sessions_app.presenters.tree import Skeleton, load_skeleton
 
 TEMPLATE: Final = "exports/session.html"
 MAX_NODES: Final = 1500  # tree rows with their content
@@ -222,6 +221,56 @@ def _nodes(n: int) -> str:
 
 
 # --- the tree -------------------------------------------------------------------------------------
+
+
+# An export lays out the whole tree, so it reads every node's skeleton (ids, parents, kinds) once;
+# the dashboard reads windows instead (presenters/tree.py, store/chains.py).
+@dataclass(slots=True)
+class Skeleton:
+    info: dict[int, tuple[int | None, str, str, str | None, int, int | None, int]]
+    # id -> (parent_id, key, kind, role, seq, agent_id, token_estimate)
+    children: dict[int | None, list[int]]
+    size: dict[int, int]
+    compactions: dict[int, int]
+    by_key: dict[str, int]
+
+    @property
+    def total(self) -> int:
+        return len(self.info)
+
+    def ancestors(self, node_id: int | None) -> set[int]:
+        out: set[int] = set()
+        info = self.info
+        while node_id is not None and node_id in info and node_id not in out:
+            out.add(node_id)
+            node_id = info[node_id][0]
+        return out
+
+
+def load_skeleton(session: Session) -> Skeleton:
+    rows = (
+        Node.objects.filter(session_id=session.pk)
+        .order_by("seq")
+        .values_list("id", "parent_id", "key", "kind", "role", "seq", "agent_id", "token_estimate")
+    )
+    info: dict[int, tuple[int | None, str, str, str | None, int, int | None, int]] = {}
+    children: dict[int | None, list[int]] = {}
+    by_key: dict[str, int] = {}
+    for nid, parent, key, kind, role, seq, agent, tokens in rows:
+        info[nid] = (parent, key, kind, role, seq, agent, tokens)
+        children.setdefault(parent, []).append(nid)
+        by_key[key] = nid
+    size: dict[int, int] = dict.fromkeys(info, 1)
+    comp: dict[int, int] = {nid: int(v[2] == "compaction") for nid, v in info.items()}
+    # Children are always newer than their parent (seq grows on every append): fold bottom-up.
+    for nid in reversed(list(info)):
+        up = info[nid][0]
+        if up is not None and up in size:
+            size[up] += size[nid]
+            comp[up] += comp[nid]
+    return Skeleton(info, children, size, comp, by_key)
+
+
 
 
 class _Tree:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sessions_app.models import Agent, CompactionEntry, CompactionTask, Node, Session
+from sessions_app.models import Agent, CompactionTask, Node, Session
 from sessions_app.presenters.stats import ContextStats, context_stats
 
 
@@ -41,9 +41,9 @@ def build_header(session: Session) -> Header:
     return Header(
         session=session,
         stats=context_stats(session),
-        node_count=Node.objects.filter(session_id=session.pk).count(),
+        node_count=session.node_count,
         agent_count=Agent.objects.filter(session_id=session.pk, hidden=False).count(),
-        compaction_count=CompactionEntry.objects.filter(node__session_id=session.pk).count(),
+        compaction_count=session.compaction_count,
         active_key=active_key,
         task=active_task(session),
         parent_session=parent,

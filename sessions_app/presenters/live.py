@@ -163,8 +163,8 @@ def node_fragment(session: Session, key: str) -> tuple[str, str]:
     context = {"session": session, "base": reverse("sessions_app:session_detail", args=[session.pk])}
     if parent_id is None:
         return "", f"tn-{nid}"
-    total = Node.objects.filter(session_id=session.pk).count()
-    context["total"] = total
+    total = Session.all_objects.filter(pk=session.pk).values_list("node_count", flat=True).first()
+    context["total"] = total or 0
     siblings = Node.objects.filter(parent_id=parent_id).count()
     if siblings > 1:
         branch = Branch(nid, key, 1, int(kind == "compaction"), True, False, Line(key, 1, 0, 1, [row]))

@@ -6,8 +6,10 @@ stays flat; the other children of a node are *side branches*, drawn indented rig
 collapsible. Past `BUDGET` rows, lines show a window (around the active node, or a focused node)
 with "N earlier / later nodes" placeholders, and side branches fold; both load on demand.
 
-The layout needs only the skeleton of the session (ids, parents, kinds): one query over all nodes
-without their content, then one query for the content of the rows actually shown.
+The layout reads no more than it shows: the session's chains (store/chains.py: one row per root
+and per fork) give every line, child count and branch size, and one query then reads the rows
+shown by (chain, depth) ranges, so a request costs the same at a thousand nodes or a million
+(docs/architecture.md, "Reading without the whole history").
 """
 
 from __future__ import annotations
@@ -23,56 +25,11 @@ from sessions_app.compaction.vocabulary import AgentRole
 from sessions_app.models import Agent, Node, Session
 from sessions_app.presenters.content import preview
 from sessions_app.presenters.panels import TREE_VIEW
+from sessions_app.store.chains import Chains, Ref, Segment, Span, compaction_depths, holds, node_ref, nodes_at
 
 BUDGET = 150  # rows rendered per request, across the line and its expanded branches
 SMALL_BRANCH = 12  # side branches up to this size open inline while the budget lasts
 CHUNK = 150  # rows per "show more" request
-
-
-@dataclass(slots=True)
-class Skeleton:
-    info: dict[int, tuple[int | None, str, str, str | None, int, int | None, int]]
-    # id -> (parent_id, key, kind, role, seq, agent_id, token_estimate)
-    children: dict[int | None, list[int]]
-    size: dict[int, int]
-    compactions: dict[int, int]
-    by_key: dict[str, int]
-
-    @property
-    def total(self) -> int:
-        return len(self.info)
-
-    def ancestors(self, node_id: int | None) -> set[int]:
-        out: set[int] = set()
-        info = self.info
-        while node_id is not None and node_id in info and node_id not in out:
-            out.add(node_id)
-            node_id = info[node_id][0]
-        return out
-
-
-def load_skeleton(session: Session) -> Skeleton:
-    rows = (
-        Node.objects.filter(session_id=session.pk)
-        .order_by("seq")
-        .values_list("id", "parent_id", "key", "kind", "role", "seq", "agent_id", "token_estimate")
-    )
-    info: dict[int, tuple[int | None, str, str, str | None, int, int | None, int]] = {}
-    children: dict[int | None, list[int]] = {}
-    by_key: dict[str, int] = {}
-    for nid, parent, key, kind, role, seq, agent, tokens in rows:
-        info[nid] = (parent, key, kind, role, seq, agent, tokens)
-        children.setdefault(parent, []).append(nid)
-        by_key[key] = nid
-    size: dict[int, int] = dict.fromkeys(info, 1)
-    comp: dict[int, int] = {nid: int(v[2] == "compaction") for nid, v in info.items()}
-    # Children are always newer than their parent (seq grows on every append): fold bottom-up.
-    for nid in reversed(list(info)):
-        up = info[nid][0]
-        if up is not None and up in size:
-            size[up] += size[nid]
-            comp[up] += comp[nid]
-    return Skeleton(info, children, size, comp, by_key)
 
 
 @dataclass(slots=True)
@@ -90,6 +47,7 @@ class Row:
     preview: str = ""
     child_count: int = 0
     branches: list[Branch] = field(default_factory=list)
+    ref: Ref = (0, 0)  # (chain, depth): where the layout found it (store/chains.py)
 
     @property
     def label(self) -> str:
@@ -110,6 +68,7 @@ class Line:
     a: int  # first shown index
     b: int  # one past the last shown index
     rows: list[Row]
+    ref: Ref = (0, 0)  # the line's first node
 
     @property
     def before(self) -> int:
@@ -145,6 +104,7 @@ class Branch:
     on_path: bool
     focus: bool
     line: Line | None  # None: folded, loads on demand
+    ref: Ref = (0, 0)
 
 
 @dataclass(slots=True)
@@ -163,115 +123,139 @@ class TreeView:
         return TREE_VIEW.hx_trigger
 
 
-class _Layout:
-    def __init__(self, session: Session, sk: Skeleton, focus_key: str | None, budget: int) -> None:
+class TreeIndex:
+    """What every tree request starts from: the session's chains, its active node and the active
+    path (as chain spans). Reads two small queries, whatever the session's size."""
+
+    def __init__(self, session: Session) -> None:
         self.session = session
-        self.sk = sk
-        self.active_id = session.active_node_id
-        self.path = sk.ancestors(self.active_id)
-        self.focus_id = sk.by_key.get(focus_key) if focus_key else None
-        self.focus_path = sk.ancestors(self.focus_id) if self.focus_id else set()
+        self.chains = Chains.load(session.pk)
+        self.total = int(session.node_count)
+        found = node_ref(session.pk, node_id=session.active_node_id) if session.active_node_id else None
+        self.active_id: int | None = found[0] if found else None
+        self.active_ref: Ref | None = found[1] if found else None
+        self.path: Span = self.chains.ancestors(self.active_ref) if self.active_ref else {}
+        self._compactions: dict[int, list[int]] | None = None
+
+    def locate(self, key: str | None) -> tuple[int, Ref] | None:
+        """(id, (chain, depth)) of the session's node `key`, or None."""
+        return node_ref(self.session.pk, key=key) if key else None
+
+    def on_path(self, ref: Ref) -> bool:
+        return holds(self.path, ref)
+
+    def subtree(self, ref: Ref) -> tuple[int, int]:
+        """(nodes, compactions) under and including `ref`."""
+        if self._compactions is None:
+            self._compactions = compaction_depths(self.session.pk)
+        return self.chains.subtree(ref, self._compactions)
+
+
+def load_index(session: Session) -> TreeIndex:
+    return TreeIndex(session)
+
+
+class _Layout:
+    def __init__(self, index: TreeIndex, focus: tuple[int, Ref] | None, budget: int) -> None:
+        self.ix = index
+        self.chains = index.chains
+        self.focus_ref: Ref | None = focus[1] if focus else None
+        self.focus_path: Span = self.chains.ancestors(self.focus_ref) if self.focus_ref else {}
+        self.marks = [m for m in (index.path, self.focus_path) if m]
         self.budget = budget
         self.rows: list[Row] = []
+        self.branches: list[Branch] = []
+        self.lines: list[Line] = []
 
-    def preferred(self, node_id: int) -> int | None:
-        kids = self.sk.children.get(node_id)
+    def preferred(self, ref: Ref) -> Ref | None:
+        kids = self.chains.children(ref)
         if not kids:
             return None
-        for k in kids:
-            if k in self.path:
-                return k
-        for k in kids:
-            if k in self.focus_path:
-                return k
-        return kids[-1]
+        for span in self.marks:
+            for k in kids:
+                if holds(span, k):
+                    return k
+        return kids[-1]  # the newest child
 
-    def line_ids(self, start: int) -> list[int]:
-        ids = [start]
-        nxt = self.preferred(start)
-        while nxt is not None:
-            ids.append(nxt)
-            nxt = self.preferred(nxt)
-        return ids
-
-    def window(self, ids: list[int], size: int) -> tuple[int, int]:
-        n = len(ids)
+    def window(self, segments: list[Segment], size: int) -> tuple[int, int]:
+        n = Chains.length(segments)
         if n <= size:
             return 0, n
-        marks = self.focus_path if self.focus_id else self.path
+        marks = self.focus_path if self.focus_ref else self.ix.path
         anchor = -1
-        for i in range(n - 1, -1, -1):
-            if ids[i] in marks:
-                anchor = i
-                break
+        pos = 0
+        for chain, lo, hi in segments:
+            span = marks.get(chain)
+            if span is not None and span[0] <= hi and lo <= span[1]:
+                anchor = pos + min(hi, span[1]) - lo
+            pos += hi - lo + 1
         if anchor < 0:
             return 0, size
         b = min(n, max(anchor + 1 + size // 4, size))
         return max(0, b - size), b
 
-    def row(self, nid: int) -> Row:
-        _parent, key, kind, role, seq, _agent, tokens = self.sk.info[nid]
-        r = Row(
-            nid,
-            key,
-            kind,
-            role,
-            tokens,
-            seq,
-            active=nid == self.active_id,
-            on_path=nid in self.path,
-            focus=nid == self.focus_id,
-            child_count=len(self.sk.children.get(nid, ())),
-        )
+    def row(self, ref: Ref) -> Row:
+        r = Row(0, "", "", None, 0, 0, on_path=self.ix.on_path(ref), focus=ref == self.focus_ref, ref=ref)
+        r.active = ref == self.ix.active_ref
+        r.child_count = self.chains.child_count(ref)
         self.rows.append(r)
         return r
 
-    def branch(self, nid: int, remaining: int) -> Branch:
-        sk = self.sk
-        size = sk.size[nid]
-        expand = nid in self.focus_path or (size <= SMALL_BRANCH and size <= remaining)
-        line = self.line(nid, window_size=min(CHUNK, max(remaining, 40))) if expand else None
-        return Branch(
-            nid, sk.info[nid][1], size, sk.compactions[nid], nid in self.path, nid in self.focus_path, line
-        )
+    def branch(self, ref: Ref, remaining: int) -> Branch:
+        size, compactions = self.ix.subtree(ref)
+        in_focus = holds(self.focus_path, ref)
+        expand = in_focus or (size <= SMALL_BRANCH and size <= remaining)
+        line = self.line(ref, window_size=min(CHUNK, max(remaining, 40))) if expand else None
+        b = Branch(0, "", size, compactions, self.ix.on_path(ref), in_focus, line, ref=ref)
+        self.branches.append(b)
+        return b
 
-    def line(self, start: int, *, window_size: int, a: int | None = None, b: int | None = None) -> Line:
-        ids = self.line_ids(start)
+    def line(self, start: Ref, *, window_size: int, a: int | None = None, b: int | None = None) -> Line:
+        segments = self.chains.line(start, self.marks)
+        n = Chains.length(segments)
         if a is None or b is None:
-            a, b = self.window(ids, window_size)
-        a, b = max(0, a), min(len(ids), b)
-        shown = ids[a:b]
-        rows = [self.row(nid) for nid in shown]
+            a, b = self.window(segments, window_size)
+        a, b = max(0, a), min(n, b)
+        rows = [
+            self.row((chain, depth))
+            for chain, lo, hi in Chains.window(segments, a, b)
+            for depth in range(lo, hi + 1)
+        ]
         # Branches get what the line itself leaves of the budget.
         for r in rows:
-            kids = self.sk.children.get(r.id, ())
-            if len(kids) < 2:
+            if r.child_count < 2:
                 continue
-            pref = self.preferred(r.id)
-            for k in kids:
+            pref = self.preferred(r.ref)
+            for k in self.chains.children(r.ref):
                 if k != pref:
                     r.branches.append(self.branch(k, self.budget - len(self.rows)))
-        return Line(self.sk.info[start][1], len(ids), a, b, rows)
+        line = Line("", n, a, b, rows, ref=start)
+        self.lines.append(line)
+        return line
 
     def fill(self) -> None:
-        """Previews and sub-agent marks for the rows shown: one query."""
-        if not self.rows:
+        """Ids, keys, previews and sub-agent marks of everything laid out: one query for the
+        nodes (by chain and depth), one for the session's sub-agents."""
+        refs = {r.ref for r in self.rows} | {b.ref for b in self.branches} | {ln.ref for ln in self.lines}
+        if not refs:
             return
-        ids = [r.id for r in self.rows]
-        found = {
-            nid: (content, data)
-            for nid, content, data in Node.objects.filter(id__in=ids).values_list("id", "content", "data")
-        }
+        found = nodes_at(
+            self.ix.session.pk,
+            _segments(refs),
+            "id", "key", "kind", "role", "seq", "agent_id", "token_estimate", "content", "data",
+        )
         sub_agents = set(
-            Agent.objects.filter(session_id=self.session.pk)
+            Agent.objects.filter(session_id=self.ix.session.pk)
             .exclude(role__in=(AgentRole.MAIN, AgentRole.FORK))
             .values_list("id", flat=True)
         )
         for r in self.rows:
-            content, data = found.get(r.id, ([], {}))
+            got = found.get(r.ref)
+            if got is None:
+                continue
+            r.id, r.key, r.kind, r.role, r.seq, agent, r.tokens, content, data = got
             d = data if isinstance(data, dict) else {}
             r.preview = preview(r.kind, r.role, content, d)
-            agent = self.sk.info[r.id][5]
             raw_extra = d.get("extra")
             extra: dict[str, Any] = raw_extra if isinstance(raw_extra, dict) else {}
             r.subagent = (
@@ -279,37 +263,59 @@ class _Layout:
                 or d.get("tool_name") in ("agent.fork_agent", "Task", "Agent")
                 or bool(extra.get("isSidechain"))
             )
+        for b in self.branches:
+            got = found.get(b.ref)
+            if got is not None:
+                b.id, b.key = got[0], got[1]
+        for ln in self.lines:
+            got = found.get(ln.ref)
+            if got is not None:
+                ln.start_key = got[1]
+
+
+def _segments(refs: set[Ref]) -> list[Segment]:
+    """Refs as few (chain, first depth, last depth) ranges as they allow."""
+    out: list[Segment] = []
+    for chain, depth in sorted(refs):
+        if out and out[-1][0] == chain and out[-1][2] == depth - 1:
+            out[-1] = (chain, out[-1][1], depth)
+        else:
+            out.append((chain, depth, depth))
+    return out
 
 
 def build_tree(
-    session: Session, sk: Skeleton, *, focus_key: str | None = None, budget: int = BUDGET
+    session: Session, index: TreeIndex, *, focus_key: str | None = None, budget: int = BUDGET
 ) -> TreeView:
-    layout = _Layout(session, sk, focus_key, budget)
-    roots = sk.children.get(None, [])
+    layout = _Layout(index, index.locate(focus_key), budget)
+    roots = index.chains.roots()
     line = None
     others: list[Branch] = []
     if roots:
-        main = next((r for r in roots if r in layout.path), None)
+        main = next((r for r in roots if index.on_path(r)), None)
         if main is None:
-            main = next((r for r in roots if r in layout.focus_path), roots[-1])
-        line = layout.line(main, window_size=min(budget, CHUNK) if sk.total > budget else sk.total)
+            main = next((r for r in roots if holds(layout.focus_path, r)), roots[-1])
+        total = index.total
+        line = layout.line(main, window_size=min(budget, CHUNK) if total > budget else max(total, 1))
         for r in roots:
             if r != main:
                 others.append(layout.branch(r, budget - len(layout.rows)))
     layout.fill()
-    active_key = sk.info[layout.active_id][1] if layout.active_id in sk.info else None
-    return TreeView(session.pk, sk.total, len(layout.rows), line, others, active_key, focus_key)
+    active_key = next((r.key for r in layout.rows if r.active), None)
+    if active_key is None and index.active_id is not None:
+        active_key = Node.objects.filter(pk=index.active_id).values_list("key", flat=True).first()
+    return TreeView(session.pk, index.total, len(layout.rows), line, others, active_key, focus_key)
 
 
 def build_line(
-    session: Session, sk: Skeleton, start_key: str, a: int | None = None, b: int | None = None
+    session: Session, index: TreeIndex, start_key: str, a: int | None = None, b: int | None = None
 ) -> Line | None:
     """One line (a folded branch, or a chunk of a line) on demand."""
-    start = sk.by_key.get(start_key)
+    start = index.locate(start_key)
     if start is None:
         return None
-    layout = _Layout(session, sk, None, CHUNK)
-    line = layout.line(start, window_size=CHUNK, a=a, b=b)
+    layout = _Layout(index, None, CHUNK)
+    line = layout.line(start[1], window_size=CHUNK, a=a, b=b)
     layout.fill()
     return line
 
@@ -324,7 +330,7 @@ class Match:
     seq: int
 
 
-def search(session: Session, sk: Skeleton, query: str, limit: int = 50) -> tuple[list[Match], int]:
+def search(session: Session, index: TreeIndex, query: str, limit: int = 50) -> tuple[list[Match], int]:
     """Nodes whose key, content or data mention `query` (newest first), and how many matched."""
     q = query.strip()
     if not q:
@@ -340,11 +346,10 @@ def search(session: Session, sk: Skeleton, query: str, limit: int = 50) -> tuple
         .order_by("-seq")
     )
     total = qs.count()
-    path = sk.ancestors(session.active_node_id)
     matches = [
-        Match(key, kind, role, preview(kind, role, content, data), nid in path, seq)
-        for nid, key, kind, role, content, data, seq in qs.values_list(
-            "id", "key", "kind", "role", "content", "data", "seq"
+        Match(key, kind, role, preview(kind, role, content, data), index.on_path((chain, depth)), seq)
+        for key, kind, role, content, data, seq, chain, depth in qs.values_list(
+            "key", "kind", "role", "content", "data", "seq", "chain_id", "depth"
         )[:limit]
     ]
     return matches, total

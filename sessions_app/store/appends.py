@@ -21,12 +21,14 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from sessions_app import signals
-from sessions_app.compaction.messages import COMPACTION, KINDS, MESSAGE, ROLES, Block, Entry, Usage
+from sessions_app.compaction.messages import ASSISTANT, COMPACTION, KINDS, MESSAGE, ROLES, Block, Entry, Usage
 from sessions_app.compaction.tokens import estimate_entry
 from sessions_app.models import Event, Node, Session
+from sessions_app.store.calls import derive_calls
 from sessions_app.store.errors import ConflictError, StoreError, UnknownNodeError
 from sessions_app.store.sql import (
-    ADVANCE_SESSION_SQL,
+    APPEND_SESSION_SQL,
+    CHAIN_TABLE,
     INSERT_NODE_SQL,
     NODE_TABLE,
     db_datetime,
@@ -47,6 +49,13 @@ class _Anchor:
     key: str | None
     depth: int
     last_compaction_id: int | None
+    chain_id: int | None = None
+    chain_end: int | None = None  # the last depth of the anchor's chain
+
+    @property
+    def continues_chain(self) -> bool:
+        """A child of a node with no child yet continues its chain (store/chains.py)."""
+        return self.chain_id is not None and self.chain_end == self.depth
 
 
 # A parent is a Node, a key (str), a node id (int), or None for a root.
@@ -120,8 +129,9 @@ def append(
         row = cursor.fetchone()
         if row is None:
             raise StoreError(f"no session with id {session.pk}")
-        active_id, next_seq, active_key, active_depth, active_lc = row
-        anchor = _resolve_parent(session, parent, active_id, active_key, active_depth, active_lc)
+        active_id, next_seq, active_key, active_depth, active_lc, active_chain, chain_end, calls = row
+        active = _Anchor(active_id, active_key, active_depth, active_lc, active_chain, chain_end)
+        anchor = _resolve_parent(session, parent, active)
         if not branch and anchor.id != active_id:
             if anchor.id is None:
                 raise ConflictError(
@@ -136,30 +146,46 @@ def append(
         node.seq = next_seq
         node.depth = 0 if anchor.id is None else anchor.depth + 1
         node.last_compaction_id = anchor.last_compaction_id
+        is_compaction = kind == COMPACTION
+        node.chain_id = anchor.chain_id if anchor.continues_chain else None
         cursor.execute(INSERT_NODE_SQL, insert_params(node))
         node.pk = cursor.fetchone()[0]
-        if kind == COMPACTION:
-            # A compaction scopes itself and, through inheritance, everything appended below it.
+        if node.chain_id is None:
+            # A root or a fork starts a chain named after its first node (store/chains.py).
+            node.chain_id = node.pk
             cursor.execute(
-                f"UPDATE {NODE_TABLE} SET last_compaction_id = %s WHERE id = %s", [node.pk, node.pk]
+                f"INSERT INTO {CHAIN_TABLE} (id, session_id, parent_node, parent_chain, start_depth, "
+                "start_seq, length, compactions) VALUES (%s, %s, %s, %s, %s, %s, 1, %s)",
+                [node.pk, session.pk, anchor.id, anchor.chain_id, node.depth, next_seq, int(is_compaction)],
             )
+        else:
+            cursor.execute(
+                f"UPDATE {CHAIN_TABLE} SET length = length + 1, compactions = compactions + %s WHERE id = %s",
+                [int(is_compaction), node.chain_id],
+            )
+        if is_compaction:
+            # A compaction scopes itself and, through inheritance, everything appended below it.
             node.last_compaction_id = node.pk
-        cursor.execute(ADVANCE_SESSION_SQL, [node.pk, next_seq + 1, db_datetime(now), session.pk])
+        if is_compaction or node.chain_id == node.pk:
+            cursor.execute(
+                f"UPDATE {NODE_TABLE} SET last_compaction_id = %s, chain_id = %s WHERE id = %s",
+                [node.last_compaction_id, node.chain_id, node.pk],
+            )
+        cursor.execute(
+            APPEND_SESSION_SQL, [node.pk, next_seq + 1, db_datetime(now), int(is_compaction), session.pk]
+        )
+        if kind == MESSAGE and role == ASSISTANT:
+            derive_calls(session.pk, from_seq=next_seq, before=calls)
     node._state.adding = False
     node._state.db = connection.alias
     session.active_node_id = node.pk
     session.next_seq = next_seq + 1
+    session.node_count += 1
+    session.compaction_count += int(is_compaction)
     return node
 
 
-def _resolve_parent(
-    session: Session,
-    parent: NodeRef,
-    active_id: int | None,
-    active_key: str | None,
-    active_depth: int | None,
-    active_lc: int | None,
-) -> _Anchor:
+def _resolve_parent(session: Session, parent: NodeRef, active: _Anchor) -> _Anchor:
     if parent is None:
         return _Anchor(None, None, -1, None)
     if isinstance(parent, Node):
@@ -167,18 +193,26 @@ def _resolve_parent(
             raise UnknownNodeError(
                 f"node {parent.key!r} belongs to session {parent.session_id}, not {session.pk}"
             )
-        return _Anchor(parent.pk, parent.key, parent.depth, parent.last_compaction_id)
-    if parent in (active_key, active_id) and active_id is not None and active_depth is not None:
-        return _Anchor(active_id, active_key, active_depth, active_lc)
-    lookup = {"pk": parent} if isinstance(parent, int) else {"key": parent}
+        if parent.pk == active.id:
+            return active
+        lookup: dict[str, Any] = {"pk": parent.pk}
+    elif parent in (active.key, active.id) and active.id is not None:
+        return active
+    else:
+        lookup = {"pk": parent} if isinstance(parent, int) else {"key": parent}
+    # The parent's chain and where it ends decide whether the new node continues it (fresh from
+    # the database: a Node instance may be older than its children).
     row = (
         Node.objects.filter(session_id=session.pk, **lookup)
-        .values_list("id", "key", "depth", "last_compaction_id")
+        .values_list("id", "key", "depth", "last_compaction_id", "chain_id")
         .first()
     )
     if row is None:
         raise UnknownNodeError(unknown_key_message(session.pk, str(parent)))
-    return _Anchor(row[0], row[1], row[2], row[3])
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT start_depth + length - 1 FROM {CHAIN_TABLE} WHERE id = %s", [row[4]])
+        end = cursor.fetchone()
+    return _Anchor(row[0], row[1], row[2], row[3], row[4], end[0] if end else None)
 
 
 def switch_active_node(session: Session, key: str) -> Node:

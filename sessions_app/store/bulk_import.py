@@ -29,8 +29,10 @@ from django.utils import timezone
 from sessions_app.compaction.messages import COMPACTION, KINDS, MESSAGE, ROLES, Entry
 from sessions_app.compaction.tokens import estimate_entries
 from sessions_app.compaction.vocabulary import CompactionReason
-from sessions_app.models import CompactionEntry, Node, Session
+from sessions_app.models import Call, Chain, CompactionEntry, Node, Session
 from sessions_app.store.batch_writer import BatchWriter
+from sessions_app.store.calls import derive_calls
+from sessions_app.store.chains import ChainBuilder
 from sessions_app.store.errors import StoreError
 from sessions_app.store.sql import ADVANCE_SESSION_SQL, INSERT_COLUMNS, NODE_TABLE, SESSION_TABLE, db_datetime
 from sessions_app.store.sqlite import checks_skipped
@@ -225,6 +227,8 @@ def discard_session(session_id: int) -> None:
         CompactionEntry.objects.filter(node__session_id=session_id).delete()
         Event.objects.filter(session_id=session_id).delete()
         Run.objects.filter(session_id=session_id).delete()
+        Call.objects.filter(session_id=session_id).delete()
+        Chain.objects.filter(session_id=session_id).delete()
         cursor.execute(f"DELETE FROM {NODE_TABLE} WHERE session_id = %s", [session_id])
         Agent.objects.filter(session_id=session_id).delete()
         Session.all_objects.filter(pk=session_id).delete()
@@ -421,7 +425,8 @@ def import_entries(
     """
     sid = int(session.pk)
     now = timezone.now()
-    ids: dict[str, tuple[int, int, int | None]] = {}  # key -> (id, depth, last_compaction_id)
+    ids: dict[str, tuple[int, int, int | None, int]] = {}  # key -> (id, depth, last_compaction_id, chain)
+    chains = ChainBuilder()
     compactions: list[tuple[int, str, ImportCompaction]] = []
     rows: list[list[Any]] = []
     todo: list[tuple[int, Entry]] = []  # rows whose token estimate BatchWriter's thread computes
@@ -486,19 +491,21 @@ def import_entries(
                     raise StoreError(f"node {key!r}: kind {kind!r} with role {role!r}")
                 parent = entry.parent
                 if parent is None:
-                    parent_id, depth, lc = None, 0, None
+                    parent_id, depth, lc, parent_chain = None, 0, None, None
                 else:
                     anchor = ids.get(parent)
                     if anchor is None:
                         raise StoreError(f"node {key!r}: parent {parent!r} is not an earlier imported entry")
-                    parent_id, depth, lc = anchor[0], anchor[1] + 1, anchor[2]
+                    parent_id, depth, lc, parent_chain = anchor[0], anchor[1] + 1, anchor[2], anchor[3]
                 nid = block.take()
-                if kind == COMPACTION:
+                is_compaction = kind == COMPACTION
+                if is_compaction:
                     lc = nid
                     comp = comp or _compaction_of(entry)
                     _check_compaction(key, comp)
                     compactions.append((nid, key, comp))
-                ids[key] = (nid, depth, lc)
+                chain = chains.add(nid, parent_id, parent_chain, depth, seq, is_compaction)
+                ids[key] = (nid, depth, lc, chain)
                 last_ts = timestamp(entry.timestamp, last_ts)
                 usage = entry.usage
                 if tokens is None:
@@ -535,6 +542,7 @@ def import_entries(
                         depth,
                         lc,
                         last_ts,
+                        chain,
                     ]
                 )
                 seq += 1
@@ -563,6 +571,14 @@ def import_entries(
                 )
             )
         CompactionEntry.objects.bulk_create(entry_rows, batch_size=500)
+        Chain.objects.bulk_create(chains.rows(sid), batch_size=500)
+        # The counters and per-call rows the pages read instead of the nodes (store/calls.py).
+        cursor.execute(
+            f"UPDATE {SESSION_TABLE} SET node_count = %s, compaction_count = %s, call_count = 0 "
+            "WHERE id = %s",
+            [seq, len(compactions), sid],
+        )
+        derive_calls(sid, before=0)
 
         wanted = active_key() if callable(active_key) else active_key
         if wanted is None:

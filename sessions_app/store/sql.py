@@ -9,10 +9,11 @@ from typing import Any
 
 from django.db import connection
 
-from sessions_app.models import Node, Session
+from sessions_app.models import Chain, Node, Session
 
 NODE_TABLE = Node._meta.db_table
 SESSION_TABLE = Session._meta.db_table
+CHAIN_TABLE = Chain._meta.db_table
 INSERT_COLUMNS = (
     "session_id",
     "parent_id",
@@ -30,6 +31,7 @@ INSERT_COLUMNS = (
     "depth",
     "last_compaction_id",
     "timestamp",
+    "chain_id",
 )
 INSERT_NODE_SQL = (
     f"INSERT INTO {NODE_TABLE} ({', '.join(INSERT_COLUMNS)}) "
@@ -38,6 +40,12 @@ INSERT_NODE_SQL = (
 ADVANCE_SESSION_SQL = (
     f"UPDATE {SESSION_TABLE} SET active_node_id = %s, next_seq = %s, updated_at = %s WHERE id = %s"
 )
+# An append also counts its node (and its compaction) on the session (docs/architecture.md,
+# "Reading without the whole history").
+APPEND_SESSION_SQL = (
+    f"UPDATE {SESSION_TABLE} SET active_node_id = %s, next_seq = %s, updated_at = %s, "
+    "node_count = node_count + 1, compaction_count = compaction_count + %s WHERE id = %s"
+)
 
 
 def lock_session_sql() -> str:
@@ -45,8 +53,10 @@ def lock_session_sql() -> str:
     # PostgreSQL locks the session row; SQLite's IMMEDIATE transactions already serialize writers.
     lock = " FOR UPDATE OF s" if connection.features.has_select_for_update_of else ""
     return (
-        "SELECT s.active_node_id, s.next_seq, a.key, a.depth, a.last_compaction_id "
-        f"FROM {SESSION_TABLE} s LEFT JOIN {NODE_TABLE} a ON a.id = s.active_node_id WHERE s.id = %s{lock}"
+        "SELECT s.active_node_id, s.next_seq, a.key, a.depth, a.last_compaction_id, a.chain_id, "
+        "c.start_depth + c.length - 1, s.call_count "
+        f"FROM {SESSION_TABLE} s LEFT JOIN {NODE_TABLE} a ON a.id = s.active_node_id "
+        f"LEFT JOIN {CHAIN_TABLE} c ON c.id = a.chain_id WHERE s.id = %s{lock}"
     )
 
 
@@ -72,6 +82,7 @@ def insert_params(node: Node) -> list[Any]:
         node.depth,
         node.last_compaction_id,
         db_datetime(node.timestamp),
+        node.chain_id,
     ]
 
 

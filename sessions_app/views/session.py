@@ -26,24 +26,27 @@ from sessions_app.views.params import Params
 MAX_INDEX = 10**9
 
 
-def _node_context(session: Session, sk: tree_p.Skeleton, key: str | None) -> dict[str, Any]:
-    node_id = sk.by_key.get(key) if key else session.active_node_id
-    if node_id is None:
-        return {"nv": None}
-    node = Node.objects.select_related("parent", "run", "agent").filter(pk=node_id).first()
+def _node_context(session: Session, index: tree_p.TreeIndex, key: str | None) -> dict[str, Any]:
+    qs = Node.objects.select_related("parent", "run", "agent").filter(session_id=session.pk)
+    if key:
+        node = qs.filter(key=key).first()
+    elif session.active_node_id is not None:
+        node = qs.filter(pk=session.active_node_id).first()
+    else:
+        node = None
     if node is None:
         return {"nv": None}
-    on_path = node_id in sk.ancestors(session.active_node_id)
+    on_path = node.chain_id is not None and index.on_path((node.chain_id, node.depth))
     return {"nv": node_view(session, node, on_path)}
 
 
 def _page(request: HtmxHttpRequest, session: Session, panel: Panel, focus: str | None = None) -> HttpResponse:
-    sk = tree_p.load_skeleton(session)
+    index = tree_p.load_index(session)
     focus = focus or Params(request).key("node")
     context: dict[str, Any] = {
         "session": session,
         "header": build_header(session),
-        "tree": tree_p.build_tree(session, sk, focus_key=focus),
+        "tree": tree_p.build_tree(session, index, focus_key=focus),
         "panel": panel,
         "panels": PANELS.values(),
         # What a reconnect or a resume re-fetches: the tree and every panel (see cutpoint.js).
@@ -51,7 +54,7 @@ def _page(request: HtmxHttpRequest, session: Session, panel: Panel, focus: str |
         "can_act": request.user.is_staff,
         "live_task": live_task(session),
     }
-    context.update(_node_context(session, sk, focus))
+    context.update(_node_context(session, index, focus))
     context.update(panel.context(request, session))
     return TemplateResponse(request, "sessions/session_detail.html", context)
 
@@ -88,26 +91,26 @@ def session_tree(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
     session = get_session(session_id)
     if not wants_partial(request):
         return _page(request, session, default_panel())
-    sk = tree_p.load_skeleton(session)
+    index = tree_p.load_index(session)
     context: dict[str, Any] = {"session": session}
     params = Params(request)
     q = params.text("q")
     if q:
-        matches, total = tree_p.search(session, sk, q)
+        matches, total = tree_p.search(session, index, q)
         context.update({"matches": matches, "match_total": total, "q": q})
         return TemplateResponse(request, "sessions/_tree.html#search", context)
     line_key = params.key("line")
     if line_key:
         a = params.integer("a", lo=0, hi=MAX_INDEX)
         b = params.integer("b", lo=0, hi=MAX_INDEX)
-        line = tree_p.build_line(session, sk, line_key, a, b)
+        line = tree_p.build_line(session, index, line_key, a, b)
         if line is None:
             raise Http404("no such node")
         context["line"] = line
         context["dir"] = params.choice("dir", ("up", "down"))
         partial = "chunk" if a is not None and b is not None else "line"
         return TemplateResponse(request, f"sessions/_tree.html#{partial}", context)
-    context["tree"] = tree_p.build_tree(session, sk, focus_key=params.key("focus"))
+    context["tree"] = tree_p.build_tree(session, index, focus_key=params.key("focus"))
     return TemplateResponse(request, "sessions/_tree.html#tree", context)
 
 
@@ -118,7 +121,7 @@ def node_detail(request: HtmxHttpRequest, session_id: int, key: str) -> HttpResp
     get_object_or_404(Node, session_id=session.pk, key=key)
     if not wants_partial(request):
         return _page(request, session, default_panel(), focus=key)
-    sk = tree_p.load_skeleton(session)
+    index = tree_p.load_index(session)
     context = {"session": session, "can_act": request.user.is_staff}
-    context.update(_node_context(session, sk, key))
+    context.update(_node_context(session, index, key))
     return TemplateResponse(request, "sessions/_node.html#node", context)

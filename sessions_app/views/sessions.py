@@ -26,7 +26,7 @@ from django.template.response import TemplateResponse
 from django.views.decorators.http import require_POST
 
 from sessions_app.compaction.vocabulary import Source
-from sessions_app.models import Agent, CompactionEntry, CompactionTask, Node, Session, SourceChoices
+from sessions_app.models import Agent, CompactionEntry, CompactionTask, Session, SourceChoices
 from sessions_app.presenters.audit import retention_label
 from sessions_app.presenters.stats import context_stats
 from sessions_app.views._common import HtmxHttpRequest, staff_required, wants_partial
@@ -80,9 +80,8 @@ def _worst_retention() -> Subquery:
 
 
 def sessions_queryset(query: str, source: str, state: str) -> QuerySet[Session]:
+    # Node and compaction counts are counters the store keeps on the session: no count per row.
     qs = Session.objects.annotate(
-        node_count=_count(Node),
-        compaction_count=_count(Node, kind="compaction"),
         agent_count=_count(Agent, hidden=False),
         worst_retention=_worst_retention(),
         compacting=Exists(

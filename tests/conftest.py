@@ -38,3 +38,13 @@ def _offline_models_by_default(settings: Any) -> None:
     settings.CUTPOINT_MODEL_PROFILES = {
         "main": {"provider": "offline", "model": "offline", "context_window": 200_000, "max_output": 8192}
     }
+
+
+@pytest.fixture(autouse=True)
+def _empty_cache() -> Iterator[None]:
+    """Every test starts with an empty cache: a rolled-back test database hands out the same
+    session and node ids again, and the tree and stats caches are keyed by them."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield

@@ -6,13 +6,17 @@ bookmark, a reload, no JavaScript) gets the whole page with that panel open.
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
+from django.core.cache import cache
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404
+from django.template.loader import render_to_string
 from django.template.response import TemplateResponse
+from django.utils.safestring import mark_safe
 
-from sessions_app.middleware import BadInput, has_bad_chars
+from sessions_app.middleware import BadInput, has_bad_chars, scrub_surrogates
 from sessions_app.models import Node, Session
 from sessions_app.presenters import tree as tree_p
 from sessions_app.presenters.header import build_header
@@ -24,6 +28,7 @@ from sessions_app.views.params import Params
 
 # Positions along one line of the tree (`?a=`/`?b=`): a line is never longer than a session.
 MAX_INDEX = 10**9
+TREE_CACHE_SECONDS = 600
 
 
 def _node_context(session: Session, index: tree_p.TreeIndex, key: str | None) -> dict[str, Any]:
@@ -40,13 +45,29 @@ def _node_context(session: Session, index: tree_p.TreeIndex, key: str | None) ->
     return {"nv": node_view(session, node, on_path)}
 
 
+def _tree_html(request: HtmxHttpRequest, session: Session, index: tree_p.TreeIndex, focus: str | None) -> str:
+    """The rendered tree, cached per (session, active node, next sequence number, focus): nodes
+    never change, so the tree only changes when a node is appended or the active node moves. It
+    holds no form and nothing per user, so it is safe to share (docs/architecture.md)."""
+    digest = hashlib.sha1((focus or "").encode()).hexdigest()[:16]
+    key = f"cutpoint:tree:{session.pk}:{session.active_node_id}:{session.next_seq}:{digest}"
+    html = cache.get(key)
+    if not isinstance(html, str):
+        tree = tree_p.build_tree(session, index, focus_key=focus)
+        html = scrub_surrogates(
+            render_to_string("sessions/_tree.html#tree", {"session": session, "tree": tree}, request)
+        )
+        cache.set(key, html, TREE_CACHE_SECONDS)
+    return html
+
+
 def _page(request: HtmxHttpRequest, session: Session, panel: Panel, focus: str | None = None) -> HttpResponse:
     index = tree_p.load_index(session)
     focus = focus or Params(request).key("node")
     context: dict[str, Any] = {
         "session": session,
         "header": build_header(session),
-        "tree": tree_p.build_tree(session, index, focus_key=focus),
+        "tree_html": mark_safe(_tree_html(request, session, index, focus)),  # rendered (escaped) above
         "panel": panel,
         "panels": PANELS.values(),
         # What a reconnect or a resume re-fetches: the tree and every panel (see cutpoint.js).
@@ -110,8 +131,7 @@ def session_tree(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
         context["dir"] = params.choice("dir", ("up", "down"))
         partial = "chunk" if a is not None and b is not None else "line"
         return TemplateResponse(request, f"sessions/_tree.html#{partial}", context)
-    context["tree"] = tree_p.build_tree(session, index, focus_key=params.key("focus"))
-    return TemplateResponse(request, "sessions/_tree.html#tree", context)
+    return HttpResponse(_tree_html(request, session, index, params.key("focus")))
 
 
 def node_detail(request: HtmxHttpRequest, session_id: int, key: str) -> HttpResponse:

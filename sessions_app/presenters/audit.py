@@ -319,5 +319,16 @@ def session_retention(session: Session) -> list[Retention]:
     return out
 
 
+def retention_of(session: Session, entries: Iterable[CompactionEntry]) -> dict[int, Retention]:
+    """Like `session_retention`, for the given compactions only (a page of the timeline)."""
+    out: dict[int, Retention] = {}
+    for entry in entries:
+        c = counts(current_audit(entry))
+        out[entry.pk] = Retention(
+            entry, c[0] if c else None, c[1] if c else None, summarizer_label(entry, session.source)
+        )
+    return out
+
+
 def by_entry(rows: Iterable[Retention]) -> dict[int, Retention]:
     return {r.entry.pk: r for r in rows}

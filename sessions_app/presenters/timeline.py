@@ -4,12 +4,18 @@ who wrote its summary."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from sessions_app.compaction.vocabulary import CompactionReason, TaskStatus
 from sessions_app.models import CompactionEntry, CompactionTask, Session
-from sessions_app.presenters.audit import Retention, by_entry, session_retention
+from sessions_app.presenters.audit import Retention, retention_of
+
+# Rows shown: the newest tasks and compactions. A long session has hundreds of compactions; the
+# panel stays the same size and says how many older ones it leaves out (their pages stay linked
+# from the tree and the charts).
+TIMELINE_LIMIT = 50
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,19 +43,32 @@ class TimelineRow:
         return self.tokens_before - self.tokens_after
 
 
-def timeline(session: Session) -> list[TimelineRow]:
+@dataclass(frozen=True, slots=True)
+class Timeline:
+    rows: list[TimelineRow]
+    older: int  # tasks and compactions left out (older than the rows shown)
+
+    def __iter__(self) -> Iterator[TimelineRow]:
+        return iter(self.rows)
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+
+def timeline(session: Session, limit: int | None = None) -> Timeline:
+    limit = TIMELINE_LIMIT if limit is None else limit
     rows: list[TimelineRow] = []
-    audits = by_entry(session_retention(session))
-    tasks = (
-        CompactionTask.objects.filter(session_id=session.pk)
-        .select_related("fork_run", "compaction", "compaction__node")
-        .order_by("-created_at", "-id")
+    all_tasks = CompactionTask.objects.filter(session_id=session.pk)
+    tasks = list(
+        all_tasks.select_related("fork_run", "compaction", "compaction__node", "compaction__first_kept_node")
+        .order_by("-created_at", "-id")[:limit]
     )
-    covered: set[int] = set()
+    covered = set(all_tasks.filter(compaction__isnull=False).values_list("compaction_id", flat=True))
+    bare = CompactionEntry.objects.filter(node__session_id=session.pk).exclude(pk__in=covered)
+    entries = list(bare.select_related("node", "fork_run", "first_kept_node").order_by("-node__seq")[:limit])
+    audits = retention_of(session, [t.compaction for t in tasks if t.compaction is not None] + entries)
     for t in tasks:
         entry = t.compaction
-        if entry is not None:
-            covered.add(entry.pk)
         run = t.fork_run
         end = t.finished_at or (run.ended_at if run else None)
         start = t.started_at or (run.started_at if run else None)
@@ -72,11 +91,6 @@ def timeline(session: Session) -> list[TimelineRow]:
                 retention=audits.get(entry.pk) if entry else None,
             )
         )
-    entries = (
-        CompactionEntry.objects.filter(node__session_id=session.pk)
-        .exclude(pk__in=covered)
-        .select_related("node", "fork_run")
-    )
     for e in entries:
         run = e.fork_run
         rows.append(
@@ -101,4 +115,5 @@ def timeline(session: Session) -> list[TimelineRow]:
             )
         )
     rows.sort(key=lambda r: r.when, reverse=True)
-    return rows
+    total = all_tasks.count() + bare.count()
+    return Timeline(rows[:limit], max(0, total - min(len(rows), limit)))

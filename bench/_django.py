@@ -3,7 +3,9 @@ DATABASE_URL is honoured so the same script measures PostgreSQL)."""
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import sys
 import tempfile
 from pathlib import Path
@@ -24,11 +26,22 @@ def setup() -> Path:
     from django.test.utils import setup_databases
 
     if os.environ.get("DATABASE_URL"):
-        # Never touch a real database: benchmark in a fresh test database on that server.
-        setup_databases(verbosity=0, interactive=False)
+        # Never touch a real database: benchmark in a fresh test database on that server, and drop
+        # it when the benchmark ends (however it ends, short of a kill).
+        old_config = setup_databases(verbosity=0, interactive=False)
+        atexit.register(_drop, old_config)
     else:
         call_command("migrate", verbosity=0)
+    atexit.register(shutil.rmtree, data, True)
     return data
+
+
+def _drop(old_config: object) -> None:
+    from django.db import connections
+    from django.test.utils import teardown_databases
+
+    connections.close_all()
+    teardown_databases(old_config, verbosity=0)
 
 
 def report(results: dict[str, object], *, as_json: bool) -> None:

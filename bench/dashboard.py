@@ -1,14 +1,18 @@
-"""Dashboard figures (issue 7): server time of the session page, the tree partial and the context
-view on a 10,000-node session, and websocket delta latency from publish to client receipt.
+"""Dashboard figures: server time of the session page and of each panel (tree, context, cut,
+charts, timeline, `context?all=1`, the session list) on a session of `--nodes` nodes, optionally
+the same pages over HTTP from daphne with the serving process's peak memory (`--serve`), and
+websocket delta latency from publish to client receipt.
 
-python bench/dashboard.py [--nodes 10000] [--requests 50] [--clients 20] [--deltas 30] [--json]
+python bench/dashboard.py [--nodes 10000] [--requests 50] [--serve] [--no-ws] [--json]
 
-Server time is measured in-process with Django's test client (the view, the queries and the
-templates; no network). The websocket figure runs daphne in a subprocess and real websocket
-clients in this process; the publisher is this process too, through the Redis channel layer
-(as a runtime worker would publish) when Redis answers on 127.0.0.1:6379, else through the
-in-memory layer inside one process (channels' WebsocketCommunicator).
-Targets: session page p95 <= 300 ms, tree partial p95 <= 150 ms, delta latency p95 <= 50 ms.
+The session is generated (bench/_sessions.py) and written by bulk import: turns with tool calls
+and usage, a compaction every ~2,500 nodes and a side branch every ~1,000. Server time is measured
+in-process with Django's test client (the view, the queries and the templates; no network): p50
+and p95 of `--requests` requests after a first one (reported as `_first_ms`, a cold cache). The
+websocket figure runs daphne in a subprocess and real websocket clients in this process, through
+the Redis channel layer when Redis answers on 127.0.0.1:6379, else in-process.
+Targets (issue 17): every page p95 <= 300 ms at 100k nodes and the 100k/1k ratio of the session
+page <= 2; at 1.5M nodes the page p95 <= 500 ms with the server under 500 MB.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from _django import ROOT, report, setup
+from _sessions import build
 
 REDIS_URL = "redis://127.0.0.1:6379/9"
 
@@ -44,105 +49,6 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))]
 
 
-def entries(nodes: int) -> Any:
-    """A session the way the runtime writes one, generated for a bulk import: turns of user →
-    assistant (tool call, usage) → tool result → assistant (text, usage), a compaction every
-    ~2,500 nodes keeping the last ~40, and side branches of 5 nodes every ~1,000. Yields
-    (entries, active key) lazily so a 1.5M-node session never sits in memory."""
-    from sessions_app.compaction.messages import Entry, Usage
-
-    sentence = "refactor the parser keep the public API stable add tests update the changelog"
-    words = sentence.split(" ")
-    parent: str | None = None
-    keys: list[str] = []
-    since = 0
-    written = 0
-    i = 0
-    while written < nodes:
-        kind = i % 4
-        key = f"n{i}"
-        text = " ".join(words[(i + k) % len(words)] for k in range(30))
-        ts = f"2026-01-01T00:00:00.{i % 1000:03d}+00:00"
-        if kind == 0:
-            e = Entry(key, parent, "message", "user", [{"type": "text", "text": text}], timestamp=ts)
-        elif kind == 1:
-            e = Entry(
-                key,
-                parent,
-                "message",
-                "assistant",
-                [{"type": "tool_call", "id": f"c{i}", "name": "read", "arguments": {"path": f"src/m{i % 50}.py"}}],
-                usage=Usage(input=1000 + since * 40, output=50, cache_read=500),
-                stop_reason="tool_use",
-                timestamp=ts,
-            )
-        elif kind == 2:
-            e = Entry(
-                key,
-                parent,
-                "message",
-                "tool_result",
-                [{"type": "text", "text": text * 3}],
-                {"tool_call_id": f"c{i - 1}", "tool_name": "read", "is_error": False},
-                timestamp=ts,
-            )
-        else:
-            e = Entry(
-                key,
-                parent,
-                "message",
-                "assistant",
-                [{"type": "text", "text": text}],
-                usage=Usage(input=1100 + since * 40, output=80),
-                stop_reason="stop",
-                timestamp=ts,
-            )
-        yield e
-        written += 1
-        keys.append(key)
-        if len(keys) > 64:
-            del keys[:-64]
-        parent = key
-        i += 1
-        since += 1
-        if kind == 3 and i % 1000 == 0 and written + 5 < nodes:  # a side branch off this node
-            b = key
-            for j in range(5):
-                bk = f"b{i}-{j}"
-                yield Entry(bk, b, "message", "user" if j % 2 == 0 else "assistant",
-                            [{"type": "text", "text": f"alternative {j}"}], timestamp=ts)
-                b = bk
-                written += 1
-        if kind == 3 and since >= 2500 and written < nodes - 1:
-            ck = f"c{i}"
-            yield Entry(
-                ck,
-                parent,
-                "compaction",
-                data={
-                    "summary": "## Goal\nBench summary.\n" * 20,
-                    "first_kept": keys[-40],
-                    "tokens_before": 1000 + since * 40,
-                    "details": {},
-                },
-                timestamp=ts,
-            )
-            written += 1
-            parent = ck
-            since = 0
-
-
-def build(nodes: int) -> Any:
-    """The bench session, bulk imported (store.import_entries); the tip of the main line is active."""
-    from sessions_app import store
-    from sessions_app.models import Session
-
-    session = Session.objects.create(title=f"bench {nodes:,}", context_window=200_000)
-    store.import_entries(session, entries(nodes), commit_seconds=None)
-    session.refresh_from_db()
-    return session
-
-
 def panel_urls(session_id: int) -> dict[str, tuple[str, bool]]:
     """name -> (url, htmx partial?) for the session page and each of its panels."""
     from django.urls import reverse
@@ -153,7 +59,11 @@ def panel_urls(session_id: int) -> dict[str, tuple[str, bool]]:
     }
     for panel in ("context", "cut", "charts", "timeline"):
         urls[panel] = (reverse("sessions_app:session_panel", args=[session_id, panel]), True)
-    urls["context_all"] = (reverse("sessions_app:session_panel", args=[session_id, "context"]) + "?all=1", True)
+    urls["session_list"] = (reverse("sessions_app:session_list"), False)
+    urls["context_all"] = (
+        reverse("sessions_app:session_panel", args=[session_id, "context"]) + "?all=1",
+        True,
+    )
     return urls
 
 
@@ -191,7 +101,9 @@ def served(pages: dict[str, tuple[str, bool]], user: Any, n: int, data_dir: Path
             size = 0
             for _ in range(n + 1):
                 t0 = time.perf_counter()
-                with urllib.request.urlopen(urllib.request.Request(f"http://127.0.0.1:{port}{url}", headers=headers)) as r:
+                with urllib.request.urlopen(
+                    urllib.request.Request(f"http://127.0.0.1:{port}{url}", headers=headers)
+                ) as r:
                     size = len(r.read())
                 times.append((time.perf_counter() - t0) * 1000)
             times = times[1:]
@@ -381,7 +293,9 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=20)
     parser.add_argument("--deltas", type=int, default=30)
     parser.add_argument("--json", action="store_true")
-    parser.add_argument("--serve", action="store_true", help="also time the pages over HTTP from daphne, with its peak memory")
+    parser.add_argument(
+        "--serve", action="store_true", help="also time the pages over HTTP from daphne, with its peak memory"
+    )
     parser.add_argument("--no-ws", action="store_true", help="skip the websocket latency figure")
     args = parser.parse_args()
     use_redis = redis_up()
@@ -393,7 +307,6 @@ def main() -> None:
     from django.contrib.auth.models import User
     from django.db import connection
     from django.test import Client
-    from django.urls import reverse
 
     from sessions_app.models import Node
 

@@ -26,6 +26,7 @@ os.environ.setdefault("REDIS_URL", "redis://127.0.0.1:6379/0")
 os.environ.setdefault("CUTPOINT_CHANNEL_PREFIX", f"cp-bench-{os.getpid()}")
 
 from _django import setup
+from _sessions import build
 
 STAMP = re.compile(r"T(\d{19})")
 
@@ -150,6 +151,7 @@ def main() -> None:
         help="seconds between published deltas (the fork coalesces to ~0.25)",
     )
     parser.add_argument("--compactions", type=int, default=20)
+    parser.add_argument("--nodes", type=int, default=10_000, help="size of the session whose page is loaded")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     setup()
@@ -164,14 +166,19 @@ def main() -> None:
 
     if connection.vendor != "postgresql":
         raise SystemExit("bench/load.py measures PostgreSQL + Redis: set DATABASE_URL to a PostgreSQL server")
-    page_session = build_session(turns=300)  # 900 nodes
+    page_session = build(args.nodes)
     targets = [build_session(turns=10).pk for _ in range(args.compactions)]
     user = User.objects.create_user("bench", password="pw-123456", is_staff=True)
     cookie = login_cookie(user)
     db = connection.settings_dict
     db_url = f"postgres://{db['USER']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
 
-    results: dict[str, Any] = {"database": "postgresql", "channel_layer": "redis", "server_processes": 2}
+    results: dict[str, Any] = {
+        "database": "postgresql",
+        "channel_layer": "redis",
+        "server_processes": 2,
+        "page_session_nodes": args.nodes,
+    }
     with running_fake_anthropic() as fake:
         fake.default = text_reply("## Goal\nload test\n", chunk_size=64)
         env = server_env(

@@ -16,8 +16,21 @@ from sessions_app.store.sql import NODE_TABLE, SESSION_TABLE
 
 CALL_TABLE = Call._meta.db_table
 _COLUMNS = (
-    "session_id, node_id, n, seq, timestamp, tokens, input, output, cache_read, cache_write, "
-    "has_usage, stop_reason, threshold, window, auto_compaction"
+    "session_id",
+    "node_id",
+    "n",
+    "seq",
+    "timestamp",
+    "tokens",
+    "input",
+    "output",
+    "cache_read",
+    "cache_write",
+    "has_usage",
+    "stop_reason",
+    "threshold",
+    "window",  # a reserved word in PostgreSQL: the names are quoted
+    "auto_compaction",
 )
 
 
@@ -85,7 +98,8 @@ def derive_calls(session_id: int, *, from_seq: int = 0, before: int | None = Non
             row = cursor.fetchone()
             before = int(row[0]) if row else 0
         cursor.execute(
-            f"INSERT INTO {CALL_TABLE} ({_COLUMNS}) {select} FROM {NODE_TABLE} n "
+            f"INSERT INTO {CALL_TABLE} ({', '.join(map(connection.ops.quote_name, _COLUMNS))}) "
+            f"{select} FROM {NODE_TABLE} n "
             "WHERE n.session_id = %s AND n.seq >= %s AND n.kind = 'message' AND n.role = 'assistant'",
             [before, session_id, from_seq],
         )

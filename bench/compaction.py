@@ -7,6 +7,14 @@ Two shapes of session are measured:
   never-compacted  all 20,000 nodes since the start are summarized (the worst case: the whole
                 history is loaded and serialized into the prompt).
 Each run compacts, then moves the active node back (pointer only) so the next run repeats it.
+The garbage collector stays on, as in the server.
+
+`overhead` is everything a compaction costs outside the model call. For the never-compacted
+session the parts are also timed one by one, on the same path: the path load from the store,
+`prepare`, building the summary request, the retention audit and the carry-over guard (each
+audits the whole summarized span), and the rest (the write of the compaction, the task and the
+fork's bookkeeping: overhead minus the parts). `without_audit` is the overhead less the audit
+and the carry-over: what issue 17's target (< 150 ms) counts.
 
     python bench/compaction.py [--nodes 20000] [--runs 7] [--json]
 """
@@ -35,6 +43,10 @@ def main() -> None:
     from django.db import connection
 
     from sessions_app import store
+    from sessions_app.compaction.audit import audit_preparation
+    from sessions_app.compaction.carry_over import carry_over
+    from sessions_app.compaction.prepare import Preparation, prepare
+    from sessions_app.compaction.summary import build_requests
     from sessions_app.compaction.validate import CompactionPayload
     from sessions_app.llm.base import CompletionRequest, Provider
     from sessions_app.llm.profiles import ModelProfile, build_provider
@@ -103,6 +115,30 @@ def main() -> None:
         session.refresh_from_db()
         return session
 
+    def breakdown(session: Session, leaf: int, runs: int) -> dict[str, float]:
+        """The parts of one compaction of `leaf`, timed separately (median of `runs`)."""
+        store.switch_active_node(session, store.active_path(session, leaf=leaf)[-1].key)
+        settings = compact_fork.compaction_settings(session)
+        summary = "## Goal\nbenchmark\n"
+        times: dict[str, list[float]] = {}
+
+        def timed(name: str, fn: Any) -> Any:
+            t0 = time.perf_counter()
+            out = fn()
+            times.setdefault(name, []).append((time.perf_counter() - t0) * 1000)
+            return out
+
+        for _ in range(runs):
+            path = timed("path_load_ms", lambda: store.context_path_entries(session))
+            prep = timed("prepare_ms", lambda path=path: prepare(path, settings))
+            assert isinstance(prep, Preparation)
+            timed("build_requests_ms", lambda prep=prep: build_requests(prep, None))
+            timed("retention_audit_ms", lambda prep=prep: audit_preparation(prep, summary))
+            payload = CompactionPayload(summary=summary, first_kept=prep.first_kept, tokens_before=1)
+            timed("carry_over_ms", lambda prep=prep, payload=payload: carry_over(prep, payload))
+            del path, prep
+        return {k: round(statistics.median(v), 1) for k, v in times.items()}
+
     results: dict[str, Any] = {"database": connection.vendor, "nodes": args.nodes}
     with running_fake_anthropic() as fake:
         fake.default = text_reply("## Goal\nbenchmark\n", chunk_size=4096)
@@ -133,7 +169,13 @@ def main() -> None:
                 "overhead_ms_min": round(min(overhead), 1),
                 "model_call_ms_median": round(statistics.median(model), 1),
             }
-    results["target"] = "overhead < 100 ms on SQLite"
+            if every is None:
+                parts = breakdown(session, leaf, args.runs)
+                parts["rest_ms"] = round(results[label]["overhead_ms_median"] - sum(parts.values()), 1)
+                results[label]["parts_ms_median"] = parts
+                audit = parts["retention_audit_ms"] + parts["carry_over_ms"]
+                results[label]["without_audit_ms"] = round(results[label]["overhead_ms_median"] - audit, 1)
+    results["target"] = "never-compacted overhead without the audit < 150 ms (issue 17)"
     print(json.dumps(results, indent=2) if args.json else "\n".join(f"{k}: {v}" for k, v in results.items()))
 
 

@@ -1,11 +1,30 @@
-"""Benchmark the compaction engine: load a pi session, plan a compaction, build the context.
+"""Benchmark the compaction engine against pi itself: load a pi session file, plan a compaction,
+build the context.
 
-    python bench/engine.py [--file PATH] [--keep N] [--runs R] [--json]
+    python bench/engine.py [--file PATH] [--keep N] [--runs R] [--synthetic N] [--no-gc]
+                           [--pi-dir DIR] [--json]
 
-Prints medians over R runs (garbage collector paused inside timed calls, as timeit does; --gc
-keeps it on). Without --file: both pi fixtures (pi-compatible mode, as pi measures
-itself) and a synthetic 100,000-entry session with stored estimates (pi and default mode).
-Standalone: no Django needed.
+Files measured (without --file):
+  - both vendored pi fixtures as they are (schema v1, `native`);
+  - the same fixtures migrated to v3 the way pi's own migration rewrites them (`migrated`): pi adds
+    `id` and `parentId` to each decoded entry, so they come *last* on every line;
+  - a synthetic 100,000-entry v3 file as pi writes a new session (`id`/`parentId` first), with an
+    earlier compaction in the middle;
+and, without any file, `prepare` on a 100,000-entry path held in memory (pi and default mode).
+
+The garbage collector stays on, as in the server (`--no-gc` pauses it inside timed calls, as
+timeit does). Figures are medians over R runs after one warm-up run; every run loads afresh.
+
+Comparison with pi 0.73.1: install it outside the repository and name the folder,
+
+    npm install --prefix /tmp/pi-bench @mariozechner/pi-coding-agent@0.73.1
+    PI_BENCH_DIR=/tmp/pi-bench python bench/engine.py      # or --pi-dir /tmp/pi-bench
+
+A small node script (written to a temporary folder at run time) then times pi's own code on the
+same files in one node process: `new SessionManager(...)` + `getBranch()` (load),
+`prepareCompaction` (prepare) and `buildSessionContext` (context), and the table shows pi's
+figures, the ratio engine/pi and whether both planned the same compaction. Without node or the
+package the comparison is skipped with a note. Standalone: no Django needed.
 """
 
 from __future__ import annotations
@@ -13,10 +32,16 @@ from __future__ import annotations
 import argparse
 import gc
 import json
+import os
+import random
+import shutil
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -30,15 +55,14 @@ from sessions_app.compaction.settings import CompactionSettings  # noqa: E402
 from sessions_app.demo_data import PI_SESSIONS_DIR  # noqa: E402
 from sessions_app.formats.pi import reader as pi_jsonl  # noqa: E402
 
-FIXTURES = PI_SESSIONS_DIR
+FIXTURES = ("large-session.jsonl", "before-compaction.jsonl")
+PI_PACKAGE = "node_modules/@mariozechner/pi-coding-agent"
+RESERVE = 16384  # pi's default reserveTokens
 
-
-KEEP_GC = False  # --gc: leave the cyclic GC running inside timed calls
+KEEP_GC = True  # --no-gc: pause the cyclic GC inside timed calls
 
 
 def ms(fn: Callable[[], Any]) -> tuple[float, Any]:
-    # Like timeit, the cyclic GC is paused while timing: a full collection over a 100k-entry heap
-    # lands in whichever call happens to trigger it and swamps the medians.
     if not KEEP_GC:
         gc.collect()
         gc.disable()
@@ -50,36 +74,237 @@ def ms(fn: Callable[[], Any]) -> tuple[float, Any]:
         gc.enable()
 
 
-def bench_file(file: Path, keep: int, runs: int) -> dict[str, Any]:
-    settings = CompactionSettings(keep_recent_tokens=keep, compat="pi")
-    loads, preps, ctxs = [], [], []
-    entries = 0
-    plan = ""
-    for _ in range(runs):
+def med(values: list[float]) -> float:
+    return round(statistics.median(values), 3)
+
+
+# --- files ---------------------------------------------------------------------------------------
+
+
+def dumps(obj: Any) -> str:
+    # JSON.stringify: compact, non-ASCII written as is.
+    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
+
+
+def migrate_like_pi(source: Path, target: Path, seed: int = 17) -> None:
+    """Write `source` (schema v1 or v2) as pi 0.73.1's migration rewrites it (session-manager.js,
+    migrateV1ToV2 + migrateV2ToV3): the decoded entries are changed in place and written back with
+    JSON.stringify, so every key pi adds goes after the existing ones — `id`, `parentId`, and for a
+    compaction `firstKeptEntryId` (its `firstKeptEntryIndex` removed); a header without a version
+    gets `version` at its end. Ids are 8 hex digits as pi's, from a seeded generator instead of
+    random UUIDs so that runs compare. The node harness checks this key order against pi's own
+    migration when pi is installed."""
+    rng = random.Random(seed)
+    entries = [json.loads(line) for line in source.read_bytes().splitlines() if line.strip()]
+    header = entries[0]
+    version = header.get("version", 1)
+    taken: set[str] = set()
+    previous: str | None = None
+    for obj in entries:
+        if obj.get("type") == "session":
+            obj["version"] = 3
+            continue
+        if version < 2:
+            new_id = f"{rng.getrandbits(32):08x}"
+            while new_id in taken:
+                new_id = f"{rng.getrandbits(32):08x}"
+            taken.add(new_id)
+            obj["id"], obj["parentId"] = new_id, previous
+            previous = new_id
+            if obj.get("type") == "compaction" and isinstance(obj.get("firstKeptEntryIndex"), int):
+                idx = obj.pop("firstKeptEntryIndex")
+                kept = entries[idx] if 0 <= idx < len(entries) else None
+                if kept is not None and kept.get("type") != "session" and "id" in kept:
+                    obj["firstKeptEntryId"] = kept["id"]
+        message = obj.get("message")
+        if (
+            obj.get("type") == "message"
+            and isinstance(message, dict)
+            and message.get("role") == "hookMessage"
+        ):
+            message["role"] = "custom"
+    target.write_text("".join(dumps(o) + "\n" for o in entries), encoding="utf-8")
+
+
+def synthetic_lines(n: int) -> Iterator[dict[str, Any]]:
+    """A linear v3 session of n entries as pi writes one (`type`, `id`, `parentId`, `timestamp`
+    first): user → assistant(tool call) → tool result → assistant, with an earlier compaction
+    at 60 % that keeps from the first user message after 55 %."""
+    yield {
+        "type": "session",
+        "version": 3,
+        "id": "synthetic",
+        "timestamp": "2025-01-01T00:00:00.000Z",
+        "cwd": "/w",
+    }
+    parent: str | None = None
+    i = 0
+    turn = 0
+    compacted = False
+    first_kept: str | None = None
+
+    def entry(obj: dict[str, Any]) -> dict[str, Any]:
+        nonlocal parent, i
+        key = f"{i:08x}"
+        out = {
+            "type": obj.pop("type"),
+            "id": key,
+            "parentId": parent,
+            "timestamp": "2025-01-01T00:00:01.000Z",
+        }
+        out.update(obj)
+        parent = key
+        i += 1
+        return out
+
+    def message(m: dict[str, Any]) -> dict[str, Any]:
+        return entry({"type": "message", "message": m})
+
+    while i < n:
+        if not compacted and i > n * 0.6 and first_kept is not None:
+            compacted = True
+            yield entry(
+                {
+                    "type": "compaction",
+                    "summary": "s" * 4000,
+                    "firstKeptEntryId": first_kept,
+                    "tokensBefore": 1,
+                    "details": {"readFiles": ["/a"], "modifiedFiles": []},
+                    "fromHook": False,
+                }
+            )
+            continue
+        if first_kept is None and i >= n * 0.55:
+            first_kept = f"{i:08x}"
+        steps = [
+            {"role": "user", "content": [{"type": "text", "text": f"do step {turn}"}], "timestamp": turn},
+            {
+                "role": "assistant",
+                "content": [
+                    {
+                        "type": "toolCall",
+                        "id": f"call{turn}",
+                        "name": "read" if turn % 3 else "edit",
+                        "arguments": {"path": f"/src/m{turn % 400}.py"},
+                    }
+                ],
+                "api": "anthropic-messages",
+                "provider": "anthropic",
+                "model": "claude",
+                "usage": {
+                    "input": 1000 + turn,
+                    "output": 50,
+                    "cacheRead": 0,
+                    "cacheWrite": 0,
+                    "totalTokens": 0,
+                },
+                "stopReason": "toolUse",
+                "timestamp": turn,
+            },
+            {
+                "role": "toolResult",
+                "toolCallId": f"call{turn}",
+                "toolName": "read",
+                "content": [{"type": "text", "text": "x" * (200 + turn % 800)}],
+                "isError": False,
+                "timestamp": turn,
+            },
+            {
+                "role": "assistant",
+                "content": [{"type": "text", "text": f"done with step {turn}"}],
+                "api": "anthropic-messages",
+                "provider": "anthropic",
+                "model": "claude",
+                "usage": {
+                    "input": 1100 + turn,
+                    "output": 20,
+                    "cacheRead": 0,
+                    "cacheWrite": 0,
+                    "totalTokens": 0,
+                },
+                "stopReason": "stop",
+                "timestamp": turn,
+            },
+        ]
+        for m in steps:
+            if i >= n:
+                break
+            yield message(m)
+        turn += 1
+
+
+def write_synthetic(n: int, target: Path) -> None:
+    with target.open("w", encoding="utf-8") as out:
+        for obj in synthetic_lines(n):
+            out.write(dumps(obj) + "\n")
+
+
+@dataclass
+class Case:
+    name: str
+    order: str  # native / migrated: where id and parentId sit on each line
+    file: Path
+    origin: Path | None = None  # the file a migrated copy was made from
+    runs: int = 10
+
+
+# --- the engine ----------------------------------------------------------------------------------
+
+
+@dataclass
+class Row:
+    case: Case
+    entries: int = 0
+    load: list[float] = field(default_factory=list)
+    prep: list[float] = field(default_factory=list)
+    ctx: list[float] = field(default_factory=list)
+    plan: dict[str, Any] = field(default_factory=dict)
+    pi: dict[str, Any] | None = None
+
+    def figures(self) -> dict[str, float]:
+        return {
+            "load_ms": med(self.load),
+            "prepare_ms": med(self.prep),
+            "load_plus_prepare_ms": med([a + b for a, b in zip(self.load, self.prep, strict=True)]),
+            "context_ms": med(self.ctx),
+        }
+
+
+def plan_of(prep: object) -> dict[str, Any]:
+    if not isinstance(prep, Preparation):
+        return {"nothing": str(getattr(prep, "reason", prep))}
+    return {
+        "first_kept": prep.first_kept,
+        "split": prep.is_split_turn,
+        "summarize": len(prep.summarize_messages),
+        "turn_prefix": len(prep.turn_prefix_messages),
+        "tokens_before": prep.tokens_before,
+        "read_files": len(prep.read_files),
+        "modified_files": len(prep.modified_files),
+    }
+
+
+def bench_file(case: Case, keep: int) -> Row:
+    settings = CompactionSettings(keep_recent_tokens=keep, reserve_tokens=RESERVE, compat="pi")
+    row = Row(case)
+    for run in range(case.runs + 1):  # run 0 warms up
         # A fresh load each run: nothing parsed or estimated by an earlier run is reused.
-        load_ms, path = ms(lambda: pi_jsonl.load(file).path())
+        load_ms, path = ms(lambda: pi_jsonl.load(case.file).path())
         prep_ms, prep = ms(lambda path=path: prepare(path, settings))
         ctx_ms, _ = ms(lambda path=path: build_context(path))
-        loads.append(load_ms)
-        preps.append(prep_ms)
-        ctxs.append(ctx_ms)
-        entries = len(path)
-        plan = describe(prep)
-    return result(file.name, "pi", entries, loads, preps, ctxs, plan)
-
-
-def describe(prep: object) -> str:
-    if isinstance(prep, Preparation):
-        return (
-            f"first_kept idx {prep.first_kept_index}, split={prep.is_split_turn}, "
-            f"summarize {len(prep.summarize_messages)} msgs, tokens_before {prep.tokens_before}"
-        )
-    return str(getattr(prep, "reason", prep))
+        if run:
+            row.load.append(load_ms)
+            row.prep.append(prep_ms)
+            row.ctx.append(ctx_ms)
+        row.entries = len(path)
+        row.plan = plan_of(prep)
+        del path, prep
+    return row
 
 
 def synthetic(n: int) -> list[Entry]:
-    """A linear session of n entries: user → assistant(tool call) → tool result → assistant, with
-    a previous compaction in the middle and stored (default-mode) estimates on every entry."""
+    """The engine's view of a synthetic session (for `prepare` alone): the shape of
+    `synthetic_lines`, with stored (default-mode) estimates on every entry."""
     out: list[Entry] = []
     parent: str | None = None
     i = 0
@@ -103,21 +328,18 @@ def synthetic(n: int) -> list[Entry]:
     while i < n:
         if i > n * 0.6 and not any(e.kind == "compaction" for e in out):
             first_kept = next(e.key for e in out[int(n * 0.55) :] if e.role == "user")
+            details = {"read_files": ["/a"], "modified_files": []}
             add(
                 "compaction",
                 None,
                 [],
-                {
-                    "summary": "s" * 4000,
-                    "first_kept": first_kept,
-                    "tokens_before": 1,
-                    "details": {"read_files": ["/a"], "modified_files": []},
-                },
+                {"summary": "s" * 4000, "first_kept": first_kept, "tokens_before": 1, "details": details},
                 900,
             )
             continue
         add("message", "user", [{"type": "text", "text": f"do step {turn}"}], {}, 12 + turn % 50)
         call = f"call{turn}"
+        name = "read" if turn % 3 else "edit"
         add(
             "message",
             "assistant",
@@ -125,7 +347,7 @@ def synthetic(n: int) -> list[Entry]:
                 {
                     "type": "tool_call",
                     "id": call,
-                    "name": "read" if turn % 3 else "edit",
+                    "name": name,
                     "arguments": {"path": f"/src/m{turn % 400}.py"},
                 }
             ],
@@ -154,81 +376,265 @@ def synthetic(n: int) -> list[Entry]:
     return out[:n]
 
 
-def bench_synthetic(n: int, keep: int, runs: int) -> list[dict[str, Any]]:
-    gen_ms, path = ms(lambda: synthetic(n))
+def bench_prepare_in_memory(n: int, keep: int, runs: int) -> list[dict[str, Any]]:
+    path = synthetic(n)
     rows = []
     for compat in ("default", "pi"):
         settings = CompactionSettings(keep_recent_tokens=keep, compat=compat)  # type: ignore[arg-type]
         preps, ctxs = [], []
-        plan = ""
-        for _ in range(runs):
+        plan: dict[str, Any] = {}
+        for run in range(runs + 1):
             for e in path:
                 e.pi_tokens = None  # no estimate cached from an earlier run
             prep_ms, prep = ms(lambda settings=settings: prepare(path, settings))
             ctx_ms, _ = ms(lambda: build_context(path))
-            preps.append(prep_ms)
-            ctxs.append(ctx_ms)
-            plan = describe(prep)
-        rows.append(result(f"synthetic-{n}", compat, len(path), [gen_ms], preps, ctxs, plan))
+            if run:
+                preps.append(prep_ms)
+                ctxs.append(ctx_ms)
+            plan = plan_of(prep)
+        rows.append(
+            {
+                "name": f"in-memory-{n}",
+                "mode": compat,
+                "entries": n,
+                "prepare_ms": med(preps),
+                "context_ms": med(ctxs),
+                "plan": plan,
+            }
+        )
     return rows
 
 
-def result(
-    name: str, mode: str, entries: int, loads: list[float], preps: list[float], ctxs: list[float], plan: str
-) -> dict[str, Any]:
-    return {
-        "name": name,
-        "mode": mode,
-        "entries": entries,
-        "load_ms": round(statistics.median(loads), 3),
-        "prepare_ms": round(statistics.median(preps), 3),
-        "context_ms": round(statistics.median(ctxs), 3),
-        "load_plus_prepare_ms": round(
-            statistics.median(a + b for a, b in zip(loads, preps, strict=True))
-            if len(loads) == len(preps)
-            else statistics.median(preps),
-            3,
-        ),
-        "plan": plan,
+# --- pi ------------------------------------------------------------------------------------------
+
+# Runs in node, written to a temporary folder at run time. It imports pi's own modules from the
+# installed package by file URL and times them exactly like the Python side: a warm-up run, then
+# `runs` fresh loads, each followed by prepareCompaction and buildSessionContext.
+PI_HARNESS = r"""
+import { readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { performance } from "node:perf_hooks";
+
+const spec = JSON.parse(readFileSync(process.argv[2], "utf8"));
+const core = join(spec.package, "dist", "core");
+const load = (p) => import(pathToFileURL(join(core, p)).href);
+const sm = await load("session-manager.js");
+const cp = await load("compaction/compaction.js");
+const utils = await load("compaction/utils.js");
+const settings = { enabled: true, reserveTokens: spec.reserve, keepRecentTokens: spec.keep };
+const out = [];
+for (const c of spec.cases) {
+  const row = { file: c.file, load: [], prep: [], ctx: [] };
+  for (let run = 0; run <= c.runs; run++) {
+    const t0 = performance.now();
+    const manager = new sm.SessionManager(dirname(c.file), dirname(c.file), c.file, false);
+    const path = manager.getBranch();
+    const t1 = performance.now();
+    const p = cp.prepareCompaction(path, settings);
+    const t2 = performance.now();
+    manager.buildSessionContext();
+    const t3 = performance.now();
+    if (run > 0) { row.load.push(t1 - t0); row.prep.push(t2 - t1); row.ctx.push(t3 - t2); }
+    row.entries = path.length;
+    if (p) {
+      const files = utils.computeFileLists(p.fileOps);
+      row.plan = {
+        first_kept: p.firstKeptEntryId, split: p.isSplitTurn, summarize: p.messagesToSummarize.length,
+        turn_prefix: p.turnPrefixMessages.length, tokens_before: p.tokensBefore,
+        read_files: files.readFiles.length, modified_files: files.modifiedFiles.length,
+      };
+    } else {
+      row.plan = { nothing: "prepareCompaction returned undefined" };
     }
+  }
+  if (c.origin) {
+    // Key order of our migrated copy against pi's own migration of the original, entry by entry.
+    const mine = readFileSync(c.file, "utf8").trim().split("\n").map((l) => Object.keys(JSON.parse(l)));
+    const theirs = sm.loadEntriesFromFile(c.origin);
+    sm.migrateSessionEntries(theirs);
+    row.key_order_matches_pi_migration = theirs.length === mine.length &&
+      theirs.every((e, i) => JSON.stringify(Object.keys(e)) === JSON.stringify(mine[i]));
+  }
+  out.push(row);
+}
+process.stdout.write(JSON.stringify(out));
+"""
+
+
+def pi_package(pi_dir: str | None) -> tuple[Path | None, str]:
+    """The installed pi package, or None and why not."""
+    hint = (
+        "to compare with pi: npm install --prefix /tmp/pi-bench @mariozechner/pi-coding-agent@0.73.1 "
+        "and set PI_BENCH_DIR=/tmp/pi-bench (or pass --pi-dir)"
+    )
+    if not pi_dir:
+        return None, f"pi comparison skipped: PI_BENCH_DIR is not set; {hint}"
+    if shutil.which("node") is None:
+        return None, f"pi comparison skipped: node is not on PATH; {hint}"
+    package = Path(pi_dir) / PI_PACKAGE
+    meta = package / "package.json"
+    if not meta.is_file():
+        return None, f"pi comparison skipped: no {PI_PACKAGE} under {pi_dir}; {hint}"
+    version = json.loads(meta.read_text()).get("version")
+    if version != "0.73.1":
+        return package, f"note: pi {version} installed; the engine reproduces 0.73.1"
+    return package, "pi 0.73.1 at " + str(package)
+
+
+def run_pi(
+    package: Path, cases: list[Case], keep: int, scratch: Path
+) -> tuple[list[dict[str, Any]] | None, str]:
+    harness = scratch / "pi-harness.mjs"
+    harness.write_text(PI_HARNESS)
+    spec = scratch / "pi-spec.json"
+    spec.write_text(
+        json.dumps(
+            {
+                "package": str(package),
+                "keep": keep,
+                "reserve": RESERVE,
+                "cases": [
+                    {"file": str(c.file), "origin": str(c.origin) if c.origin else None, "runs": c.runs}
+                    for c in cases
+                ],
+            }
+        )
+    )
+    try:
+        done = subprocess.run(
+            ["node", str(harness), str(spec)], capture_output=True, text=True, timeout=1800, check=False
+        )
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return None, f"pi comparison skipped: node failed to run ({exc})"
+    if done.returncode != 0:
+        return None, f"pi comparison skipped: the node harness failed:\n{done.stderr[-2000:]}"
+    return json.loads(done.stdout), ""
+
+
+def same_plan(ours: dict[str, Any], theirs: dict[str, Any], keys_from_file: bool) -> bool:
+    names = ["split", "summarize", "turn_prefix", "tokens_before", "read_files", "modified_files"]
+    if keys_from_file:  # v1 files get random ids in pi: their first kept key cannot compare
+        names.append("first_kept")
+    return all(ours.get(n) == theirs.get(n) for n in names)
+
+
+# --- main ----------------------------------------------------------------------------------------
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    ap.add_argument("--file", type=Path, help="a pi session file (default: both fixtures + synthetic)")
+    ap.add_argument("--file", type=Path, help="one pi session file (default: fixtures + synthetic)")
     ap.add_argument("--keep", type=int, default=20000, help="keep_recent_tokens (default 20000)")
-    ap.add_argument("--runs", type=int, default=20, help="runs per measurement (median reported)")
+    ap.add_argument("--runs", type=int, default=15, help="runs per fixture (median reported)")
+    ap.add_argument("--synthetic", type=int, default=100_000, help="entries of the synthetic file")
+    ap.add_argument("--pi-dir", default=os.environ.get("PI_BENCH_DIR"), help="npm prefix holding pi")
     ap.add_argument("--json", action="store_true", help="print JSON instead of a table")
-    ap.add_argument("--gc", action="store_true", help="keep the garbage collector on while timing")
+    ap.add_argument("--no-gc", action="store_true", help="pause the garbage collector while timing")
     args = ap.parse_args(argv)
     global KEEP_GC
-    KEEP_GC = args.gc
+    KEEP_GC = not args.no_gc
+    big_runs = max(3, args.runs // 3)
 
-    if args.file:
-        rows = [bench_file(args.file, args.keep, args.runs)]
-    else:
-        rows = [
-            bench_file(FIXTURES / name, args.keep, args.runs)
-            for name in ("large-session.jsonl", "before-compaction.jsonl")
-        ]
-        rows += bench_synthetic(100_000, args.keep, max(3, args.runs // 4))
+    scratch = Path(tempfile.mkdtemp(prefix="cutpoint-bench-engine-"))
+    try:
+        if args.file:
+            cases = [Case(args.file.name, "as is", args.file.resolve(), runs=args.runs)]
+        else:
+            cases = []
+            for name in FIXTURES:
+                source = PI_SESSIONS_DIR / name
+                cases.append(Case(name, "native v1", source, runs=args.runs))
+                migrated = scratch / f"migrated-{name}"
+                migrate_like_pi(source, migrated)
+                cases.append(Case(name, "migrated v3", migrated, origin=source, runs=args.runs))
+            big = scratch / f"synthetic-{args.synthetic}.jsonl"
+            write_synthetic(args.synthetic, big)
+            cases.append(Case(big.name, "native v3", big, runs=big_runs))
+
+        rows = [bench_file(c, args.keep) for c in cases]
+        in_memory = [] if args.file else bench_prepare_in_memory(args.synthetic, args.keep, big_runs)
+
+        package, pi_note = pi_package(args.pi_dir)
+        if package is not None:
+            measured, problem = run_pi(package, cases, args.keep, scratch)
+            if measured is None:
+                pi_note = problem
+            else:
+                for row, theirs in zip(rows, measured, strict=True):
+                    row.pi = theirs
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+    out = []
+    for row in rows:
+        r: dict[str, Any] = {
+            "name": row.case.name,
+            "order": row.case.order,
+            "entries": row.entries,
+            "runs": row.case.runs,
+            **row.figures(),
+            "plan": row.plan,
+        }
+        if row.pi is not None:
+            pi = row.pi
+            pi_load, pi_prep = pi["load"], pi["prep"]
+            r["pi"] = {
+                "entries": pi["entries"],
+                "load_ms": med(pi_load),
+                "prepare_ms": med(pi_prep),
+                "load_plus_prepare_ms": med([a + b for a, b in zip(pi_load, pi_prep, strict=True)]),
+                "context_ms": med(pi["ctx"]),
+                "plan": pi["plan"],
+            }
+            for k in ("load_ms", "prepare_ms", "load_plus_prepare_ms", "context_ms"):
+                r[f"ratio_{k[:-3]}"] = round(r[k] / r["pi"][k], 3) if r["pi"][k] else None
+            r["same_plan"] = same_plan(row.plan, pi["plan"], keys_from_file=row.case.order != "native v1")
+            if "key_order_matches_pi_migration" in pi:
+                r["key_order_matches_pi_migration"] = pi["key_order_matches_pi_migration"]
+        out.append(r)
 
     if args.json:
-        print(json.dumps(rows, indent=2))
-        return 0
-    print(f"medians over {args.runs} runs (synthetic: {max(3, args.runs // 4)}); keep={args.keep}")
-    print(
-        f"{'session':<26}{'mode':<9}{'entries':>8}{'load ms':>10}{'prepare ms':>12}{'load+prep':>11}"
-        f"{'context ms':>12}"
-    )
-    for r in rows:
-        load = "(gen)" if r["name"].startswith("synthetic") else f"{r['load_ms']:.2f}"
-        both = "-" if r["name"].startswith("synthetic") else f"{r['load_plus_prepare_ms']:.2f}"
         print(
-            f"{r['name']:<26}{r['mode']:<9}{r['entries']:>8}{load:>10}{r['prepare_ms']:>12.2f}{both:>11}"
-            f"{r['context_ms']:>12.2f}"
+            json.dumps(
+                {"gc": KEEP_GC, "keep": args.keep, "files": out, "in_memory": in_memory, "pi": pi_note},
+                indent=2,
+            )
         )
-        print(f"  {r['plan']}")
+        return 0
+    print(
+        f"garbage collector {'on' if KEEP_GC else 'paused while timing'}; keep={args.keep}; "
+        f"medians after a warm-up run; {pi_note}"
+    )
+    print(
+        f"{'file':<34}{'order':<13}{'entries':>8}{'load':>9}{'prepare':>9}{'load+prep':>11}{'context':>9}"
+        "   (ms)"
+    )
+    for r in out:
+        print(
+            f"{r['name']:<34}{r['order']:<13}{r['entries']:>8}{r['load_ms']:>9.2f}{r['prepare_ms']:>9.2f}"
+            f"{r['load_plus_prepare_ms']:>11.2f}{r['context_ms']:>9.2f}   ({r['runs']} runs)"
+        )
+        if "pi" in r:
+            p = r["pi"]
+            print(
+                f"{'  pi 0.73.1':<47}{p['entries']:>8}{p['load_ms']:>9.2f}{p['prepare_ms']:>9.2f}"
+                f"{p['load_plus_prepare_ms']:>11.2f}{p['context_ms']:>9.2f}"
+            )
+            print(
+                f"{'  engine / pi':<55}{r['ratio_load']:>9.2f}{r['ratio_prepare']:>9.2f}"
+                f"{r['ratio_load_plus_prepare']:>11.2f}{r['ratio_context']:>9.2f}"
+            )
+            extra = ""
+            if "key_order_matches_pi_migration" in r:
+                extra = f"; key order as pi's migration: {r['key_order_matches_pi_migration']}"
+            print(f"  same plan as pi: {r['same_plan']}{extra}")
+        print(f"  plan: {r['plan']}")
+    for r in in_memory:
+        print(
+            f"prepare on a {r['entries']}-entry path in memory ({r['mode']} mode): {r['prepare_ms']:.2f} ms; "
+            f"context {r['context_ms']:.2f} ms"
+        )
     return 0
 
 

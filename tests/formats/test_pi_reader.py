@@ -5,10 +5,14 @@ from __future__ import annotations
 import copy
 import dataclasses
 import json
+import random
 import re
 from pathlib import Path
+from typing import Any, cast
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sessions_app.compaction.context import build_context, path_settings
 from sessions_app.compaction.cut import find_cut_pi
@@ -441,3 +445,75 @@ def test_a_nested_id_at_the_end_of_a_message_is_not_mistaken_for_the_entry_s() -
     raw = "\n".join(json.dumps(o, separators=(",", ":")) for o in (header, user, call)).encode()
     session = pi_reader.parse(raw)
     assert [(e.key, e.parent) for e in session.entries] == [("u1", None), ("a1", "u1")]
+
+
+# --- any key order -------------------------------------------------------------------------------
+
+
+def _v3_lines() -> list[dict]:
+    """A v3 session with every kind of line the lazy parser treats differently: messages of each
+    role (one with a nested `id`/`parentId` in its tool call), a compaction and a setting change."""
+    header = {"type": "session", "version": 3, "id": "s", "timestamp": "2025-01-01T00:00:00.000Z", "cwd": "/"}
+    lines: list[dict] = [header]
+    for n, obj in enumerate(json.loads(line) for line in v1_text().splitlines()[1:]):
+        obj = {**obj, "id": f"e{n}", "parentId": f"e{n - 1}" if n else None}
+        if obj["type"] == "compaction":
+            obj.pop("firstKeptEntryIndex")
+            obj["firstKeptEntryId"] = "e2"
+        lines.append(obj)
+    call = lines[3]["message"]["content"][2]
+    call["arguments"] = {"path": "/a", "id": "fake", "parentId": "e0"}
+    return lines
+
+
+def _shuffled(obj: dict, rnd: random.Random) -> dict:
+    keys = list(obj)
+    rnd.shuffle(keys)
+    return {k: _shuffled(obj[k], rnd) if isinstance(obj[k], dict) else obj[k] for k in keys}
+
+
+@given(st.randoms(use_true_random=False), st.sampled_from([0, 1, 2]))
+@settings(max_examples=60, deadline=None)
+def test_a_line_reads_the_same_whatever_the_order_of_its_keys(rnd: random.Random, layout: int) -> None:
+    lines = _v3_lines()
+    # 0: pi's own order; 1: pi's migration (id, parentId last); 2: every object's keys shuffled.
+    if layout == 1:
+        lines = [lines[0]] + [
+            {
+                **{k: v for k, v in o.items() if k not in ("id", "parentId")},
+                "id": o["id"],
+                "parentId": o["parentId"],
+            }
+            for o in lines[1:]
+        ]
+    elif layout == 2:
+        lines = [lines[0]] + [_shuffled(o, rnd) for o in lines[1:]]
+    original = pi_reader.parse(jsonl(*_v3_lines()), lazy=False)
+    for lazy in (True, False):
+        session = pi_reader.parse(jsonl(*lines), lazy=lazy)
+        assert [fields(e) for e in session.entries] == [fields(e) for e in original.entries]
+        assert [e.key for e in session.path()] == [f"e{n}" for n in range(6)]
+    messages = [e for e in pi_reader.parse(jsonl(*lines)).entries if e.kind == "message"]
+    assert len(messages) == 4 and all(type(e) is not Entry for e in messages)  # all read lazily
+
+
+def test_shuffled_lines_track_files_like_eager_ones() -> None:
+    rnd = random.Random(7)
+    raw = jsonl(*[_shuffled(o, rnd) for o in _v3_lines()])
+    lazy = pi_reader.parse(raw)
+    user, assistant = (cast(Any, lazy.entries[i]) for i in (0, 2))
+    assert assistant.may_call_file_tools()  # it calls `read`
+    assert not user.may_call_file_tools()  # a user message names no tool
+    s = CompactionSettings(compat="pi", keep_recent_tokens=1)
+    got, want = prepare(lazy.path(), s), prepare(pi_reader.parse(raw, lazy=False).path(), s)
+    assert isinstance(got, Preparation) and isinstance(want, Preparation)
+    assert (got.read_files, got.modified_files) == (want.read_files, want.modified_files)
+
+
+def test_shuffled_fixture_reads_like_the_original() -> None:
+    rnd = random.Random(17)
+    lines = [json.loads(line) for line in BEFORE.read_bytes().splitlines()]
+    raw = "\n".join(json.dumps(_shuffled(o, rnd) if n else o) for n, o in enumerate(lines))
+    shuffled, original = pi_reader.parse(raw), pi_reader.load(BEFORE, lazy=False)
+    assert sum(type(e) is not Entry for e in shuffled.entries) > 900  # messages stay lazy
+    assert [fields(e) for e in shuffled.entries] == [fields(e) for e in original.entries]

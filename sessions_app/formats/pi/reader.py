@@ -224,25 +224,31 @@ _FILE_TOOL_CALL = re.compile(rb'"name":"(?:read|write|edit)"')
 
 
 class _LazyEntry(Entry):
-    """A message entry whose payload is parsed on first access of content/data/usage/stop_reason.
+    """A message entry whose payload is read on first access of content/data/usage/stop_reason.
 
     Planning a compaction reads only a fraction of a session's payloads (the kept tail and the
-    tool calls of the summarized span), and JSON decoding dominates loading, so deferring it makes
-    load + prepare several times faster. Everything else sees an ordinary Entry.
+    tool calls of the summarized span), and turning pi's message into ours costs several times
+    decoding its JSON, so deferring it makes load + prepare several times faster. `_raw` is the
+    line's text when its head gave the entry's fields without decoding, or the decoded line when
+    its keys came in another order (see `parse`). Everything else sees an ordinary Entry.
     """
 
     __slots__ = ("_raw",)
-    _raw: bytes | None
+    _raw: bytes | dict[str, Any] | None
 
     def _materialize(self) -> None:
         raw = self._raw
         self._raw = None  # before decoding: the setters below must not recurse
         if raw is None:
             return
-        try:
-            obj = jsonl.loads(raw)
-        except jsonl.BadJson:
-            obj = None
+        obj: Any
+        if isinstance(raw, dict):
+            obj = raw
+        else:
+            try:
+                obj = jsonl.loads(raw)
+            except jsonl.BadJson:
+                obj = None
         if not isinstance(obj, dict) or not isinstance(obj.get("message"), dict):
             # The line looked like a message but is not valid JSON: keep it, empty.
             _set_payload(self, [], {"extra": {"malformed_line": True}}, None, None)
@@ -254,13 +260,36 @@ class _LazyEntry(Entry):
     def may_call_file_tools(self) -> bool:
         """False when the raw line cannot hold a read/write/edit tool call, so file tracking can
         skip decoding it. Exact for pi's output: JSON.stringify writes `"name":"read"` literally
-        and a quote inside a string value is always escaped."""
+        and a quote inside a string value is always escaped. A decoded line is looked at as is."""
         raw = self._raw
-        return raw is None or _FILE_TOOL_CALL.search(raw) is not None
+        if raw is None:
+            return True
+        if isinstance(raw, dict):
+            return _names_file_tool(raw)
+        return _FILE_TOOL_CALL.search(raw) is not None
 
     def __reduce__(self) -> tuple[Any, ...]:
         # Copies and pickles become plain, fully parsed entries.
         return (Entry, tuple(getattr(self, f) for f in _FIELDS))
+
+
+_FILE_TOOLS = frozenset({"read", "write", "edit"})
+
+
+def _names_file_tool(obj: dict[str, Any]) -> bool:
+    # Any value named "name" that is a file tool's, at any depth of the message: a superset of
+    # the tool calls file tracking looks at, as the byte pattern above is.
+    stack: list[Any] = [obj.get("message")]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, dict):
+            name = value.get("name")
+            if isinstance(name, str) and name in _FILE_TOOLS:
+                return True
+            stack.extend(value.values())
+        elif isinstance(value, list):
+            stack.extend(value)
+    return False
 
 
 _FIELDS = tuple(Entry.__dataclass_fields__)
@@ -293,7 +322,9 @@ for _name, _slot in _SLOTS.items():
     setattr(_LazyEntry, _name, _lazy_field(_slot))
 
 
-def _lazy_entry(key: str, parent: str | None, role: str, ts: str, raw: bytes) -> Entry:
+def _lazy_entry(
+    key: str, parent: str | None, role: str, ts: str | None, raw: bytes | dict[str, Any]
+) -> Entry:
     e = object.__new__(_LazyEntry)
     e.key, e.parent, e.kind, e.role = key, parent, MESSAGE, role
     e.tokens, e.timestamp, e.pi_tokens = 0, ts, None
@@ -364,11 +395,31 @@ class Builder:
         self._added(e)
         return e
 
-    def add_lazy(self, key: str, parent: str | None, role: str, ts: str, raw: bytes) -> Entry:
+    def add_lazy(
+        self, key: str, parent: str | None, role: str, ts: str | None, raw: bytes | dict[str, Any]
+    ) -> Entry:
         self.index += 1
         e = _lazy_entry(key, parent, role, ts, raw)
         self._added(e)
         return e
+
+    def add_decoded(self, obj: dict[str, Any]) -> Entry:
+        """The entry for a decoded line: a message whose fields `add` would read plainly is
+        converted only when its payload is used (whatever the order of the line's keys);
+        anything else is converted now by `add`."""
+        m = obj.get("message")
+        if obj.get("type") == MESSAGE and isinstance(m, dict):
+            pi_role = m.get("role")
+            role = ROLES.get(pi_role) if isinstance(pi_role, str) else None
+            if role is not None and pi_role not in LEGACY_ROLES:
+                ts = obj.get("timestamp")
+                ts = ts if isinstance(ts, str) else None
+                if self.v1:
+                    return self.add_lazy(v1_key(self.index + 1), self.prev, role, ts, obj)
+                oid, parent = obj.get("id"), obj.get("parentId")
+                if isinstance(oid, str) and (parent is None or isinstance(parent, str)):
+                    return self.add_lazy(oid, parent, role, ts, obj)
+        return self.add(obj)
 
     def _added(self, e: Entry) -> None:
         self.keys.append(e.key)
@@ -477,7 +528,8 @@ def parse(raw: bytes | str, *, estimate: bool = False, lazy: bool = True) -> PiS
             obj = _loads(line)
             if not isinstance(obj, dict):
                 continue
-            e = builder.add(obj, estimate=estimate)
+            # Keys in an order the head pattern does not know: decoded (orjson), converted lazily.
+            e = builder.add_decoded(obj) if use_lazy else builder.add(obj, estimate=estimate)
         entries.append(e)
         by_key[e.key] = e
     builder.finish()

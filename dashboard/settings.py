@@ -321,3 +321,25 @@ if os.environ.get("CUTPOINT_COMPACT_MODEL"):
         "context_window": env_int("CUTPOINT_COMPACT_CONTEXT_WINDOW", 200_000),
         "max_output": env_int("CUTPOINT_COMPACT_MAX_OUTPUT", 16_384),
     }
+
+# OpenTelemetry GenAI spans to a collector over OTLP/HTTP (docs/telemetry.md, "Live export"). Off
+# unless an endpoint is set: CUTPOINT_OTLP_ENDPOINT (the full traces URL), else the SDK's standard
+# OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, else OTEL_EXPORTER_OTLP_ENDPOINT + /v1/traces. Headers (auth)
+# come from OTEL_EXPORTER_OTLP_HEADERS through the SDK. Message content only when asked for:
+# CUTPOINT_OTLP_CAPTURE_CONTENT, else OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT.
+_otlp_base = os.environ.get("OTEL_EXPORTER_OTLP_ENDPOINT", "").strip().rstrip("/")
+CUTPOINT_OTLP_ENDPOINT = (
+    os.environ.get("CUTPOINT_OTLP_ENDPOINT", "").strip()
+    or os.environ.get("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "").strip()
+    or (f"{_otlp_base}/v1/traces" if _otlp_base else "")
+)
+CUTPOINT_OTLP_CAPTURE_CONTENT = env_bool(
+    "CUTPOINT_OTLP_CAPTURE_CONTENT",
+    os.environ.get("OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT", "").strip().lower()
+    in {"1", "true", "yes", "on", "span_only", "span_and_event"},
+)
+CUTPOINT_OTLP_TIMEOUT = float(os.environ.get("CUTPOINT_OTLP_TIMEOUT", "") or 10)
+CUTPOINT_OTLP_SERVICE_NAME = os.environ.get("OTEL_SERVICE_NAME", "") or "cutpoint"
+
+# Largest OTLP/HTTP request body /v1/traces accepts, before and after gzip (docs/telemetry.md).
+CUTPOINT_OTLP_MAX_BODY_BYTES = env_int("CUTPOINT_OTLP_MAX_BODY_BYTES", 16 * 1024 * 1024)

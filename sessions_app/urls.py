@@ -3,7 +3,7 @@ import re
 from django.urls import path, register_converter
 
 from sessions_app.presenters.panels import PANELS
-from sessions_app.views import actions, artifacts, audits, exports, pages, search, session, sessions
+from sessions_app.views import actions, artifacts, audits, exports, pages, search, session, sessions, tokens
 
 
 class PanelConverter:
@@ -28,6 +28,8 @@ urlpatterns = [
     path("import/", sessions.session_import, name="session_import"),
     path("agents/", pages.agent_definitions, name="agent_definitions"),
     path("search/", search.search_page, name="search"),
+    path("tokens/", tokens.api_tokens, name="api_tokens"),
+    path("tokens/<int:token_id>/revoke/", tokens.revoke_api_token, name="revoke_api_token"),
     path("compactions/<int:compaction_id>/", pages.compaction_detail, name="compaction_detail"),
     path("compactions/<int:compaction_id>/audit/", audits.recompute_audit, name="recompute_audit"),
     path("runs/<int:run_id>/", pages.run_detail, name="run_detail"),

@@ -20,7 +20,7 @@ from sessions_app import store
 from sessions_app.compaction.messages import MESSAGE, USER
 from sessions_app.compaction.vocabulary import AgentRole, EndReason, RunStatus
 from sessions_app.models import Agent, Event, Node, Run, Session
-from sessions_app.runtime import live
+from sessions_app.runtime import live, telemetry
 from sessions_app.runtime.agents import AgentDefinition
 from sessions_app.runtime.process import orphaned, owner_id
 
@@ -174,6 +174,7 @@ def write_run_end(
             "run",
             {"run_id": run_id, "status": status, "end_reason": end_reason, "trigger": trigger},
         )
+        telemetry.export_run_on_commit(session_id, run_id)  # docs/telemetry.md: off without an endpoint
 
 
 @dataclass(frozen=True, slots=True)

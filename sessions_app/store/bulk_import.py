@@ -364,7 +364,7 @@ def _import_timestamp(value: str) -> datetime:
     return parsed if parsed.tzinfo is not None else parsed.replace(tzinfo=UTC)
 
 
-def _compaction_of(entry: Entry) -> ImportCompaction:
+def compaction_of(entry: Entry) -> ImportCompaction:
     d = entry.data
     details = d.get("details")
     first_kept = d.get("first_kept")
@@ -379,7 +379,7 @@ def _compaction_of(entry: Entry) -> ImportCompaction:
     )
 
 
-def _check_compaction(key: str, comp: ImportCompaction) -> None:
+def check_compaction(key: str, comp: ImportCompaction) -> None:
     """What the CompactionEntry columns hold, checked alike on both databases."""
     if not isinstance(comp.summary, str):
         raise StoreError(f"compaction {key!r}: summary must be a string")
@@ -501,8 +501,8 @@ def import_entries(
                 is_compaction = kind == COMPACTION
                 if is_compaction:
                     lc = nid
-                    comp = comp or _compaction_of(entry)
-                    _check_compaction(key, comp)
+                    comp = comp or compaction_of(entry)
+                    check_compaction(key, comp)
                     compactions.append((nid, key, comp))
                 chain = chains.add(nid, parent_id, parent_chain, depth, seq, is_compaction)
                 ids[key] = (nid, depth, lc, chain)

@@ -76,3 +76,28 @@ NODE_PREFIX: Final[str] = "cutpoint.node."
 NODE_KEYS: Final[str] = NODE_PREFIX + "keys"  # keys of the nodes a span's output produced
 NODE_PARENT: Final[str] = NODE_PREFIX + "parent"  # key of the node they hang under
 SESSION_TITLE: Final[str] = "cutpoint.session.title"
+
+# Added for the exporter (docs/telemetry.md, "Attributes"). Newer GenAI conventions (the
+# semantic-conventions-genai repository) flag an inference whose context was compacted; the
+# installed package does not define the name yet. Set only to true, never false.
+CONVERSATION_COMPACTED: Final[str] = "gen_ai.conversation.compacted"
+# Node attributes beside NODE_KEYS, parallel to it (one item per key, same order):
+NODE_KINDS: Final[str] = NODE_PREFIX + "kinds"  # "kind" or "kind/role", e.g. "message/user"
+NODE_TIMESTAMPS: Final[str] = NODE_PREFIX + "timestamps"  # ISO 8601 per node
+NODE_DATA: Final[str] = NODE_PREFIX + "data"  # JSON array of each node's `data`; content capture only
+# A span that only carries input nodes no GenAI operation produced (a user message in the middle
+# of a run): no gen_ai.operation.name, just the node attributes and gen_ai.input.messages.
+NODES_SPAN_NAME: Final[str] = "cutpoint.nodes"
+COMPACTION_DETAILS: Final[str] = COMPACTION_PREFIX + "details"  # JSON (file lists); content capture only
+COMPACTION_FROM_HOOK: Final[str] = COMPACTION_PREFIX + "from_hook"
+# Provider usage: gen_ai.usage.input_tokens counts cached tokens too (the conventions' definition),
+# so Cutpoint's own `input` (uncached) is input_tokens - cache_read - cache_creation. The reported
+# total, when a provider gave one:
+USAGE_TOTAL: Final[str] = "cutpoint.usage.total"
+# The run or turn a trace stands for, and the agent's role in the session.
+RUN_ID: Final[str] = "cutpoint.run.id"
+RUN_TRIGGER: Final[str] = "cutpoint.run.trigger"  # Trigger
+RUN_STATUS: Final[str] = "cutpoint.run.status"  # RunStatus
+RUN_END_REASON: Final[str] = "cutpoint.run.end_reason"  # EndReason
+AGENT_ROLE: Final[str] = "cutpoint.agent.role"  # AgentRole ("fork" for compact forks)
+SESSION_SOURCE: Final[str] = "cutpoint.session.source"  # Source

@@ -1,5 +1,7 @@
-"""Export a stored session: pi JSONL v3 (everything), or one self-contained HTML page to read
-without Cutpoint (sessions_app.exporters.html; very large sessions are shortened)."""
+"""Export a stored session: pi JSONL v3 (everything), one self-contained HTML page to read without
+Cutpoint (sessions_app.exporters.html; very large sessions are shortened), or OpenTelemetry GenAI
+spans as OTLP/JSON (sessions_app.exporters.otlp, docs/telemetry.md), with or without message
+content."""
 
 from __future__ import annotations
 
@@ -12,20 +14,31 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from sessions_app.exporters import export_pi
 from sessions_app.exporters import html as html_export
+from sessions_app.exporters.otlp import write_otlp
 from sessions_app.models import Session
+from sessions_app.runtime.telemetry import system_instructions
 
 
 class Command(BaseCommand):
     help = (
         "Export a session as pi JSONL v3 (the active node is the last line, pi's leaf on load), or "
-        "as a self-contained HTML page (--format html) that opens offline without Cutpoint."
+        "as a self-contained HTML page (--format html) that opens offline without Cutpoint, or as "
+        "OpenTelemetry GenAI spans in OTLP/JSON (--format otlp; --no-content leaves message text out)."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("session_id", metavar="SESSION_ID", type=int)
-        parser.add_argument("--format", choices=["pi", "html"], default="pi")
+        parser.add_argument("--format", choices=["pi", "html", "otlp"], default="pi")
         parser.add_argument(
-            "-o", "--output", metavar="OUT", help="file to write, OUT.jsonl or OUT.html (default: stdout)"
+            "-o",
+            "--output",
+            metavar="OUT",
+            help="file to write, OUT.jsonl, OUT.html or OUT.json (default: stdout)",
+        )
+        parser.add_argument(
+            "--no-content",
+            action="store_true",
+            help="otlp: leave message content out (prompts, answers, tool arguments and results, summaries)",
         )
         parser.add_argument(
             "--max-nodes",
@@ -36,6 +49,15 @@ class Command(BaseCommand):
         )
 
     def _write(self, session: Session, opts: dict[str, Any], out: Any) -> str:
+        if opts["format"] == "otlp":
+            content = not opts["no_content"]
+            spans = write_otlp(
+                session,
+                out,
+                capture_content=content,
+                system_instructions=system_instructions(session) if content else None,
+            )
+            return f"{spans.traces} traces, {spans.spans} spans" + ("" if content else ", no message content")
         if opts["format"] == "html":
             result = html_export.export(session, out, max_nodes=opts["max_nodes"])
             left_out = result.nodes - result.nodes_included
@@ -50,6 +72,8 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **opts: Any) -> None:
         if opts["max_nodes"] < 1:
             raise CommandError("--max-nodes must be at least 1")
+        if opts["no_content"] and opts["format"] != "otlp":
+            raise CommandError("--no-content applies to --format otlp only")
         session = Session.objects.filter(pk=opts["session_id"]).first()
         if session is None:
             raise CommandError(f"no session with id {opts['session_id']}")

@@ -30,7 +30,7 @@ from sessions_app.compaction.settings import CompactionSettings
 from sessions_app.compaction.validate import CompactionPayload, PayloadError
 from sessions_app.compaction.vocabulary import EndReason, RunStatus, TaskStatus, Trigger
 from sessions_app.models import CompactionEntry, CompactionTask, Event, Run, Session
-from sessions_app.runtime import live
+from sessions_app.runtime import live, telemetry
 from sessions_app.runtime.compact_fork.settings import context_window
 from sessions_app.runtime.compact_fork.tasks import (
     AUTO_CONTINUE_KEY,
@@ -222,6 +222,8 @@ def _completed(
         },
     )
     live.publish_on_commit(session.pk, "node_appended", live.node_appended(node, parent))
+    if record.run_id is not None:  # the fork's run, with the compaction node (docs/telemetry.md)
+        telemetry.export_run_on_commit(session.pk, record.run_id)
     return CompactionOutcome(
         task.pk,
         TaskStatus.COMPLETED,

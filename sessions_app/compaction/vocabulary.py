@@ -218,9 +218,29 @@ PI_STOP_REASONS: Final[dict[str, StopReason]] = {"toolUse": StopReason.TOOL_USE}
 PI_STOP_REASON_NAMES: Final[dict[str, str]] = {v.value: k for k, v in PI_STOP_REASONS.items()}
 
 
+# OpenTelemetry GenAI `finish_reason` (an output message's; an enum there: stop, length,
+# content_filter, tool_call, error) and OpenAI's plural `tool_calls`, in our words ...
+GENAI_STOP_REASONS: Final[dict[str, StopReason]] = {
+    "tool_call": StopReason.TOOL_USE,
+    "tool_calls": StopReason.TOOL_USE,
+    "content_filter": StopReason.REFUSAL,
+}
+# ... and ours in theirs (`gen_ai.response.finish_reasons` keeps our own word).
+GENAI_FINISH_REASONS: Final[dict[str, str]] = {
+    StopReason.STOP: "stop",
+    StopReason.LENGTH: "length",
+    StopReason.TOOL_USE: "tool_call",
+    StopReason.ERROR: "error",
+    StopReason.ABORTED: "error",
+    StopReason.REFUSAL: "content_filter",
+    StopReason.PAUSE: "stop",
+    StopReason.OVERFLOW: "length",
+}
+
+
 def stop_reason(raw: str) -> StopReason | None:
     """A provider's or a file's stop reason in our words, or None when it is none we know."""
     try:
         return StopReason(raw)
     except ValueError:
-        return ANTHROPIC_STOP_REASONS.get(raw) or PI_STOP_REASONS.get(raw)
+        return ANTHROPIC_STOP_REASONS.get(raw) or PI_STOP_REASONS.get(raw) or GENAI_STOP_REASONS.get(raw)

@@ -30,16 +30,10 @@ from typing import Any, Final
 import orjson
 
 from sessions_app.compaction.messages import ASSISTANT, TOOL_RESULT, USER, Block
-from sessions_app.compaction.vocabulary import StopReason, stop_reason
+from sessions_app.compaction.vocabulary import stop_reason
 
 from . import schema
 
-# The GenAI finish reasons in our words (the rest are read by `vocabulary.stop_reason`).
-FINISH_REASONS: Final[dict[str, str]] = {
-    "tool_call": StopReason.TOOL_USE.value,
-    "tool_calls": StopReason.TOOL_USE.value,
-    "content_filter": StopReason.REFUSAL.value,
-}
 _MAX_STOP_REASON: Final = 32  # Node.stop_reason (formats.fields.MAX_STOP_REASON)
 _LEGACY_INDEXED: Final = re.compile(r"^gen_ai\.(prompt|completion)\.(\d+)\.(.+)$")
 _EVENT_ROLES: Final[dict[str, str]] = {
@@ -82,7 +76,7 @@ def tool_result_fingerprint(call_id: str) -> str:
 def finish_reason(value: Any) -> str | None:
     if not isinstance(value, str) or not value:
         return None
-    ours = FINISH_REASONS.get(value) or stop_reason(value) or value
+    ours = stop_reason(value) or value
     return ours if len(ours) <= _MAX_STOP_REASON else None
 
 

@@ -17,22 +17,9 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 from sessions_app.compaction.messages import Block, LlmMessage
-from sessions_app.compaction.vocabulary import StopReason
+from sessions_app.compaction.vocabulary import GENAI_FINISH_REASONS
 
 from . import schema
-
-# Our stop reasons → the conventions' `finish_reason` of an output message (an enum there:
-# stop, length, content_filter, tool_call, error). `gen_ai.response.finish_reasons` keeps our word.
-FINISH_REASONS: Final[dict[str, str]] = {
-    StopReason.STOP: "stop",
-    StopReason.LENGTH: "length",
-    StopReason.TOOL_USE: "tool_call",
-    StopReason.ERROR: "error",
-    StopReason.ABORTED: "error",
-    StopReason.REFUSAL: "content_filter",
-    StopReason.PAUSE: "stop",
-    StopReason.OVERFLOW: "length",
-}
 
 _ROLES: Final[dict[str, str]] = {"user": "user", "assistant": "assistant", "tool_result": "tool"}
 
@@ -89,5 +76,5 @@ def input_message(message: LlmMessage) -> dict[str, Any]:
 def output_message(blocks: Sequence[Block], stop_reason: str | None) -> dict[str, Any]:
     """An assistant node as the response of its model call."""
     out: dict[str, Any] = {"role": "assistant", "parts": parts(blocks)}
-    out["finish_reason"] = FINISH_REASONS.get(stop_reason or "", "stop")
+    out["finish_reason"] = GENAI_FINISH_REASONS.get(stop_reason or "", "stop")
     return out

@@ -168,9 +168,13 @@ def sniff_file(path: str | os.PathLike[str]) -> bool:
     """Whether the file at `path` starts with an OTLP/JSON record."""
     try:
         with Path(path).open("rb") as fh:
-            head = fh.read(_PEEK)
+            return sniff_head(fh.read(_PEEK))
     except OSError:
         return False
+
+
+def sniff_head(head: bytes) -> bool:
+    """Whether a file starting with `head` (its first bytes) is OTLP/JSON."""
     line = head.split(b"\n", 1)[0].strip().removeprefix(b"\xef\xbb\xbf")
     if line.startswith(b"{") and (b'"resourceSpans"' in head or b'"resource_spans"' in head):
         return True

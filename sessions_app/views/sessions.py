@@ -25,7 +25,10 @@ from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.views.decorators.http import require_POST
 
+from sessions_app import importers
 from sessions_app.compaction.vocabulary import Source
+from sessions_app.importers.errors import ImportFailed
+from sessions_app.importers.otlp import import_otlp, sniff_head
 from sessions_app.models import Agent, CompactionEntry, CompactionTask, Session, SourceChoices
 from sessions_app.presenters.audit import retention_label
 from sessions_app.presenters.stats import context_stats
@@ -148,6 +151,49 @@ def session_list(request: HtmxHttpRequest) -> HttpResponse:
     return TemplateResponse(request, template, context)
 
 
+def _import_upload(upload: Any, data: dict[str, Any]) -> tuple[Session, str, list[Any]]:
+    """Import an uploaded file as `manage.py import_session` would: OTLP spans through their own
+    importer (a file may hold several conversations), every other format through `import_file`.
+    Returns the session to open, a one-line summary and the problems to list."""
+    temporary_path = getattr(upload, "temporary_file_path", None)
+    source = temporary_path() if temporary_path is not None else upload
+    fmt = data["format"]
+    if fmt == Source.OTLP or (fmt == "auto" and sniff_head(_head(upload))):
+        otlp = import_otlp(
+            source, title=data["title"] or None, skip_bad=data["skip_bad_lines"], filename=upload.name
+        )
+        first = otlp.sessions[0]
+        return (
+            first,
+            f"Imported {len(otlp.sessions)} conversation(s), {otlp.nodes} nodes, from {otlp.spans} spans"
+            + (f"; {otlp.not_genai} span(s) without GenAI attributes skipped" if otlp.not_genai else "")
+            + ".",
+            [*otlp.skipped, *otlp.warnings],
+        )
+    result = importers.import_file(
+        source,
+        format=fmt,
+        title=data["title"] or None,
+        skip_bad_lines=data["skip_bad_lines"],
+        filename=upload.name,
+    )
+    return (
+        result.session,
+        f"Imported {result.node_count} nodes and {result.compactions} compactions"
+        + (f"; skipped {len(result.skipped)} bad line(s)" if result.skipped else "")
+        + ".",
+        [*result.skipped, *result.warnings],
+    )
+
+
+def _head(upload: Any) -> bytes:
+    """The first bytes of an upload, leaving it at its start."""
+    upload.seek(0)
+    head = bytes(upload.read(1 << 16))
+    upload.seek(0)
+    return head
+
+
 @require_POST
 @staff_required
 def session_import(request: HtmxHttpRequest) -> HttpResponse:
@@ -163,42 +209,23 @@ def session_import(request: HtmxHttpRequest) -> HttpResponse:
         error = refusal.message
         status = 413
     elif form.is_valid():
+        upload = form.cleaned_data["file"]
         try:
-            from sessions_app.importers import import_file
-            from sessions_app.importers.errors import ImportFailed
-        except ImportError:
-            error = "The importer is not installed on this server."
+            session, summary, problems = _import_upload(upload, form.cleaned_data)
+        except ImportFailed as exc:
+            error = f"Import failed: {exc}"
         else:
-            upload = form.cleaned_data["file"]
-            temporary_path = getattr(upload, "temporary_file_path", None)
-            try:
-                result = import_file(
-                    temporary_path() if temporary_path is not None else upload,
-                    format=form.cleaned_data["format"],
-                    title=form.cleaned_data["title"] or None,
-                    skip_bad_lines=form.cleaned_data["skip_bad_lines"],
-                    filename=upload.name,
-                )
-            except ImportFailed as exc:
-                error = f"Import failed: {exc}"
-            else:
-                session = result.session
-                messages.success(
-                    request,
-                    f"Imported {result.node_count} nodes and {result.compactions} compactions"
-                    + (f"; skipped {len(result.skipped)} bad line(s)" if result.skipped else "")
-                    + ".",
-                )
-                for problem in [*result.skipped, *result.warnings][:10]:
-                    messages.warning(request, str(problem))
-                response = redirect("sessions_app:session_detail", session_id=session.pk)
-                if wants_partial(request):
-                    resp = HttpResponse(status=204)
-                    resp["HX-Redirect"] = response["Location"]
-                    return resp
-                return response
-            finally:
-                upload.close()  # a temporary upload file is deleted when closed
+            messages.success(request, summary)
+            for problem in problems[:10]:
+                messages.warning(request, str(problem))
+            response = redirect("sessions_app:session_detail", session_id=session.pk)
+            if wants_partial(request):
+                resp = HttpResponse(status=204)
+                resp["HX-Redirect"] = response["Location"]
+                return resp
+            return response
+        finally:
+            upload.close()  # a temporary upload file is deleted when closed
     context = {"form": form, "import_error": error, "open_import": True}
     if wants_partial(request):
         return TemplateResponse(request, "sessions/session_list.html#import", context)

@@ -1,4 +1,4 @@
-"""Import pi and Claude Code session files into the store.
+"""Import pi, Claude Code and Codex CLI session files into the store.
 
 One entry point for the `import_session` command and the dashboard's upload form:
 
@@ -20,12 +20,16 @@ both are listed in the result. Which is which:
   the column (left out), a pi compaction whose first kept entry is not an ancestor of it
   (missing, later, on another branch: it keeps nothing from before it, which is how pi reads
   such a file), a parent that is not in the file (the entry becomes a root), unknown types and
-  roles (kept as opaque custom entries).
+  roles (kept as opaque custom entries); in a Codex rollout, a field of the wrong type.
 - **Always a warning, never an error**: lone surrogates and NUL characters, which SQLite and
   PostgreSQL do not store alike, are replaced by U+FFFD as the line is read; a bad timestamp (the
-  previous one is used); a session name longer than the title column (cut).
-- **Fatal whatever the mode**: an empty file, an unreadable first record, a first line that is
-  not a pi header (format pi) or a pi header whose `version` is not an integer from 1 to 3.
+  previous one is used); a session name longer than the title column (cut); in a Codex rollout,
+  unknown record and item types (kept as custom nodes: Codex adds types often), a call whose
+  output never comes and an output whose call is not in the file.
+- **Fatal whatever the mode**: an empty file, an unreadable first record (except for formats
+  claude and codex, where it is a bad line like any other), a first line that is not a pi header
+  (format pi), a pi header whose `version` is not an integer from 1 to 3, a first record that is
+  not a Codex rollout record (format codex).
 
 The store refuses the same values on both databases (`store.bulk_import`), so what SQLite
 accepts PostgreSQL accepts too.
@@ -53,6 +57,7 @@ from sessions_app.store.bulk_import import chunked_import, discard_session, impo
 from sessions_app.store.sqlite import deferred_checkpoint
 
 from .claude import ClaudeImporter
+from .codex import CodexImporter
 from .errors import ImportFailed, LineProblem
 from .lines import DEFAULT_MAX_LINE_BYTES, LineReader, Problems, Progress
 from .pi import PiImporter
@@ -68,8 +73,12 @@ __all__ = [
     "import_file",
 ]
 
-FORMATS = ("auto", "pi", "claude")
-_IMPORTERS: dict[str, type[FormatImporter]] = {"pi": PiImporter, "claude": ClaudeImporter}
+FORMATS = ("auto", "pi", "claude", "codex")
+_IMPORTERS: dict[str, type[FormatImporter]] = {
+    "pi": PiImporter,
+    "claude": ClaudeImporter,
+    "codex": CodexImporter,
+}
 _PROBLEMS_KEPT = 100  # listed in Session.metadata for the dashboard; the result has them all
 
 
@@ -84,7 +93,7 @@ class ImportResult:
     file: str = ""
     lines: int = 0
     bytes: int = 0
-    events: int = 0  # Event rows for records that are not nodes (Claude Code metadata)
+    events: int = 0  # Event rows for records that are not nodes (Claude Code and Codex metadata)
     agents: int = 0
     seconds: float = 0.0
 
@@ -124,7 +133,7 @@ def import_file(
 ) -> ImportResult:
     """Import one session file (a path or a binary file object) as a new session.
 
-    `format` is "pi", "claude" or "auto" (decided by the first non-blank line). `title` defaults
+    `format` is "pi", "claude", "codex" or "auto" (decided by the first non-blank line). `title` defaults
     to what the file names (pi: its session_info name), else the file name. `filename` names the
     file in messages and the default title (uploads). Lines longer than `max_line_bytes` are bad
     lines. `progress(bytes_read, total_bytes, lines)` is called every `progress_every` bytes.
@@ -156,7 +165,7 @@ def import_file(
         fmt = format
         first_record: tuple[int, dict[str, Any]] | None = None
         if obj is None:
-            if fmt != "claude":
+            if fmt not in ("claude", "codex"):
                 problems.fatal(n, f"{problem} (the first record must be readable to tell the format)")
             reader.push_back(first)  # a bad line like any other
         else:
@@ -166,8 +175,8 @@ def import_file(
             if detected is None:
                 problems.fatal(
                     n,
-                    "cannot tell the format: the first record is neither a pi session header nor a "
-                    "Claude Code record (pass the format explicitly)",
+                    "cannot tell the format: the first record is not a pi session header, a "
+                    "Claude Code record or a Codex rollout record (pass the format explicitly)",
                 )
             fmt = detected
         importer = _IMPORTERS[fmt](reader, problems)

@@ -126,7 +126,8 @@ def _check(session: Session) -> None:
     assistants = list(
         Node.objects.filter(session=session, role="assistant").order_by("seq").values_list("id", flat=True)
     )
-    assert list(Call.objects.filter(session=session).order_by("n").values_list("node_id", flat=True)) == assistants
+    calls = Call.objects.filter(session=session).order_by("n")
+    assert list(calls.values_list("node_id", flat=True)) == assistants
     assert list(Call.objects.filter(session=session).order_by("n").values_list("n", flat=True)) == list(
         range(1, len(assistants) + 1)
     )

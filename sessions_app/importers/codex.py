@@ -1,0 +1,146 @@
+"""OpenAI Codex CLI rollouts into the store.
+
+How records map is described with the parser (`sessions_app/formats/codex.py`); here the store
+side: one main Agent ("codex") owns every node, records that are no node are kept verbatim as
+Event rows of type `import_record` (as for Claude Code's metadata records), compactions get their
+CompactionEntry (reason `imported`, keeping nothing, `tokens_after` from the first call after
+them), the session's context window is the last `model_context_window` the rollout reports, the
+title and last activity are the rollout's own. Problems follow the importers' policy
+(`importers/__init__.py`): a payload that is not an object or a record without a type is a bad
+line; a field of the wrong type is repaired (an error without `skip_bad_lines`); unknown record
+and item types, calls without an output and outputs without a call are warnings.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from sessions_app.formats import codex
+from sessions_app.models import Agent, Event, Session
+from sessions_app.store import ImportCompaction, ImportNode
+
+from .writer import TITLE_MAX, FormatImporter, parse_timestamp, valid_timestamp
+
+_EVENT_BATCH = 500
+
+
+class CodexImporter(FormatImporter):
+    source = "codex"
+
+    def start(self, session: Session, first: tuple[int, dict[str, Any]] | None) -> None:
+        super().start(session, first)
+        if first is not None:
+            line, record = first
+            problem = codex.first_record_problem(record)
+            if problem is not None:
+                self.problems.fatal(line, problem)
+            self.reader.push_back((line, record, None))
+        self.main = Agent.objects.create(
+            session=session, definition_name="codex", role="main", metadata={"source": "codex"}
+        )
+        self.agents = 1
+        self.rollout = codex.Rollout()
+        self._events: list[Event] = []
+        self._last_ts: str | None = None
+        self._latest: str | None = None
+        # The parser learns a compaction's tokens_after from a later call; the store reads the
+        # ImportCompaction once every entry is consumed, so it is copied over at the end.
+        self._compactions: list[tuple[codex.Compaction, ImportCompaction]] = []
+
+    def active_key(self) -> str | None:
+        return self.rollout.last_key
+
+    def nodes(self) -> Iterator[ImportNode]:
+        problems = self.problems
+        rollout = self.rollout
+        for n, rec in self.records():
+            ts = rec.get("timestamp")
+            if valid_timestamp(ts):
+                self._saw_time(ts)
+                self._last_ts = ts
+            else:
+                if ts is not None:
+                    problems.warn(n, f"bad timestamp {ts!r}; the previous one is used")
+                ts = self._last_ts
+            bad = rollout.add(n, rec, ts)
+            if bad is not None:
+                problems.bad(n, bad)
+            yield from self._drain(n)
+        rollout.finish()
+        yield from self._drain(0)
+        self._flush_events(force=True)
+        problems.raise_if_failed()
+        for parsed, imported in self._compactions:
+            imported.tokens_after = parsed.tokens_after
+        self.metadata = rollout.meta.as_dict()
+        if rollout.context_window is not None:
+            # Not among the fields import_file saves: written here, inside the import.
+            self.session.context_window = rollout.context_window
+            Session.all_objects.filter(pk=self.session.pk).update(context_window=rollout.context_window)
+        title = rollout.title
+        self.title = title[:TITLE_MAX] if title else None
+        self.last_activity = self._latest
+
+    def _drain(self, line: int) -> Iterator[ImportNode]:
+        """What the last record produced: problems reported on its line, events kept, nodes
+        handed to the store (none once the import has failed: reading goes on only to report)."""
+        problems = self.problems
+        rollout = self.rollout
+        for issue in rollout.issues:
+            problems.repaired(line, issue.problem, issue.repair)
+        rollout.issues.clear()
+        for at, text in rollout.notes:
+            problems.warn(at, text)
+        rollout.notes.clear()
+        for rec in rollout.kept:
+            self._event(rec)
+        rollout.kept.clear()
+        ready = rollout.ready
+        if not ready:
+            return
+        agent = int(self.main.pk)
+        failed = problems.failed
+        for node in ready:
+            entry = node.entry
+            self.lines[entry.key] = node.line
+            if failed:
+                continue
+            comp = node.compaction
+            imported = None
+            if comp is not None:
+                imported = ImportCompaction(
+                    first_kept=entry.key,
+                    summary=entry.data["summary"],
+                    tokens_before=comp.tokens_before,
+                    details={},
+                )
+                self._compactions.append((comp, imported))
+            yield ImportNode(entry, agent_id=agent, compaction=imported)
+        ready.clear()
+
+    def _saw_time(self, ts: str) -> None:
+        """Keep the latest timestamp (Codex writes one form, `…T09:00:03.100Z`, which compares
+        as text; others are compared as moments)."""
+        latest = self._latest
+        if latest is None:
+            self._latest = ts
+        elif len(ts) == len(latest) and ts[-1] == latest[-1] == "Z":
+            if ts > latest:
+                self._latest = ts
+        elif parse_timestamp(ts) > parse_timestamp(latest):
+            self._latest = ts
+
+    def _event(self, rec: dict[str, Any]) -> None:
+        if self.problems.failed:
+            return
+        self._events.append(
+            Event(session_id=self.session.pk, agent_id=self.main.pk, type="import_record", payload=rec)
+        )
+        self.events += 1
+        self._flush_events()
+
+    def _flush_events(self, *, force: bool = False) -> None:
+        if self._events and (force or len(self._events) >= _EVENT_BATCH):
+            Event.objects.bulk_create(self._events)
+            self._events.clear()

@@ -85,10 +85,13 @@ def block_views(content: Any) -> list[BlockView]:
         elif t == "thinking":
             views.append(BlockView("thinking", str(block.get("thinking") or "")))
         elif t == "tool_call":
+            args = block.get("arguments") or {}
+            # A patch (Codex's apply_patch: {"patch": text}) reads as the patch, not as a JSON string.
+            patch = args.get("patch") if isinstance(args, dict) and len(args) == 1 else None
             views.append(
                 BlockView(
                     "tool_call",
-                    pretty_json(block.get("arguments") or {}),
+                    patch if isinstance(patch, str) else pretty_json(args),
                     str(block.get("name") or ""),
                     str(block.get("id") or ""),
                 )

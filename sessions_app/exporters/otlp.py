@@ -30,14 +30,9 @@ from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanE
 
 from sessions_app.compaction.messages import Entry, Usage
 from sessions_app.formats.otel import sdk
-from sessions_app.formats.otel.writer import (
-    CompactionInfo,
-    RunInfo,
-    SessionInfo,
-    SpanWriter,
-    StoredNode,
-    TraceSpec,
-)
+from sessions_app.formats.otel.spans import TraceSpec
+from sessions_app.formats.otel.stored import CompactionInfo, RunInfo, SessionInfo, StoredNode
+from sessions_app.formats.otel.writer import SpanWriter
 from sessions_app.models import CompactionEntry, Node, Run, Session
 from sessions_app.store.paths import context_path_entries, path_entries
 

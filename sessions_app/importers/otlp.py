@@ -35,6 +35,7 @@ from sessions_app import store
 from sessions_app.compaction.vocabulary import Source
 from sessions_app.formats import jsonl
 from sessions_app.formats.otel import schema
+from sessions_app.formats.otel.conversations import Conversation, group
 from sessions_app.formats.otel.reader import (
     NotOtlp,
     SpanProblem,
@@ -43,7 +44,8 @@ from sessions_app.formats.otel.reader import (
     read_json_request,
     read_protobuf,
 )
-from sessions_app.formats.otel.rebuild import Built, Conversation, Problem, Rebuilder, State, group
+from sessions_app.formats.otel.rebuild import Rebuilder
+from sessions_app.formats.otel.results import Built, Problem, State
 from sessions_app.models import Event, Node, Session
 from sessions_app.store.audits import audit_session
 from sessions_app.store.import_appends import append_imported

@@ -31,7 +31,7 @@ from opentelemetry.sdk.trace.sampling import ALWAYS_ON
 from sessions_app.compaction.messages import Entry
 from sessions_app.exporters.otlp import run_traces
 from sessions_app.formats.otel import sdk
-from sessions_app.formats.otel.writer import RunInfo
+from sessions_app.formats.otel.stored import RunInfo
 from sessions_app.models import Session
 
 log = logging.getLogger(__name__)

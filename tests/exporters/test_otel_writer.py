@@ -13,7 +13,9 @@ from hypothesis import strategies as st
 from sessions_app.compaction.context import applied_compaction_index, build_context
 from sessions_app.compaction.messages import Entry, Usage
 from sessions_app.formats.otel import parts, schema
-from sessions_app.formats.otel.writer import SessionInfo, StoredNode, is_output, to_ns, write_traces
+from sessions_app.formats.otel.spans import to_ns
+from sessions_app.formats.otel.stored import SessionInfo, StoredNode
+from sessions_app.formats.otel.writer import is_output, write_traces
 
 SESSION = SessionInfo(id=7, seed="test-seed", source="pi", title="t")
 

@@ -19,7 +19,7 @@ from sessions_app import store
 from sessions_app.compaction.context import build_context
 from sessions_app.exporters.otlp import export_otlp, session_info, write_otlp
 from sessions_app.formats.otel import parts, schema
-from sessions_app.formats.otel.writer import span_id, to_ns, trace_id
+from sessions_app.formats.otel.spans import span_id, to_ns, trace_id
 from sessions_app.models import CompactionEntry, Node, Run, Session
 from sessions_app.runtime.loop import RunOutcome
 from tests.exporters.otlp_json import attrs, messages, operation, spans, to_proto

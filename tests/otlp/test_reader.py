@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from sessions_app.compaction.messages import ASSISTANT, COMPACTION, TOOL_RESULT, USER
 from sessions_app.formats.otel import schema
+from sessions_app.formats.otel.conversations import group
 from sessions_app.formats.otel.messages import legacy_messages, units
 from sessions_app.formats.otel.reader import (
     NotOtlp,
@@ -19,7 +20,8 @@ from sessions_app.formats.otel.reader import (
     read_json_request,
     read_protobuf,
 )
-from sessions_app.formats.otel.rebuild import Rebuilder, State, group
+from sessions_app.formats.otel.rebuild import Rebuilder
+from sessions_app.formats.otel.results import State
 
 from .helpers import Recorder, assistant, otlp_json, protobuf
 

@@ -1,11 +1,12 @@
-"""GenAI spans → conversations → the session tree (docs/telemetry.md, "Receiving spans"). No
-Django: the importer (`sessions_app/importers/otlp.py`) writes what this builds.
+"""One conversation's GenAI spans → nodes of the session tree (docs/telemetry.md, "How the
+tree is rebuilt"). No Django: the importer (`sessions_app/importers/otlp.py`) writes what this
+builds.
 
-**Grouping.** A span belongs to the conversation named by its `gen_ai.conversation.id`; a span
-without one takes the id another span of its trace carries (the `invoke_agent` span usually
-does), else its trace id. Spans without GenAI attributes are counted and skipped.
+Spans are first grouped into conversations (`conversations.py`). Beside this module:
+`values.py` (attribute readings), `span_nodes.py` (what one span gives a node), `own_spans.py`
+(the nodes Cutpoint's own spans name) and `results.py` (the plain-data results and state).
 
-**Rebuilding.** A conversation's spans are taken in start order:
+A conversation's spans are taken in start order:
 
 - A **chat** span (`chat`, `text_completion`, `generate_content`, or any span with messages)
   sent its whole history as input. That input normally repeats the previous call's input and
@@ -34,218 +35,28 @@ session and continues from it when the same conversation sends more spans.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from typing import Any, Final
 
-import orjson
-
-from sessions_app.compaction.context import reaches_model
-from sessions_app.compaction.convert import to_llm
-from sessions_app.compaction.messages import (
-    ASSISTANT,
-    COMPACTION,
-    CUSTOM,
-    KINDS,
-    MESSAGE,
-    ROLES,
-    TOOL_RESULT,
-    USER,
-    Block,
-    Entry,
-    Usage,
-)
-from sessions_app.compaction.vocabulary import CompactionReason
+from sessions_app.compaction.messages import ASSISTANT, COMPACTION, MESSAGE, TOOL_RESULT, USER, Entry
 
 from . import schema
 from .messages import (
     BadMessages,
     Unit,
-    finish_reason,
     legacy_messages,
     output_unit,
-    part_block,
-    response_blocks,
     semconv_messages,
     tool_result_fingerprint,
-    tool_result_value,
     units,
 )
+from .own_spans import chat_entry, input_entries, parents_first, tool_entry
 from .reader import SpanRecord
+from .results import Built, Problem, State
+from .span_nodes import compaction_entry, lend, tool_content
+from .values import MAX_KEY, iso_time, key_list, response_finish_reason, usage_of, valid_time
 
 CHAT_OPERATIONS: Final = frozenset({schema.CHAT, "text_completion", "generate_content"})
-_MAX_KEY: Final = 64  # Node.key
-_MAX_TOKENS: Final = 1_000_000_000  # formats.fields.MAX_TOKENS
-_REASONS: Final = frozenset(r.value for r in CompactionReason)
 _TITLE_CHARS: Final = 100
-
-
-@dataclass(frozen=True, slots=True)
-class Problem:
-    """Something wrong with one span (it is imported after the repair named, or left out)."""
-
-    line: int
-    where: str
-    problem: str
-    repair: str
-
-
-@dataclass(slots=True)
-class Compaction:
-    first_kept: str
-    summary: str
-    tokens_before: int
-    tokens_after: int | None
-    reason: str
-    details: dict[str, Any]
-    from_hook: bool = False
-
-
-@dataclass(slots=True)
-class Built:
-    """A node to write (parents come before children), and the span it came from."""
-
-    entry: Entry
-    line: int
-    where: str
-    compaction: Compaction | None = None
-
-
-@dataclass(slots=True)
-class State:
-    """Where a conversation's rebuild stands: the history the last call saw, as (fingerprint,
-    node key) pairs; the node the next one hangs under; what the history is based on when it is
-    empty (a keep-nothing compaction, or None for the root); a compaction summary the next input
-    may repeat; and tool names by call id."""
-
-    history: list[tuple[str, str]] = field(default_factory=list)
-    active: str | None = None
-    base: str | None = None
-    summary: str | None = None
-    names: dict[str, str] = field(default_factory=dict)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "history": [list(h) for h in self.history],
-            "active": self.active,
-            "base": self.base,
-            "summary": self.summary,
-            "names": self.names,
-        }
-
-    @classmethod
-    def from_dict(cls, d: Any) -> State:
-        if not isinstance(d, dict):
-            return cls()
-        history = [
-            (h[0], h[1])
-            for h in d.get("history") or ()
-            if isinstance(h, list) and len(h) == 2 and all(isinstance(x, str) for x in h)
-        ]
-        names = d.get("names")
-        return cls(
-            history=history,
-            active=d.get("active") if isinstance(d.get("active"), str) else None,
-            base=d.get("base") if isinstance(d.get("base"), str) else None,
-            summary=d.get("summary") if isinstance(d.get("summary"), str) else None,
-            names={k: v for k, v in names.items() if isinstance(v, str)} if isinstance(names, dict) else {},
-        )
-
-
-@dataclass(slots=True)
-class Conversation:
-    key: str  # "conv:<gen_ai.conversation.id>" or "trace:<trace id>"
-    conversation_id: str | None
-    spans: list[SpanRecord]
-
-
-def is_genai(span: SpanRecord) -> bool:
-    return any(
-        k.startswith("gen_ai.") or k.startswith(schema.COMPACTION_PREFIX) for k in span.attributes
-    ) or any(e.name.startswith("gen_ai.") for e in span.events)
-
-
-def group(spans: Iterable[SpanRecord]) -> tuple[list[Conversation], int]:
-    """Conversations (in the order their first span was read) and the number of spans skipped
-    for carrying no GenAI attributes."""
-    genai: list[SpanRecord] = []
-    skipped = 0
-    trace_ids: dict[str, str] = {}
-    for span in spans:
-        if not is_genai(span):
-            skipped += 1
-            continue
-        genai.append(span)
-        cid = span.attributes.get(schema.CONVERSATION_ID)
-        if isinstance(cid, str) and cid and span.trace_id not in trace_ids:
-            trace_ids[span.trace_id] = cid
-    conversations: dict[str, Conversation] = {}
-    for span in genai:
-        cid = span.attributes.get(schema.CONVERSATION_ID)
-        if not (isinstance(cid, str) and cid):
-            cid = trace_ids.get(span.trace_id)
-        key = f"conv:{cid}" if cid else f"trace:{span.trace_id}"
-        conv = conversations.get(key)
-        if conv is None:
-            conv = conversations[key] = Conversation(key, cid, [])
-        conv.spans.append(span)
-    for conv in conversations.values():
-        conv.spans.sort(key=lambda s: (s.start_ns, s.end_ns))
-    return list(conversations.values()), skipped
-
-
-def _iso(ns: int) -> str | None:
-    if ns <= 0:
-        return None
-    try:
-        return datetime.fromtimestamp(ns / 1e9, UTC).isoformat()
-    except (OverflowError, OSError, ValueError):
-        return None
-
-
-def _valid_time(value: Any) -> bool:
-    """An ISO 8601 time both databases store: one with a UTC moment in years 1 to 9999."""
-    if not isinstance(value, str):
-        return False
-    try:
-        parsed = datetime.fromisoformat(value)
-        if parsed.tzinfo is not None:
-            parsed.astimezone(UTC)
-    except (ValueError, OverflowError):
-        return False
-    return True
-
-
-def _count(value: Any) -> int | None:
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return None
-    if isinstance(value, float) and not value.is_integer():
-        return None
-    n = int(value)
-    return n if 0 <= n <= _MAX_TOKENS else None
-
-
-def usage_of(attrs: dict[str, Any]) -> Usage | None:
-    """`gen_ai.usage.*` as our usage. The conventions count cached input inside
-    `input_tokens`; ours (Anthropic's) counts it apart, so the cache counts are taken out of it
-    when it holds them."""
-    inp = _count(attrs.get(schema.USAGE_INPUT_TOKENS))
-    out = _count(attrs.get(schema.USAGE_OUTPUT_TOKENS))
-    read = _count(attrs.get(schema.USAGE_CACHE_READ_INPUT_TOKENS)) or 0
-    write = _count(attrs.get(schema.USAGE_CACHE_CREATION_INPUT_TOKENS)) or 0
-    if inp is None and out is None:
-        return None
-    inp = inp or 0
-    if inp >= read + write:
-        inp -= read + write
-    return Usage(input=inp, output=out or 0, cache_read=read, cache_write=write)
-
-
-def _key_list(value: Any) -> list[str] | None:
-    if isinstance(value, list | tuple) and all(isinstance(k, str) and 0 < len(k) <= _MAX_KEY for k in value):
-        return list(value)
-    return None
 
 
 class Rebuilder:
@@ -330,7 +141,7 @@ class Rebuilder:
     def _chat(self, span: SpanRecord) -> None:
         a = span.attributes
         self.counts["chat"] += 1
-        keys = _key_list(a.get(schema.NODE_KEYS))
+        keys = key_list(a.get(schema.NODE_KEYS))
         out_key = keys[-1] if keys else span.span_id
         if out_key in self.known:
             self.counts["duplicate"] += 1
@@ -371,7 +182,7 @@ class Rebuilder:
             if unit is None:
                 unmatched.append(tool)
             else:
-                _lend(unit, tool)
+                lend(unit, tool)
         self.pending = unmatched
         if unmatched:
             old_active, written = st.active, len(self.built)
@@ -395,7 +206,7 @@ class Rebuilder:
             new_keys = [f"{span.span_id}.{i}" for i in range(len(tail))] + [span.span_id]
         if self.first_user is None:
             self.first_user = next((u.text for u in tail if u.role != TOOL_RESULT and u.text.strip()), None)
-        start, end = _iso(span.start_ns), _iso(span.end_ns)
+        start, end = iso_time(span.start_ns), iso_time(span.end_ns)
         for unit, key in zip(tail, new_keys, strict=False):
             key = self._fresh(key, span)
             self._add(Entry(key, parent, MESSAGE, unit.role, unit.content, unit.data, timestamp=start), span)
@@ -409,7 +220,7 @@ class Rebuilder:
         data["model"] = model if isinstance(model, str) else None
         if isinstance(model, str):
             self.models.add(model)
-        stop = _finish(a) or stop
+        stop = response_finish_reason(a) or stop
         if span.status_code == 2 or a.get(schema.ERROR_TYPE):
             data["error_message"] = span.status_message or str(a.get(schema.ERROR_TYPE) or "error")
             stop = stop or "error"
@@ -428,7 +239,7 @@ class Rebuilder:
 
     def _tool_node(self, span: SpanRecord) -> None:
         a = span.attributes
-        keys = _key_list(a.get(schema.NODE_KEYS))
+        keys = key_list(a.get(schema.NODE_KEYS))
         key = keys[0] if keys else span.span_id
         if key in self.known:
             self.counts["duplicate"] += 1
@@ -438,7 +249,7 @@ class Rebuilder:
         call_id = call_id if isinstance(call_id, str) and call_id else None
         if call_id is not None and any(fp == tool_result_fingerprint(call_id) for fp, _ in st.history):
             return  # an earlier input already carried this result
-        content = self._tool_content(span)
+        content = tool_content(span)
         text = "\n".join(b["text"] for b in content if b["type"] == "text")
         name = a.get(schema.TOOL_NAME)
         unit = Unit(
@@ -453,13 +264,15 @@ class Rebuilder:
             call_id,
             text,
         )
-        _lend(unit, span)
+        lend(unit, span)
         parent = a.get(schema.NODE_PARENT)
         if not (isinstance(parent, str) and self._known(parent)):
             parent = st.active
         key = self._fresh(key, span)
         self._add(
-            Entry(key, parent, MESSAGE, TOOL_RESULT, unit.content, unit.data, timestamp=_iso(span.end_ns)),
+            Entry(
+                key, parent, MESSAGE, TOOL_RESULT, unit.content, unit.data, timestamp=iso_time(span.end_ns)
+            ),
             span,
         )
         st.history.append((unit.fingerprint, key))
@@ -471,13 +284,13 @@ class Rebuilder:
         wanted = wanted if isinstance(wanted, str) and wanted else None
         if exact is not None:  # checked against the path once the tree is in order
             key, parent = exact
-            entry, comp = _compaction_entry(span, key, parent, wanted or key)
+            entry, comp = compaction_entry(span, key, parent, wanted or key)
             self.exact.append((Built(entry, span.line, span.where, comp), span))
             self.known.add(key)
             return
         self.counts["compaction"] += 1
         named = a.get(schema.COMPACTION_NODE)
-        key = named if isinstance(named, str) and 0 < len(named) <= _MAX_KEY else span.span_id
+        key = named if isinstance(named, str) and 0 < len(named) <= MAX_KEY else span.span_id
         if key in self.known:
             self.counts["duplicate"] += 1
             return
@@ -499,7 +312,7 @@ class Rebuilder:
                     f"{schema.COMPACTION_FIRST_KEPT_NODE} {wanted[:40]!r} is not a node on the path",
                     "the compaction keeps nothing from before it",
                 )
-        entry, comp = _compaction_entry(span, key, parent, first_kept)
+        entry, comp = compaction_entry(span, key, parent, first_kept)
         self._add(entry, span)
         self.built[-1].compaction = comp
         st.history = kept
@@ -513,7 +326,7 @@ class Rebuilder:
         """A span that names its nodes (`cutpoint.node.keys`, a chain under `cutpoint.node.parent`):
         they are rebuilt as they were; the tree is put in order once every span is read."""
         a = span.attributes
-        keys = _key_list(a.get(schema.NODE_KEYS))
+        keys = key_list(a.get(schema.NODE_KEYS))
         if not keys:
             self._problem(span, f"{schema.NODE_KEYS} is not a list of node keys", "the span is skipped")
             return
@@ -535,14 +348,18 @@ class Rebuilder:
             self._compaction(span, exact=(keys[0], parent))
             return
         if op == schema.EXECUTE_TOOL:
-            entries = [self._exact_tool(span, keys[0], parent)]
+            entries = [tool_entry(span, keys[0], parent)]
         elif op in CHAT_OPERATIONS:
-            entries = [self._exact_chat(span, keys[0], parent)]
+            _, out = self._messages(span)
+            entries = [chat_entry(span, keys[0], parent, out, self.state.names)]
+            model = entries[0].data["model"]
+            if isinstance(model, str):
+                self.models.add(model)
         else:
             entries = self._exact_inputs(span, keys, parent)
         for i, e in enumerate(entries):
             if stamps is not None and stamps[i]:
-                if _valid_time(stamps[i]):
+                if valid_time(stamps[i]):
                     e.timestamp = stamps[i]
                 else:
                     self._problem(
@@ -553,81 +370,18 @@ class Rebuilder:
             self.exact.append((Built(e, span.line, span.where), span))
             self.known.add(e.key)
 
-    def _exact_chat(self, span: SpanRecord, key: str, parent: str | None) -> Entry:
-        a = span.attributes
-        _, out = self._messages(span)
-        unit, stop = output_unit(out or [], self.state.names)
-        data = unit.data
-        model = a.get(schema.RESPONSE_MODEL) or a.get(schema.REQUEST_MODEL)
-        provider = a.get(schema.PROVIDER_NAME) or a.get(schema.LEGACY_SYSTEM)
-        data["provider"] = provider if isinstance(provider, str) else None
-        data["model"] = model if isinstance(model, str) else None
-        if isinstance(model, str):
-            self.models.add(model)
-        stop = _finish(a) or stop
-        if span.status_code == 2 and span.status_message:
-            data["error_message"] = span.status_message
-        usage = usage_of(a)
-        total = _count(a.get(schema.USAGE_TOTAL))
-        if usage is not None and total:
-            usage.total = total
-        return Entry(
-            key, parent, MESSAGE, ASSISTANT, unit.content, data, usage, stop, timestamp=_iso(span.end_ns)
-        )
-
-    def _exact_tool(self, span: SpanRecord, key: str, parent: str | None) -> Entry:
-        a = span.attributes
-        call_id = a.get(schema.TOOL_CALL_ID)
-        name = a.get(schema.TOOL_NAME)
-        data = {
-            "tool_call_id": call_id if isinstance(call_id, str) else "",
-            "tool_name": name if isinstance(name, str) else "",
-            "is_error": bool(a.get(schema.ERROR_TYPE)) or span.status_code == 2,
-        }
-        content = self._tool_content(span)
-        return Entry(key, parent, MESSAGE, TOOL_RESULT, content, data, timestamp=_iso(span.end_ns))
-
     def _exact_inputs(self, span: SpanRecord, keys: list[str], parent: str | None) -> list[Entry]:
-        """Input nodes (a user's turn, nodes no model call produced) carried by a trace's root or a
-        `cutpoint.nodes` span: kinds and data from the node attributes, content from the input
-        messages, one per node that reaches the model, in order."""
-        a = span.attributes
-        kinds = a.get(schema.NODE_KINDS)
-        kinds = list(kinds) if isinstance(kinds, list | tuple) and len(kinds) == len(keys) else None
-        datas: Any = a.get(schema.NODE_DATA)
-        if isinstance(datas, str):
-            try:
-                datas = orjson.loads(datas)
-            except orjson.JSONDecodeError:
-                datas = None
-        if not (isinstance(datas, list) and len(datas) == len(keys)):
-            datas = [{} for _ in keys]
+        """A root or `cutpoint.nodes` span's input nodes (`own_spans.input_entries`)."""
         inp, _ = self._messages(span)
-        messages = list(inp or [])
-        entries: list[Entry] = []
-        up = parent
-        for i, key in enumerate(keys):
-            kind_role = str(kinds[i]) if kinds is not None else f"{MESSAGE}/{USER}"
-            kind, _, role = kind_role.partition("/")
-            if kind not in KINDS or (role and role not in ROLES) or ((kind == MESSAGE) != bool(role)):
-                self._problem(span, f"node {key!r}: unknown kind {kind_role[:40]!r}", "kept as a custom node")
-                kind, role = CUSTOM, ""
-            data = datas[i] if isinstance(datas[i], dict) else {}
-            e = Entry(key, up, kind, role or None, [], data, timestamp=_iso(span.start_ns))
-            if messages and reaches_model(e) and to_llm(e) is not None:
-                msg = messages.pop(0)
-                if kind == MESSAGE and role == USER:
-                    e.content = [
-                        b
-                        for p in msg.get("parts") or ()
-                        if isinstance(p, dict)
-                        for b in [part_block(p)]
-                        if b is not None
-                    ]
-            if self.first_user is None and kind == MESSAGE and role == USER:
-                self.first_user = "\n".join(b.get("text", "") for b in e.content if b.get("type") == "text")
-            entries.append(e)
-            up = key
+        entries, problems = input_entries(span, keys, parent, inp)
+        for problem, repair in problems:
+            self._problem(span, problem, repair)
+        if self.first_user is None:
+            user = next((e for e in entries if e.kind == MESSAGE and e.role == USER), None)
+            if user is not None:
+                self.first_user = "\n".join(
+                    b.get("text", "") for b in user.content if b.get("type") == "text"
+                )
         return entries
 
     def _release_exact(self) -> None:
@@ -635,37 +389,13 @@ class Rebuilder:
         whose parent is nowhere becomes a root, with a problem noted."""
         if not self.exact:
             return
-        waiting: dict[str, list[tuple[Built, SpanRecord]]] = {}
         written = {b.entry.key for b in self.built}
-        ready = []
-        for item in self.exact:
-            parent = item[0].entry.parent
-            if (
-                parent is None
-                or parent in written
-                or (parent in self.known and parent not in self._exact_keys())
-            ):
-                ready.append(item)
-            else:
-                waiting.setdefault(parent, []).append(item)
-        order: list[tuple[Built, SpanRecord]] = []
-        stack = list(reversed(ready))
-        while True:
-            while stack:
-                item = stack.pop()
-                order.append(item)
-                stack.extend(reversed(waiting.pop(item[0].entry.key, [])))
-            if not waiting:
-                break
-            first = min((it for items in waiting.values() for it in items), key=lambda it: it[1].start_ns)
-            waiting[first[0].entry.parent or ""].remove(first)
-            if not waiting[first[0].entry.parent or ""]:
-                del waiting[first[0].entry.parent or ""]
-            self._problem(
-                first[1], f"parent {first[0].entry.parent!r} is not known", "the node is made a root"
-            )
-            first[0].entry.parent = None
-            stack.append(first)
+        exact_keys = {b.entry.key for b, _ in self.exact}
+        order, orphans = parents_first(
+            self.exact, lambda p: p in written or (p in self.known and p not in exact_keys)
+        )
+        for (_, span), named in orphans:
+            self._problem(span, f"parent {named!r} is not known", "the node is made a root")
         self.exact = []
         for built, span in order:
             e = built.entry
@@ -684,17 +414,6 @@ class Rebuilder:
             self.state.active = e.key
         self.state.history = []
         self.state.base = self.state.active
-
-    def _exact_keys(self) -> set[str]:
-        return {b.entry.key for b, _ in self.exact}
-
-    def _tool_content(self, span: SpanRecord) -> list[Block]:
-        a = span.attributes
-        if schema.TOOL_CALL_RESULT in a:
-            return response_blocks(tool_result_value(a[schema.TOOL_CALL_RESULT]))
-        if a.get(schema.ERROR_TYPE) or span.status_code == 2:
-            return [{"type": "text", "text": span.status_message or str(a.get(schema.ERROR_TYPE) or "error")}]
-        return []
 
     # --- helpers ---------------------------------------------------------------------------
 
@@ -720,10 +439,10 @@ class Rebuilder:
         if key not in self.known:
             return key
         n = 1
-        while f"{key[: _MAX_KEY - 4]}~{n}" in self.known:
+        while f"{key[: MAX_KEY - 4]}~{n}" in self.known:
             n += 1
         self._problem(span, f"node key {key[:40]!r} is already used", "the node gets another key")
-        return f"{key[: _MAX_KEY - 4]}~{n}"
+        return f"{key[: MAX_KEY - 4]}~{n}"
 
     def _add(self, entry: Entry, span: SpanRecord) -> None:
         if entry.parent is not None and entry.parent not in self.known:
@@ -746,74 +465,9 @@ class Rebuilder:
         return sorted(self.agents)[0] if self.agents else default
 
 
-def _compaction_entry(
-    span: SpanRecord, key: str, parent: str | None, first_kept: str
-) -> tuple[Entry, Compaction]:
-    """A compaction span's node and CompactionEntry (`cutpoint.compaction.*`)."""
-    a = span.attributes
-    summary = a.get(schema.COMPACTION_SUMMARY)
-    summary = summary if isinstance(summary, str) else ""
-    tokens_before = _count(a.get(schema.COMPACTION_TOKENS_BEFORE)) or 0
-    tokens_after = _count(a.get(schema.COMPACTION_TOKENS_AFTER))
-    reason = a.get(schema.COMPACTION_REASON)
-    reason = reason if isinstance(reason, str) and reason in _REASONS else CompactionReason.IMPORTED.value
-    details: Any = a.get(schema.COMPACTION_DETAILS)
-    if isinstance(details, str):
-        try:
-            details = orjson.loads(details)
-        except orjson.JSONDecodeError:
-            details = None
-    details = details if isinstance(details, dict) else {}
-    extra: dict[str, Any] = {"otlp": {"trace_id": span.trace_id, "span_id": span.span_id}}
-    for name in (schema.COMPACTION_SUMMARIZER, schema.COMPACTION_TRIGGER, schema.COMPACTION_RETENTION):
-        if a.get(name) is not None:
-            extra[name.removeprefix(schema.COMPACTION_PREFIX)] = a[name]
-    from_hook = a.get(schema.COMPACTION_FROM_HOOK) is True
-    data = {
-        "summary": summary,
-        "first_kept": first_kept,
-        "tokens_before": tokens_before,
-        "details": details,
-        "from_hook": from_hook,
-        "extra": extra,
-    }
-    entry = Entry(key, parent, COMPACTION, data=data, timestamp=_iso(span.end_ns))
-    return entry, Compaction(first_kept, summary, tokens_before, tokens_after, reason, details, from_hook)
-
-
-def _finish(a: dict[str, Any]) -> str | None:
-    """`gen_ai.response.finish_reasons[0]` in our words (Cutpoint's export writes our own word
-    there, where a message's `finish_reason` can only hold the conventions' five)."""
-    finish = a.get(schema.RESPONSE_FINISH_REASONS)
-    if isinstance(finish, list | tuple) and finish:
-        return finish_reason(finish[0])
-    return finish_reason(finish) if isinstance(finish, str) else None
-
-
 def _common_prefix(history: list[tuple[str, str]], new: list[Unit]) -> int:
     n = min(len(history), len(new))
     i = 0
     while i < n and history[i][0] == new[i].fingerprint:
         i += 1
     return i
-
-
-def _json(value: Any) -> str:
-    return orjson.dumps(value).decode()
-
-
-def _lend(unit: Unit, tool: SpanRecord) -> None:
-    """A tool span's details on the tool result it produced."""
-    a = tool.attributes
-    name = a.get(schema.TOOL_NAME)
-    if isinstance(name, str) and name:
-        unit.data["tool_name"] = name
-    if a.get(schema.ERROR_TYPE) or tool.status_code == 2:
-        unit.data["is_error"] = True
-    extra = unit.data.setdefault("extra", {})
-    otlp: dict[str, Any] = {"trace_id": tool.trace_id, "span_id": tool.span_id}
-    if a.get(schema.TOOL_CALL_ARGUMENTS) is not None:
-        otlp["arguments"] = a[schema.TOOL_CALL_ARGUMENTS]
-    if a.get(schema.ERROR_TYPE):
-        otlp["error_type"] = a[schema.ERROR_TYPE]
-    extra["otlp"] = otlp

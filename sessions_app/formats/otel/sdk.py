@@ -21,7 +21,7 @@ from opentelemetry.sdk.trace.id_generator import IdGenerator
 from opentelemetry.sdk.trace.sampling import ALWAYS_ON
 from opentelemetry.trace import NonRecordingSpan, SpanContext, Status, StatusCode, TraceFlags
 
-from .writer import SpanKind, TraceSpec
+from .spans import SpanKind, TraceSpec
 
 SCOPE: Final = "cutpoint"  # the instrumentation scope of every span
 SERVICE_NAME: Final = "cutpoint"

@@ -1,8 +1,10 @@
-"""Stored session nodes → a plain description of OpenTelemetry GenAI spans (docs/telemetry.md).
+"""Stored session nodes → a plain description of OpenTelemetry GenAI spans (docs/telemetry.md,
+"What is exported").
 
 Pure: no Django, no SDK. The store side (`sessions_app/exporters/otlp.py`) hands in the nodes in
-store order with their run, the runs and the compactions; `formats/otel/sdk.py` replays the
-result through the official SDK, for a file or a live collector.
+store order with their run, the runs and the compactions (`stored.py`); the result is span
+descriptions (`spans.py`, with the derived ids and times), which `sdk.py` replays through the
+official SDK, for a file or a live collector.
 
 Traces:
 
@@ -19,241 +21,32 @@ under `cutpoint.node.parent`), so a reader can rebuild the tree: output nodes by
 a turn's leading input nodes by its root span, input nodes in the middle of a run by a
 `cutpoint.nodes` span.
 
-A chat span's input is what the model received for that call: the engine's context for the path
-to the assistant node's parent (`compaction/context.py`). It is computed incrementally — a
-persistent list per node (a message pushed on top of the parent's context, or a fresh base at a
-compaction) — so an export costs O(nodes + size of the emitted contexts), not a context rebuild
-from the root per call; branches share their common prefix.
-
-Ids are derived from the session's seed and the run / node keys (SHA-256), so exporting the same
-session again gives the same trace and span ids, and the live exporter agrees with the file.
+A chat span's input, the context the model received for that call, is built incrementally as the
+nodes are read (`contexts.py`).
 """
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
-from enum import StrEnum
 from typing import Any, Final
 
 import orjson
 
-from sessions_app.compaction.context import is_valid_compaction, reaches_model
-from sessions_app.compaction.convert import to_llm
-from sessions_app.compaction.messages import (
-    ASSISTANT,
-    COMPACTION,
-    MESSAGE,
-    TOOL_RESULT,
-    Entry,
-    LlmMessage,
-    Usage,
-)
+from sessions_app.compaction.messages import ASSISTANT, COMPACTION, MESSAGE, TOOL_RESULT, Entry, Usage
 from sessions_app.compaction.vocabulary import EXTRACTIVE_SUMMARIZER, StopReason
 
 from . import parts, schema
-
-AttrValue = str | bool | int | float | Sequence[str] | Sequence[int] | Sequence[float] | Sequence[bool]
+from .contexts import Contexts
+from .spans import AttrValue, SpanKind, SpanSpec, TraceSpec, span_id, to_ns, trace_id
+from .stored import CompactionInfo, RunInfo, SessionInfo, StoredNode
 
 _ERROR_STOPS: Final = frozenset({StopReason.ERROR.value, StopReason.ABORTED.value})
 TOOL_ERROR: Final = "tool_error"  # error.type of a tool call that returned an error
 
 
-class SpanKind(StrEnum):
-    INTERNAL = "internal"  # in-process work: the agent, its tools, a compaction
-    CLIENT = "client"  # a call to a model provider
-
-
-@dataclass(slots=True)
-class SpanSpec:
-    trace_id: int  # 128 bits
-    span_id: int  # 64 bits
-    parent_id: int | None
-    name: str
-    kind: SpanKind
-    start_ns: int
-    end_ns: int
-    attributes: dict[str, AttrValue]
-    error: str | None = None  # set: the span's status is ERROR with this description
-
-
-@dataclass(slots=True)
-class TraceSpec:
-    trace_id: int
-    spans: list[SpanSpec]  # the root first
-
-
-@dataclass(frozen=True, slots=True)
-class SessionInfo:
-    id: int
-    seed: str  # what ids are derived from: stable for a session, distinct between sessions
-    source: str
-    title: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class RunInfo:
-    id: int
-    agent_id: int | None
-    agent_name: str
-    agent_role: str
-    trigger: str
-    status: str
-    end_reason: str | None
-    model: str
-    error: str
-    started: str | None  # ISO 8601
-    ended: str | None
-    usage: Usage
-
-
-@dataclass(frozen=True, slots=True)
-class CompactionInfo:
-    """A compaction node's CompactionEntry, as the span reports it."""
-
-    first_kept: str
-    summary: str
-    tokens_before: int
-    tokens_after: int | None
-    reason: str
-    trigger: str | None
-    summarizer: str
-    retention: float | None
-    facts_kept: int | None
-    facts_total: int | None
-    details: dict[str, Any]
-    from_hook: bool
-
-
-@dataclass(frozen=True, slots=True)
-class StoredNode:
-    entry: Entry
-    run_id: int | None
-    emit: bool = True  # False: only context for the nodes after it (the live exporter's prefix)
-
-
-# --- ids and times ---------------------------------------------------------------------------
-
-
-def _hash_id(seed: str, *parts_: object, bits: int) -> int:
-    digest = hashlib.sha256("/".join([seed, *map(str, parts_)]).encode()).digest()
-    value = int.from_bytes(digest[: bits // 8], "big")
-    return value or 1  # an all-zero id is invalid in OTLP
-
-
-def trace_id(seed: str, *parts_: object) -> int:
-    return _hash_id(seed, *parts_, bits=128)
-
-
-def span_id(seed: str, *parts_: object) -> int:
-    return _hash_id(seed, *parts_, bits=64)
-
-
-_EPOCH: Final = datetime(1970, 1, 1, tzinfo=UTC)
-
-
-def to_ns(iso: str | None) -> int | None:
-    """Nanoseconds since the epoch of an ISO 8601 time (naive = UTC), None when absent or unreadable."""
-    if not iso:
-        return None
-    try:
-        dt = datetime.fromisoformat(iso)
-    except ValueError:
-        return None
-    if dt.tzinfo is None:
-        dt = dt.replace(tzinfo=UTC)
-    delta = dt - _EPOCH
-    return (delta.days * 86_400 + delta.seconds) * 1_000_000_000 + delta.microseconds * 1000
-
-
 def _json(value: Any) -> str:
     return orjson.dumps(value).decode()
-
-
-# --- incremental contexts --------------------------------------------------------------------
-
-
-class _Base:
-    """The context right after an applied compaction: its summary, then the kept tail."""
-
-    __slots__ = ("keys",)
-
-    def __init__(self, keys: tuple[str, ...]) -> None:
-        self.keys = keys
-
-
-class _Link:
-    """A context: one message on top of the context below it (shared between branches)."""
-
-    __slots__ = ("key", "up")
-
-    def __init__(self, key: str, up: _Link | _Base | None) -> None:
-        self.key = key
-        self.up = up
-
-
-_Ctx = _Link | _Base | None
-
-
-class _Contexts:
-    """The context the model would receive after each node, built as nodes arrive in store order
-    (parents first). Same result as `context.build_context` on the node's path; the tests check
-    that on random trees."""
-
-    def __init__(self) -> None:
-        self.after: dict[str, _Ctx] = {}
-        self.parent: dict[str, str | None] = {}
-        self.messages: dict[str, LlmMessage] = {}
-        self.compacted: dict[str, bool] = {}  # the context at a node starts with a summary
-
-    def add(self, e: Entry) -> None:
-        key = e.key
-        self.parent[key] = e.parent
-        below = self.after.get(e.parent) if e.parent else None
-        self.compacted[key] = self.compacted.get(e.parent, False) if e.parent else False
-        if e.kind == COMPACTION:
-            if is_valid_compaction(e):
-                message = to_llm(e)
-                assert message is not None  # a valid compaction always becomes its summary
-                self.messages[key] = message
-                self.after[key] = _Base((key, *self._kept(e)))
-                self.compacted[key] = True
-                return
-        elif reaches_model(e):
-            message = to_llm(e)
-            if message is not None:
-                self.messages[key] = message
-                self.after[key] = _Link(key, below)
-                return
-        self.after[key] = below
-
-    def _kept(self, compaction: Entry) -> list[str]:
-        """The kept tail: the path from the compaction's first kept node up to it, as messages
-        (nothing when the first kept node is not on the path, as the engine does). Compaction
-        nodes inside the range are skipped like any node that is no message."""
-        first_kept = compaction.data.get("first_kept")
-        out: list[str] = []
-        key = compaction.parent
-        while key:
-            if key in self.messages and not isinstance(self.after.get(key), _Base):
-                out.append(key)
-            if key == first_kept:
-                out.reverse()
-                return out
-            key = self.parent.get(key)
-        return []
-
-    def keys_before(self, key: str | None) -> list[str]:
-        """The message keys of the context at node `key`: what a model call after it receives."""
-        ctx = self.after.get(key) if key else None
-        out: list[str] = []
-        while isinstance(ctx, _Link):
-            out.append(ctx.key)
-            ctx = ctx.up
-        out.reverse()
-        return [*ctx.keys, *out] if isinstance(ctx, _Base) else out
 
 
 # --- grouping --------------------------------------------------------------------------------
@@ -297,7 +90,7 @@ class SpanWriter:
         self.compactions = compactions
         self.capture = capture_content
         self.system_instructions = system_instructions
-        self.contexts = _Contexts()
+        self.contexts = Contexts()
         self.groups: dict[tuple[str, object], _Group] = {}
         self._last: _Group | None = None  # the group of the previous emitted node
         self._timestamps: dict[str, int | None] = {}

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 
-def entries(nodes: int) -> Any:
+def entries(nodes: int, compact_every: int = 2500) -> Any:
     """A session the way the runtime writes one, generated for a bulk import: turns of user →
     assistant (tool call, usage) → tool result → assistant (text, usage), a compaction every
     ~2,500 nodes keeping the last ~40, and side branches of 5 nodes every ~1,000. Yields
@@ -88,7 +88,7 @@ def entries(nodes: int) -> Any:
                 )
                 b = bk
                 written += 1
-        if kind == 3 and since >= 2500 and written < nodes - 1:
+        if kind == 3 and since >= compact_every and written < nodes - 1:
             ck = f"c{i}"
             yield Entry(
                 ck,
@@ -107,12 +107,12 @@ def entries(nodes: int) -> Any:
             since = 0
 
 
-def build(nodes: int) -> Any:
+def build(nodes: int, compact_every: int = 2500) -> Any:
     """The bench session, bulk imported (store.import_entries); the tip of the main line is active."""
     from sessions_app import store
     from sessions_app.models import Session
 
     session = Session.objects.create(title=f"bench {nodes:,}", context_window=200_000)
-    store.import_entries(session, entries(nodes), commit_seconds=None)
+    store.import_entries(session, entries(nodes, compact_every), commit_seconds=None)
     session.refresh_from_db()
     return session

@@ -1,5 +1,6 @@
 """Importer throughput (issue 6): entries/s and MB/s for the two real pi sessions, the Claude Code
-test transcript, and a synthetic ~100 MB pi v3 file generated into a temp dir (deleted after).
+test transcript, a synthetic Codex CLI rollout, an OTLP/JSON export of a native session (issue 18),
+and a synthetic ~100 MB pi v3 file generated into a temp dir (deleted after).
 
 python bench/importer.py [--mb 100] [--runs 5] [--big-runs 3] [--json] [--no-insert-compare]
                          [--rss-mb 100] [--no-upload-rss | --upload-rss-only]
@@ -44,6 +45,7 @@ from typing import Any
 
 from _contention import writer_waits
 from _django import ROOT, setup
+from _sessions import build
 
 sys.path.insert(0, str(ROOT))  # sessions_app importable even without the editable install
 from sessions_app.demo_data import PI_SESSIONS_DIR
@@ -245,6 +247,53 @@ def synthesize(target: Path, megabytes: int) -> tuple[int, int]:
     return entries, target.stat().st_size
 
 
+def other_formats(measure: Any, runs: int, codex_turns: int, otlp_nodes: int) -> list[dict[str, Any]]:
+    """Codex and OTLP next to pi: a synthetic Codex rollout (tests/importers/codex_rollout.py:
+    turns with reasoning, shell and apply_patch calls, token counts, compactions) through
+    `import_file`, and a native session with a compaction every 200 nodes exported as OTLP/JSON
+    with content (every chat span carries its whole input, as the conventions ask) and imported
+    back through `import_otlp`. Both files live in a temp dir, deleted after."""
+    from sessions_app.exporters.otlp import write_otlp
+    from sessions_app.importers.otlp import import_otlp
+    from tests.importers.codex_rollout import write_rollout
+
+    out: list[dict[str, Any]] = []
+    tmp = Path(tempfile.mkdtemp(prefix="cutpoint-bench-formats-"))
+    try:
+        rollout = tmp / "rollout-bench.jsonl"
+        write_rollout(rollout, codex_turns)
+        out.append(measure(rollout, runs))
+        traces = tmp / "traces.json"
+        session = build(otlp_nodes, compact_every=200)
+        with traces.open("w", encoding="utf-8") as fh:
+            write_otlp(session, fh)
+        times, result = [], None
+        for _ in range(runs):
+            result = import_otlp(traces)
+            times.append(result.seconds)
+        assert result is not None
+        t = statistics.median(times)
+        size = traces.stat().st_size
+        out.append(
+            {
+                "file": traces.name,
+                "format": "otlp",
+                "mb": round(size / 1e6, 2),
+                "entries": result.nodes,
+                "spans": result.spans,
+                "runs": runs,
+                "seconds": round(t, 3),
+                "entries_per_s": round(result.nodes / t),
+                "spans_per_s": round(result.spans / t),
+                "mb_per_s": round(size / 1e6 / t, 1),
+                "checkpoint_after_s": 0.0,
+            }
+        )
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return out
+
+
 def _rss_line(r: dict[str, Any]) -> str:
     verdict = "within" if r["within_target"] else "NOT within"
     return (
@@ -265,6 +314,8 @@ def main() -> None:
     parser.add_argument("--rss-mb", type=int, default=100, help="file size for the upload-memory figure")
     parser.add_argument("--no-upload-rss", action="store_true", help="skip upload vs CLI peak memory")
     parser.add_argument("--upload-rss-only", action="store_true", help="only the upload vs CLI peak memory")
+    parser.add_argument("--codex-turns", type=int, default=4000, help="turns of the synthetic Codex rollout")
+    parser.add_argument("--otlp-nodes", type=int, default=2000, help="nodes of the session exported as OTLP")
     args = parser.parse_args()
     if not 1 <= args.mb <= 1000:
         parser.error("--mb must be between 1 and 1000")
@@ -323,6 +374,7 @@ def main() -> None:
     results: dict[str, Any] = {"database": connection.vendor, "imports": []}
     for f in (FIXTURES / "large-session.jsonl", FIXTURES / "before-compaction.jsonl", CLAUDE):
         results["imports"].append(measure(f, args.runs))
+    results["imports"].extend(other_formats(measure, args.runs, args.codex_turns, args.otlp_nodes))
 
     tmp = Path(tempfile.mkdtemp(prefix="cutpoint-bench-import-"))
     try:
@@ -429,7 +481,7 @@ def main() -> None:
             "executemany": round(rows / raw),
         }
 
-    big_rate = results["imports"][-1]["entries_per_s"]
+    big_rate = next(r for r in results["imports"] if r["file"] == "synthetic.jsonl")["entries_per_s"]
     results["target_entries_per_s"] = TARGET_ENTRIES_PER_S
     results["synthetic_meets_target"] = big_rate >= TARGET_ENTRIES_PER_S
     shutil.rmtree(data_dir, ignore_errors=True)
@@ -446,6 +498,9 @@ def main() -> None:
             f"{r['file']:<26}{r['format']:>7}{r['mb']:>8}{r['entries']:>9}{r['runs']:>5}{r['seconds']:>9}"
             f"{r['entries_per_s']:>11,}{r['mb_per_s']:>7}{r['checkpoint_after_s']:>16} s"
         )
+    for r in results["imports"]:
+        if "spans_per_s" in r:
+            print(f"{r['file']}: {r['spans']:,} spans, {r['spans_per_s']:,} spans/s")
     g = results["synthetic_generated"]
     print(f"synthetic file: {g['entries']} entries, {g['mb']} MB, generated in {g['seconds']} s (deleted)")
     b = results["synthetic_breakdown_s"]

@@ -6,6 +6,11 @@ them (sessions_app.runtime.loop: the agent definition, its effective tools under
 permission policy) and counted with the estimator the offline provider reports as its usage
 (sessions_app.llm.offline.estimate), so the whole request can be compared with the provider's
 reported context. An imported file does not record them; the view says so.
+
+No response grows with the session: the default view lists the first HEAD_ROWS and the last
+TAIL_ROWS messages with a count for the middle, and the full listing (`?all=1`) comes in pages of
+PAGE_ROWS (`&page=N`), each an htmx partial linking to its neighbours. Previews are made only for
+the rows shown.
 """
 
 from __future__ import annotations
@@ -33,6 +38,7 @@ from sessions_app.runtime.tools.registry import tool_specs
 
 HEAD_ROWS = 40
 TAIL_ROWS = 60  # the newest messages; "show all" loads the middle on demand
+PAGE_ROWS = 500  # rows per page of the full listing
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,6 +86,29 @@ class ContextView:
     kept_count: int
     new_count: int
     request: RequestParts = field(default_factory=lambda: RequestParts(False))
+    page: int = 0  # the page of the full listing shown (1-based); 0: the default, folded view
+    pages: int = 0  # pages of the full listing
+
+    @property
+    def previous_page(self) -> int | None:
+        return self.page - 1 if self.page > 1 else None
+
+    @property
+    def next_page(self) -> int | None:
+        return self.page + 1 if 0 < self.page < self.pages else None
+
+    @property
+    def first_position(self) -> int:
+        return self.rows[0].position if self.rows else 0
+
+    @property
+    def last_position(self) -> int:
+        return self.rows[-1].position if self.rows else 0
+
+    @property
+    def first_hidden_page(self) -> int:
+        """The page of the full listing where the folded middle begins."""
+        return HEAD_ROWS // PAGE_ROWS + 1
 
     @property
     def request_total(self) -> int:
@@ -104,7 +133,11 @@ class ContextView:
         return self.rows[HEAD_ROWS:] if self.hidden else []
 
 
-def context_view(session: Session, *, show_all: bool = False, path: list[Entry] | None = None) -> ContextView:
+def context_view(
+    session: Session, *, show_all: bool = False, page: int = 1, path: list[Entry] | None = None
+) -> ContextView:
+    """The context of the active path. `show_all`: the full listing, page `page` (clamped to the
+    last page) of PAGE_ROWS rows; else the first and last rows with the middle folded."""
     if path is None:
         path = store.context_path_entries(session) if session.active_node_id else []
     layout = context_layout(path)
@@ -113,37 +146,46 @@ def context_view(session: Session, *, show_all: bool = False, path: list[Entry] 
     compaction_key = path[layout.compaction_index].key if layout.compaction_index >= 0 else None
     after_keys = {e.key for e in layout.entries[layout.after_pos :]}
     biggest = max((i.tokens for i in items), default=0) or 1
-    rows: list[ContextRow] = []
-    kept = new = 0
+    sections: list[str] = []
     for pos, item in enumerate(items):
         if item.key == compaction_key and pos == 0:
-            section = "summary"
+            sections.append("summary")
         elif compaction_key is not None and item.key not in after_keys:
-            section = "kept"
-            kept += 1
+            sections.append("kept")
         else:
-            section = "new"
-            new += 1
+            sections.append("new")
+    count = len(items)
+    hidden = hidden_tokens = pages = 0
+    if show_all:
+        pages = max(1, -(-count // PAGE_ROWS))
+        page = min(max(1, page), pages)
+        shown: list[int] = list(range((page - 1) * PAGE_ROWS, min(count, page * PAGE_ROWS)))
+    elif count > HEAD_ROWS + TAIL_ROWS:
+        page = 0
+        hidden = count - HEAD_ROWS - TAIL_ROWS
+        hidden_tokens = sum(i.tokens for i in items[HEAD_ROWS : count - TAIL_ROWS])
+        shown = [*range(HEAD_ROWS), *range(count - TAIL_ROWS, count)]
+    else:
+        page = 0
+        shown = list(range(count))
+    rows: list[ContextRow] = []
+    for pos in shown:
+        item = items[pos]
         e = by_key.get(item.key)
-        text = preview(e.kind, e.role, e.content, e.data, 140) if e else ""
         rows.append(
             ContextRow(
                 pos + 1,
                 item.key,
                 item.role,
                 item.source,
-                section,
+                sections[pos],
                 item.tokens,
-                text,
+                preview(e.kind, e.role, e.content, e.data, 140) if e else "",
                 round(100 * item.tokens / biggest, 1),
             )
         )
-    total = sum(r.tokens for r in rows)
-    hidden = hidden_tokens = 0
-    if not show_all and len(rows) > HEAD_ROWS + TAIL_ROWS:
-        middle = rows[HEAD_ROWS:-TAIL_ROWS]
-        hidden, hidden_tokens = len(middle), sum(r.tokens for r in middle)
-        rows = rows[:HEAD_ROWS] + rows[-TAIL_ROWS:]
+    total = sum(i.tokens for i in items)
+    kept, new = sections.count("kept"), sections.count("new")
     return ContextView(
         rows,
         hidden,
@@ -155,6 +197,8 @@ def context_view(session: Session, *, show_all: bool = False, path: list[Entry] 
         kept,
         new,
         request_parts(session, path),
+        page=page,
+        pages=pages,
     )
 
 

@@ -4,6 +4,12 @@ The span since the boundary becomes token-proportional segments on a 0–1000 ax
 plan colours them (summarized / split-turn prefix / kept). Nothing is written here: the view's
 settings (keep-recent, reserve, window, threshold) are what its "Compact with these settings"
 and "Compact up to here" actions send (sessions_app/views/actions.py).
+
+The view needs only the path from the latest compaction's first kept node to the leaf (what a
+context build reads, `store.context_path_entries`): `prepare` never looks further back. `offset`
+says where that slice starts on the whole path, so positions read the same either way. What it
+renders is capped whatever the path's length: the segments and ticks by the axis' resolution, the
+rows by the constants below, with counts for what is folded.
 """
 
 from __future__ import annotations
@@ -24,11 +30,18 @@ from sessions_app.compaction import (
 from sessions_app.compaction.convert import to_llm
 from sessions_app.compaction.messages import COMPACTION
 from sessions_app.compaction.tokens import pi_tokens
+from sessions_app.models import Node, Session
 from sessions_app.presenters.content import preview
 from sessions_app.runtime.compact_fork.tasks import explain_nothing
 
 AXIS = 1000.0
 NEAR = 6  # entries listed on each side of the cut
+TAIL = 4  # the path's last entries, listed after the rows around the cut (the kept tail's end)
+MAX_TICKS = 500  # cut-point ticks on the axis at most (closer ones are merged)
+SUMMARIZE_HEAD = 25  # entries listed from the start of the summarized span …
+SUMMARIZE_TAIL = 10  # … and from its end
+PREFIX_ROWS = 40  # entries listed of a split turn's prefix
+FILES_SHOWN = 50  # read / modified files listed, each
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,7 +102,15 @@ class CutView:
     kept_tokens: int = 0
     summarize_preview: list[tuple[str, str, int, str]] = field(default_factory=list)
     summarize_hidden: int = 0
+    summarize_fold_at: int = 0  # the listed entry before which the hidden ones are counted
     prefix_preview: list[tuple[str, str, int, str]] = field(default_factory=list)
+    prefix_hidden: int = 0
+    near_folded: int = 0  # entries between the rows around the cut and `tail`
+    tail: list[NearRow] = field(default_factory=list)  # the last entries of the path
+    read_files: list[str] = field(default_factory=list)  # the plan's, at most FILES_SHOWN
+    read_hidden: int = 0
+    modified_files: list[str] = field(default_factory=list)
+    modified_hidden: int = 0
 
     @property
     def keep_w(self) -> float:
@@ -147,7 +168,10 @@ def _plan_rows(entries: list[Entry], pi: bool) -> list[tuple[str, str, int, str]
     ]
 
 
-def cut_view(path: list[Entry], settings: CompactionSettings, window: int) -> CutView:
+def cut_view(path: list[Entry], settings: CompactionSettings, window: int, offset: int = 0) -> CutView:
+    """The plan for `path` (the whole active path, or its tail from the latest compaction's first
+    kept node: the same plan) drawn to scale. `offset`: the position of `path[0]` on the whole
+    path, so that positions and lengths are those of the whole path."""
     pi = settings.is_pi
     result = prepare(path, settings)
     threshold = resolve_threshold(window, settings)
@@ -167,8 +191,8 @@ def cut_view(path: list[Entry], settings: CompactionSettings, window: int) -> Cu
         threshold=threshold,
         tokens_before=tokens_before,
         would_trigger=should_compact(tokens_before, window, settings),
-        path_length=len(path),
-        boundary_index=start,
+        path_length=offset + len(path),
+        boundary_index=offset + start,
         span_tokens=0,
         threshold_source=threshold_source(settings),
         threshold_input=threshold_input(settings),
@@ -237,7 +261,7 @@ def cut_view(path: list[Entry], settings: CompactionSettings, window: int) -> Cu
     seen: set[int] = set()
     for idx, e in enumerate(span):
         if is_cut_point(e):
-            px = round(xs[idx] * 2)  # dedupe ticks closer than half a unit
+            px = round(xs[idx] * MAX_TICKS / AXIS)  # one tick per 1/MAX_TICKS of the axis
             if px not in seen:
                 seen.add(px)
                 view.ticks.append(Tick(round(xs[idx], 2), e.key, suffix[idx], can_cut(idx)))
@@ -259,36 +283,56 @@ def cut_view(path: list[Entry], settings: CompactionSettings, window: int) -> Cu
         view.prefix_tokens = sum(weights[ts:fk]) if ts >= 0 else 0
         view.kept_tokens = sum(weights[fk:])
         summarized = prep.summarize
-        rows = _plan_rows(summarized[:25], pi)
-        if len(summarized) > 35:
-            view.summarize_hidden = len(summarized) - 35
-            rows += _plan_rows(summarized[-10:], pi)
+        listed = SUMMARIZE_HEAD + SUMMARIZE_TAIL
+        if len(summarized) > listed:
+            view.summarize_hidden = len(summarized) - listed
+            view.summarize_fold_at = SUMMARIZE_HEAD
+            rows = _plan_rows(summarized[:SUMMARIZE_HEAD], pi) + _plan_rows(summarized[-SUMMARIZE_TAIL:], pi)
         else:
             rows = _plan_rows(summarized, pi)
         view.summarize_preview = rows
-        view.prefix_preview = _plan_rows(prep.turn_prefix[:40], pi)
+        view.prefix_preview = _plan_rows(prep.turn_prefix[:PREFIX_ROWS], pi)
+        view.prefix_hidden = max(0, len(prep.turn_prefix) - PREFIX_ROWS)
+        view.read_files = list(prep.read_files[:FILES_SHOWN])
+        view.read_hidden = max(0, len(prep.read_files) - FILES_SHOWN)
+        view.modified_files = list(prep.modified_files[:FILES_SHOWN])
+        view.modified_hidden = max(0, len(prep.modified_files) - FILES_SHOWN)
     else:
         view.kept_tokens = total
-    # The entries around the cut (or the end, when nothing would be cut).
-    centre = fk if prep is not None else n - 1
-    for idx in range(max(0, centre - NEAR), min(n, centre + NEAR + 1)):
+
+    def row(idx: int) -> NearRow:
         e = span[idx]
-        view.near.append(
-            NearRow(
-                index=start + idx,
-                key=e.key,
-                label=_label(e),
-                tokens=weights[idx],
-                from_end=suffix[idx],
-                cut_point=is_cut_point(e),
-                region=region(idx),
-                is_cut=prep is not None and idx == fk,
-                is_turn_start=idx == ts,
-                preview=preview(e.kind, e.role, e.content, e.data, 90),
-                can_cut=can_cut(idx),
-            )
+        return NearRow(
+            index=offset + start + idx,
+            key=e.key,
+            label=_label(e),
+            tokens=weights[idx],
+            from_end=suffix[idx],
+            cut_point=is_cut_point(e),
+            region=region(idx),
+            is_cut=prep is not None and idx == fk,
+            is_turn_start=idx == ts,
+            preview=preview(e.kind, e.role, e.content, e.data, 90),
+            can_cut=can_cut(idx),
         )
+
+    # The entries around the cut (or the end, when nothing would be cut), then the path's last
+    # entries, with a count for what lies between.
+    centre = fk if prep is not None else n - 1
+    near_end = min(n, centre + NEAR + 1)
+    view.near = [row(idx) for idx in range(max(0, centre - NEAR), near_end)]
+    tail_start = max(near_end, n - TAIL)
+    view.near_folded = tail_start - near_end
+    view.tail = [row(idx) for idx in range(tail_start, n)]
     return view
+
+
+def path_offset(session: Session, path: list[Entry]) -> int:
+    """Where `path[0]` stands on the session's whole path: its depth (a root has depth 0)."""
+    if not path:
+        return 0
+    depth = Node.objects.filter(session_id=session.pk, key=path[0].key).values_list("depth", flat=True)
+    return int(depth.first() or 0)
 
 
 def parse_settings(

@@ -29,7 +29,7 @@ from sessions_app.compaction import resolve_threshold
 from sessions_app.models import Event, Run, Session
 from sessions_app.presenters.charts import X_AXES, build_charts
 from sessions_app.presenters.context import context_view
-from sessions_app.presenters.cut import cut_view, parse_settings
+from sessions_app.presenters.cut import cut_view, parse_settings, path_offset
 from sessions_app.presenters.stats import session_settings, session_window
 from sessions_app.presenters.timeline import timeline
 from sessions_app.views.params import Params
@@ -149,7 +149,8 @@ NODE_VIEW = live_view("node", refresh_on=PATH_CHANGED, refresh_delay_ms=300)
 
 @panel("context", "What the model sees", refresh_on=PATH_CHANGED)
 def _context(request: HttpRequest, session: Session) -> dict[str, Any]:
-    return {"ctx": context_view(session, show_all=Params(request).flag("all"))}
+    params = Params(request)
+    return {"ctx": context_view(session, show_all=params.flag("all"), page=params.page())}
 
 
 @panel("cut", "Cut point", refresh_on=PATH_CHANGED)
@@ -157,9 +158,11 @@ def _cut(request: HttpRequest, session: Session) -> dict[str, Any]:
     base = session_settings(session)
     window = session_window(session)
     settings, win, errors = parse_settings(request.GET, base, window)
-    path = store.path_entries(session) if session.active_node_id else []
+    # Only what a compaction of the path can touch: from the latest compaction's first kept node
+    # on (presenters/cut.py); `offset` keeps the positions those of the whole path.
+    path = store.context_path_entries(session) if session.active_node_id else []
     return {
-        "cut": cut_view(path, settings, win),
+        "cut": cut_view(path, settings, win, offset=path_offset(session, path)),
         "cut_errors": errors,
         "cut_base": base,
         "cut_base_window": window,

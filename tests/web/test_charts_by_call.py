@@ -20,7 +20,7 @@ from sessions_app import store
 from sessions_app.compaction import CompactionSettings, make_payload, prepare
 from sessions_app.compaction.prepare import Preparation
 from sessions_app.llm.offline import OfflineProvider
-from sessions_app.models import CompactionEntry, Node, Session
+from sessions_app.models import Call, CompactionEntry, Node, Session
 from sessions_app.runtime.loop import AgentLoop
 from tests.web.builders import build_chain
 from tests.web.conftest import HX
@@ -130,6 +130,9 @@ def test_a_year_between_calls_does_not_squeeze_the_chart(staff_client: Client, d
     start = datetime(2025, 11, 3, 9, 0, tzinfo=UTC)
     for i, pk in enumerate(Node.objects.filter(session=s).order_by("seq").values_list("pk", flat=True)):
         Node.objects.filter(pk=pk).update(timestamp=start + timedelta(minutes=i))
+        # The store copies a call's time into its Call row when it is written (store/calls.py);
+        # back-dating the nodes afterwards must back-date that copy too.
+        Call.objects.filter(node_id=pk).update(timestamp=start + timedelta(minutes=i))
     entry = _compact(s)
     Node.objects.filter(pk=entry.node_id).update(timestamp=datetime(2026, 11, 20, 9, 0, tzinfo=UTC))
     html, figs = _figures(staff_client, s)

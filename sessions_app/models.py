@@ -192,10 +192,6 @@ class Node(models.Model):
         indexes = [
             models.Index(fields=["session", "seq"], name="node_session_seq"),
             models.Index(fields=["chain", "depth"], name="node_chain_depth"),
-            # A session's compactions without scanning its nodes (few rows: a partial index).
-            models.Index(
-                fields=["session", "chain", "depth"], name="node_compactions", condition=Q(kind="compaction")
-            ),
         ]
 
     def __str__(self) -> str:
@@ -254,6 +250,11 @@ class Call(models.Model):
 
 class CompactionEntry(models.Model):
     node = models.OneToOneField(Node, on_delete=models.PROTECT, related_name="compaction")
+    # The node's session, kept here so "the compactions of a session" is one index lookup instead
+    # of a walk over the session's nodes (docs/architecture.md, "Reading without the whole history").
+    session = models.ForeignKey(
+        Session, null=True, blank=True, on_delete=models.CASCADE, related_name="compaction_entries"
+    )
     summary = models.TextField()
     first_kept_node = models.ForeignKey(Node, on_delete=models.PROTECT, related_name="+")
     tokens_before = models.PositiveBigIntegerField()

@@ -427,7 +427,7 @@ def _strings(value: Any) -> list[str]:
 
 
 def _compactions(session: Session, anchors: dict[str, str]) -> tuple[list[CompactionCard], int]:
-    entries = CompactionEntry.objects.filter(node__session_id=session.pk)
+    entries = CompactionEntry.objects.filter(session_id=session.pk)
     total = entries.count()
     cards = []
     for ce in entries.select_related("node", "first_kept_node").order_by("node__seq")[:MAX_COMPACTIONS]:

@@ -81,7 +81,7 @@ def _runs(session: Session, run_ids: Iterable[int] | None = None) -> dict[int, R
 
 
 def _compactions(session: Session, node_ids: Iterable[int] | None = None) -> dict[str, CompactionInfo]:
-    rows = CompactionEntry.objects.filter(node__session=session).select_related(
+    rows = CompactionEntry.objects.filter(session=session).select_related(
         "node", "first_kept_node", "fork_run"
     )
     if node_ids is not None:

@@ -41,7 +41,7 @@ _COLUMNS = ("id", "parent_id", "key", "kind", "role", "content", "data", "usage"
 
 
 def _compactions(session: Session) -> dict[int, StoredCompaction]:
-    rows = CompactionEntry.objects.filter(node__session=session).select_related("first_kept_node")
+    rows = CompactionEntry.objects.filter(session=session).select_related("first_kept_node")
     return {
         ce.node_id: StoredCompaction(
             first_kept=ce.first_kept_node.key,

@@ -11,6 +11,12 @@ def backfill(apps, schema_editor):
     from sessions_app.store.chains import ChainBuilder
 
     Session = apps.get_model("sessions_app", "Session")
+    CompactionEntry = apps.get_model("sessions_app", "CompactionEntry")
+    with schema_editor.connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {CompactionEntry._meta.db_table} SET session_id = (SELECT n.session_id FROM "
+            f"{apps.get_model('sessions_app', 'Node')._meta.db_table} n WHERE n.id = node_id)"
+        )
     Node = apps.get_model("sessions_app", "Node")
     Chain = apps.get_model("sessions_app", "Chain")
     for sid in Session.objects.values_list("id", flat=True).iterator():
@@ -118,9 +124,10 @@ class Migration(migrations.Migration):
             model_name='chain',
             index=models.Index(fields=['session', 'parent_chain'], name='chain_session_parent'),
         ),
-        migrations.AddIndex(
-            model_name='node',
-            index=models.Index(condition=models.Q(('kind', 'compaction')), fields=['session', 'chain', 'depth'], name='node_compactions'),
+        migrations.AddField(
+            model_name='compactionentry',
+            name='session',
+            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='compaction_entries', to='sessions_app.session'),
         ),
         migrations.RunPython(backfill, migrations.RunPython.noop),
     ]

@@ -431,16 +431,13 @@ def compaction_calls(session: Session) -> ChartCompactions:
     the facts); an audit missing or of an older version is computed the way every page does
     (store.audits.current_audit)."""
     sid = int(session.pk)
-    # The session's entries, found from the entries' side: a join filtered on the node's session
-    # leads SQLite (without statistics) to walk every node of the session to find a few hundred
-    # compactions; a per-entry lookup by primary key costs what there are compactions.
-    mine = CompactionEntry.objects.annotate(
-        owner=Subquery(Node.objects.filter(pk=OuterRef("node_id")).values("session_id")[:1])
-    ).filter(owner=sid)
+    # The session's entries by their own session column (an index lookup): a join filtered on the
+    # node's session leads SQLite to walk every node of the session.
+    mine = CompactionEntry.objects.filter(session_id=sid)
     total = mine.count()
     every = -(-total // MAX_COMPACTIONS) if total else 1
     before = Node.objects.filter(
-        session_id=OuterRef("node__session_id"),
+        session_id=OuterRef("session_id"),
         seq__lt=OuterRef("node__seq"),
         kind="message",
         role="assistant",

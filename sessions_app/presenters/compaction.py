@@ -178,7 +178,7 @@ def compaction_view(entry: CompactionEntry) -> CompactionView:
     if run is not None:
         started = Event.objects.filter(run=run, type="compact_started").order_by("id").first()
         prompt = started.payload if started and isinstance(started.payload, dict) else None
-    siblings = CompactionEntry.objects.filter(node__session_id=session.pk).select_related("node")
+    siblings = CompactionEntry.objects.filter(session_id=session.pk).select_related("node")
     previous = siblings.filter(node__seq__lt=node.seq).order_by("-node__seq").first()
     nxt = siblings.filter(node__seq__gt=node.seq).order_by("node__seq").first()
     known = {"read_files", "modified_files", "artifacts"}

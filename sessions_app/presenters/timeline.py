@@ -64,7 +64,7 @@ def timeline(session: Session, limit: int | None = None) -> Timeline:
         .order_by("-created_at", "-id")[:limit]
     )
     covered = set(all_tasks.filter(compaction__isnull=False).values_list("compaction_id", flat=True))
-    bare = CompactionEntry.objects.filter(node__session_id=session.pk).exclude(pk__in=covered)
+    bare = CompactionEntry.objects.filter(session_id=session.pk).exclude(pk__in=covered)
     entries = list(bare.select_related("node", "fork_run", "first_kept_node").order_by("-node__seq")[:limit])
     audits = retention_of(session, [t.compaction for t in tasks if t.compaction is not None] + entries)
     for t in tasks:

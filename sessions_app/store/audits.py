@@ -72,7 +72,7 @@ def current_audit(compaction: CompactionEntry) -> dict[str, Any] | None:
 
 def session_compactions(session: Session) -> QuerySet[CompactionEntry]:
     return (
-        CompactionEntry.objects.filter(node__session_id=session.pk)
+        CompactionEntry.objects.filter(session_id=session.pk)
         .select_related("node", "first_kept_node")
         .order_by("node__seq")
     )

@@ -224,7 +224,7 @@ def discard_session(session_id: int) -> None:
 
     with transaction.atomic(), connection.cursor() as cursor:
         cursor.execute(f"UPDATE {SESSION_TABLE} SET active_node_id = NULL WHERE id = %s", [session_id])
-        CompactionEntry.objects.filter(node__session_id=session_id).delete()
+        CompactionEntry.objects.filter(session_id=session_id).delete()
         Event.objects.filter(session_id=session_id).delete()
         Run.objects.filter(session_id=session_id).delete()
         Call.objects.filter(session_id=session_id).delete()
@@ -561,6 +561,7 @@ def import_entries(
             entry_rows.append(
                 CompactionEntry(
                     node_id=nid,
+                    session_id=sid,
                     summary=comp.summary,
                     first_kept_node_id=kept[0],
                     tokens_before=comp.tokens_before,

@@ -21,8 +21,7 @@ from typing import Any
 
 from django.db.models import Q
 
-from sessions_app.compaction.messages import COMPACTION
-from sessions_app.models import Chain, Node
+from sessions_app.models import Chain, CompactionEntry, Node
 
 # A node's place: (chain id, depth).
 Ref = tuple[int, int]
@@ -270,7 +269,7 @@ def holds(span: Span, ref: Ref) -> bool:
 def compaction_depths(session_id: int) -> dict[int, list[int]]:
     """chain -> sorted depths of its compaction nodes (a session has few)."""
     out: dict[int, list[int]] = {}
-    rows = Node.objects.filter(session_id=session_id, kind=COMPACTION).values_list("chain_id", "depth")
+    rows = CompactionEntry.objects.filter(session_id=session_id).values_list("node__chain_id", "node__depth")
     for chain, depth in rows:
         if chain is not None:
             out.setdefault(chain, []).append(depth)

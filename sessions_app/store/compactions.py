@@ -84,6 +84,7 @@ def append_compaction(
         tokens_after = context_tokens([*path, written], settings).tokens
         return CompactionEntry.objects.create(
             node=node,
+            session_id=session.pk,
             summary=payload.summary,
             first_kept_node_id=first_kept_id,
             tokens_before=payload.tokens_before,

@@ -79,6 +79,7 @@ def append_imported(session: Session, nodes: Iterable[ImportNode]) -> ImportStat
                     )
                 CompactionEntry.objects.create(
                     node=node,
+                    session_id=session.pk,
                     summary=comp.summary,
                     first_kept_node_id=kept,
                     tokens_before=comp.tokens_before,

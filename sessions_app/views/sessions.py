@@ -73,9 +73,9 @@ def _worst_retention() -> Subquery:
     """The lowest stored retention (kept / total facts) over the session's compactions; NULL when
     none has one (no compactions, none audited yet, or no facts in their spans)."""
     sub = (
-        CompactionEntry.objects.filter(node__session_id=OuterRef("pk"))
+        CompactionEntry.objects.filter(session_id=OuterRef("pk"))
         .order_by()
-        .values("node__session_id")
+        .values("session_id")
         .annotate(worst=Min("retention"))
         .values("worst")
     )

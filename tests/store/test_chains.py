@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from sessions_app import store
 from sessions_app.compaction.messages import Entry, Usage
-from sessions_app.models import Call, Chain, Node, Session
+from sessions_app.models import Call, Chain, CompactionEntry, Node, Session
 from sessions_app.store.chains import Chains, compaction_depths, holds
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
@@ -50,7 +50,10 @@ def _write_by_appends(session: Session, tree: list[tuple[int | None, str]]) -> N
         if kind == "compaction":
             # A compaction node through the plain append (the store's compaction write checks a
             # real plan; the shape is what matters here).
-            store.append(session, e.parent, kind="compaction", data=e.data, key=e.key, branch=True)
+            node = store.append(session, e.parent, kind="compaction", data=e.data, key=e.key, branch=True)
+            CompactionEntry.objects.create(
+                node=node, session=session, summary="s", first_kept_node=node, tokens_before=10
+            )
         else:
             store.append(
                 session,

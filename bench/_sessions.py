@@ -107,12 +107,16 @@ def entries(nodes: int, compact_every: int = 2500) -> Any:
             since = 0
 
 
-def build(nodes: int, compact_every: int = 2500) -> Any:
+def build(nodes: int, compact_every: int = 2500, *, audit: bool = True) -> Any:
     """The bench session, bulk imported (store.import_entries); the tip of the main line is active."""
     from sessions_app import store
     from sessions_app.models import Session
 
+    from sessions_app.store.audits import audit_session
+
     session = Session.objects.create(title=f"bench {nodes:,}", context_window=200_000)
     store.import_entries(session, entries(nodes, compact_every), commit_seconds=None)
     session.refresh_from_db()
+    if audit:
+        audit_session(session)  # as an import of a file does: pages then find every audit stored
     return session

@@ -55,6 +55,10 @@ class Panel:
     refresh_on: frozenset[str]
     context: ContextBuilder
     refresh_delay_ms: int = 1200  # htmx `delay:` debounces a burst of live messages into one fetch
+    # > 0: the rendered panel is cached that long per session, active node and next sequence
+    # number (views/session.py): only for panels without forms whose content changes only with
+    # the nodes and the session's settings.
+    cache_seconds: int = 0
 
     @property
     def hx_trigger(self) -> str:
@@ -71,6 +75,7 @@ def panel(
     refresh_on: Iterable[str],
     template: str | None = None,
     refresh_delay_ms: int = 1200,
+    cache_seconds: int = 0,
 ) -> Callable[[ContextBuilder], ContextBuilder]:
     """Register the decorated context function as a panel."""
 
@@ -84,6 +89,7 @@ def panel(
             frozenset(refresh_on),
             build,
             refresh_delay_ms,
+            cache_seconds,
         )
         return build
 
@@ -147,7 +153,9 @@ NODE_VIEW = live_view("node", refresh_on=PATH_CHANGED, refresh_delay_ms=300)
 # --- the panels, in tab order ----------------------------------------------------------------------
 
 
-@panel("context", "What the model sees", refresh_on=PATH_CHANGED)
+# Cached a minute: it changes with the nodes and settings (part of the key) and with the agent
+# definition files (which the minute bounds).
+@panel("context", "What the model sees", refresh_on=PATH_CHANGED, cache_seconds=60)
 def _context(request: HttpRequest, session: Session) -> dict[str, Any]:
     params = Params(request)
     return {"ctx": context_view(session, show_all=params.flag("all"), page=params.page())}

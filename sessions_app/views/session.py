@@ -61,6 +61,30 @@ def _tree_html(request: HtmxHttpRequest, session: Session, index: tree_p.TreeInd
     return html
 
 
+def _panel_html(request: HtmxHttpRequest, session: Session, panel: Panel) -> str:
+    """A panel rendered. A panel the registry marks cacheable (no form, nothing per user beyond
+    `can_act`, nothing that changes without a node being appended or the active node moving) is
+    cached per session, active node, next sequence number, settings and query string, for at
+    most `panel.cache_seconds` (its agent definitions are files that may change)."""
+    can_act = request.user.is_staff
+
+    def render() -> str:
+        context = {"session": session, "panel": panel, "can_act": can_act}
+        context.update(panel.context(request, session))
+        return scrub_surrogates(render_to_string(panel.template, context, request))
+
+    if not panel.cache_seconds:
+        return render()
+    state = repr((session.metadata.get("compaction"), session.context_window, session.model_profile))
+    digest = hashlib.sha1(f"{state}|{request.GET.urlencode()}|{can_act}".encode()).hexdigest()[:20]
+    key = f"cutpoint:panel:{panel.id}:{session.pk}:{session.active_node_id}:{session.next_seq}:{digest}"
+    html = cache.get(key)
+    if not isinstance(html, str):
+        html = render()
+        cache.set(key, html, panel.cache_seconds)
+    return html
+
+
 def _page(request: HtmxHttpRequest, session: Session, panel: Panel, focus: str | None = None) -> HttpResponse:
     index = tree_p.load_index(session)
     focus = focus or Params(request).key("node")
@@ -76,7 +100,7 @@ def _page(request: HtmxHttpRequest, session: Session, panel: Panel, focus: str |
         "live_task": live_task(session),
     }
     context.update(_node_context(session, index, focus))
-    context.update(panel.context(request, session))
+    context["panel_html"] = mark_safe(_panel_html(request, session, panel))  # rendered (escaped) above
     return TemplateResponse(request, "sessions/session_detail.html", context)
 
 
@@ -95,9 +119,7 @@ def session_panel(request: HtmxHttpRequest, session_id: int, panel: str) -> Http
     session = get_session(session_id)
     if not wants_partial(request):
         return _page(request, session, found)
-    context = {"session": session, "panel": found, "can_act": request.user.is_staff}
-    context.update(found.context(request, session))
-    return TemplateResponse(request, found.template, context)
+    return HttpResponse(_panel_html(request, session, found))
 
 
 def session_header(request: HtmxHttpRequest, session_id: int) -> HttpResponse:

@@ -1,0 +1,66 @@
+"""Rendered panels and the tree are cached per session, active node and next sequence number:
+an append or a switch shows at once, a cached panel holds no form (no CSRF token is shared
+between users), and a settings change is part of the key."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from sessions_app import store
+from sessions_app.models import Node
+from sessions_app.presenters.panels import PANELS
+from tests.web.builders import build_session
+
+pytestmark = pytest.mark.django_db
+HX = {"HTTP_HX_REQUEST": "true"}
+
+
+def _panel(client, session, panel_id, **params):
+    url = reverse("sessions_app:session_panel", args=[session.pk, panel_id])
+    return client.get(url, params, **HX).content.decode()
+
+
+@pytest.mark.parametrize("panel_id", [p.id for p in PANELS.values() if p.cache_seconds])
+def test_a_cached_panel_holds_no_form(staff_client, panel_id):
+    built = build_session()
+    html = _panel(staff_client, built.session, panel_id)
+    assert "csrfmiddlewaretoken" not in html and "<form" not in html
+
+
+def test_the_context_panel_shows_an_append_at_once(staff_client):
+    built = build_session(compactions=0)
+    session = built.session
+    first = _panel(staff_client, session, "context")
+    assert _panel(staff_client, session, "context") == first  # served again (cached or not, equal)
+    store.append(
+        session,
+        session.active_node_id,
+        kind="message",
+        role="user",
+        content=[{"type": "text", "text": "a brand new question about caching"}],
+    )
+    assert "a brand new question about caching" in _panel(staff_client, session, "context")
+
+
+def test_the_tree_follows_a_switch_of_the_active_node(staff_client):
+    built = build_session(compactions=0)
+    session = built.session
+    url = reverse("sessions_app:session_tree", args=[session.pk])
+    before = staff_client.get(url, **HX).content.decode()
+    earlier = Node.objects.filter(session=session).order_by("seq")[2]
+    store.switch_active_node(session, earlier.key)
+    after = staff_client.get(url, **HX).content.decode()
+    assert after != before
+    assert f'id="tn-{earlier.pk}"' in after
+    assert 'aria-selected="true" data-key="' + earlier.key + '"' in after
+
+
+def test_a_settings_change_is_not_hidden_by_the_cache(staff_client):
+    built = build_session(compactions=0)
+    session = built.session
+    before = _panel(staff_client, session, "context")
+    session.context_window = 123_457
+    session.save(update_fields=["context_window"])
+    after = _panel(staff_client, session, "context")
+    assert after != before and "123,457" in after.replace("\u202f", ",")

@@ -111,7 +111,6 @@ def build(nodes: int, compact_every: int = 2500, *, audit: bool = True) -> Any:
     """The bench session, bulk imported (store.import_entries); the tip of the main line is active."""
     from sessions_app import store
     from sessions_app.models import Session
-
     from sessions_app.store.audits import audit_session
 
     session = Session.objects.create(title=f"bench {nodes:,}", context_window=200_000)

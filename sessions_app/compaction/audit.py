@@ -7,7 +7,9 @@ most of its content words share one line of the summary or of a kept message. Ma
 so a summary that merely uses the same common words in different places does not count.
 
 Works on any compaction on a path (`audit_at`), native or imported, and on a plan before its
-summary is written (`audit_preparation`), which is what the carry-over guard uses.
+summary is written (`audit_preparation`). Finding the facts is the expensive part, so an `Auditor`
+finds them once per plan and checks every summary written for it: the carry-over guard audits the
+model's summary and its own with one, and the fork stores the guard's last audit (issue 17).
 """
 
 from __future__ import annotations
@@ -45,6 +47,12 @@ _SENTENCE_KINDS: Final = frozenset(
 )
 
 Where = Literal["summary", "kept"]
+
+# Visible.contains: the piece length, the text length from which pieces pay off, and how many
+# plain searches come first (a few facts never pay for collecting the pieces).
+_GRAM: Final = 4
+_GRAM_TEXT: Final = 16_384
+_GRAM_AFTER: Final = 200
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,6 +126,13 @@ def _detail(fact: Fact) -> str:
 
 # --- what the model sees ----------------------------------------------------------------------
 
+Needles = tuple[tuple[str, ...], ...]
+
+
+def _needles(fact: Fact) -> Needles:
+    """A fact's anchor groups as a visible text spells them (normalized; empty anchors left out)."""
+    return tuple(tuple(normalize(a) for a in group if a) for group in fact.anchors)
+
 
 class Visible:
     """One source of model-visible text (the summary, or the kept tail) indexed by line."""
@@ -129,9 +144,28 @@ class Visible:
         for i, line in enumerate(self.lines):
             for stem in stems(line):
                 self._index.setdefault(stem, []).append(i)
+        self._searches = 0
+        self._grams: frozenset[str] | None = None
 
-    def has_anchors(self, fact: Fact) -> bool:
-        return all(any(normalize(a) in self.text for a in group if a) for group in fact.anchors)
+    def contains(self, needle: str) -> bool:
+        """`needle in self.text`. A kept tail is some 80 kB and a long span has thousands of file and
+        value facts: after a few hundred searches, the text's 4-character pieces are collected once
+        and a needle with a piece the text lacks is answered without a search."""
+        text = self.text
+        if len(needle) >= _GRAM and len(text) >= _GRAM_TEXT:
+            grams = self._grams
+            if grams is None:
+                self._searches += 1
+                if self._searches > _GRAM_AFTER:
+                    grams = self._grams = frozenset(text[i : i + _GRAM] for i in range(len(text) - _GRAM + 1))
+            if grams is not None and (needle[:_GRAM] not in grams or needle[-_GRAM:] not in grams):
+                return False
+        return needle in text
+
+    def has_anchors(self, fact: Fact, needles: Needles | None = None) -> bool:
+        """Every anchor group of `fact` has a spelling here; `needles` are its `needles` if known."""
+        contains = self.contains
+        return all(any(map(contains, group)) for group in (needles or _needles(fact)))
 
     def best_share(self, words: frozenset[str]) -> float:
         if not words:
@@ -142,23 +176,23 @@ class Visible:
                 hits[i] += 1
         return max(hits.values(), default=0) / len(words)
 
-    def holds(self, fact: Fact) -> bool:
+    def holds(self, fact: Fact, needles: Needles | None = None) -> bool:
         kind = fact.kind
         if kind == FactKind.DENIED:
             target = normalize(fact.anchors[0][0]) if fact.anchors else ""
             return any(target in line and any(w in line for w in _DENIAL_WORDS) for line in self.lines)
         if kind == FactKind.COMMAND:
-            return self.has_anchors(fact) or self.best_share(stems(fact.text)) >= COMMAND_WORD_SHARE
+            return self.has_anchors(fact, needles) or self.best_share(stems(fact.text)) >= COMMAND_WORD_SHARE
         if kind in _SENTENCE_KINDS:
-            if fact.anchors and not self.has_anchors(fact):
+            if fact.anchors and not self.has_anchors(fact, needles):
                 return False
             if not fact.words:
-                return normalize(fact.text) in self.text
+                return self.contains(normalize(fact.text))
             # Exact identifiers found make a paraphrase likely: fewer of the other words must match.
             share = ANCHORED_WORD_SHARE if fact.anchors else WORD_SHARE
             need = math.ceil(share * len(fact.words)) / len(fact.words)
             return self.best_share(fact.words) >= need
-        return bool(fact.anchors) and self.has_anchors(fact)
+        return bool(fact.anchors) and self.has_anchors(fact, needles)
 
 
 def entry_lines(entries: Sequence[Entry]) -> list[str]:
@@ -188,33 +222,77 @@ def entry_lines(entries: Sequence[Entry]) -> list[str]:
 
 
 def check(facts: Sequence[Fact], summary: str, kept: Sequence[Entry]) -> tuple[CheckedFact, ...]:
-    in_summary = Visible(summary.splitlines())
-    in_kept = Visible(entry_lines(kept))
+    needles = [_needles(f) for f in facts]
+    return _check(facts, needles, Visible(summary.splitlines()), Visible(entry_lines(kept)))
+
+
+def _check(
+    facts: Sequence[Fact], needles: Sequence[Needles], in_summary: Visible, in_kept: Visible
+) -> tuple[CheckedFact, ...]:
     out = []
-    for fact in facts:
-        if in_summary.holds(fact):
+    for fact, spelled in zip(facts, needles, strict=True):
+        if in_summary.holds(fact, spelled):
             out.append(CheckedFact(fact, True, "summary"))
-        elif in_kept.holds(fact):
+        elif in_kept.holds(fact, spelled):
             out.append(CheckedFact(fact, True, "kept"))
         else:
             out.append(CheckedFact(fact, False, None))
     return tuple(out)
 
 
-def audit_span(span: Sequence[Entry], kept: Sequence[Entry], summary: str) -> Audit:
-    """The audit of a summary of `span` that the model sees together with `kept`."""
-    facts = extract_facts(span, kept)
-    return Audit(
-        check(facts, summary, kept),
-        span_start=span[0].key if span else None,
-        first_kept=kept[0].key if kept else None,
+class Auditor:
+    """The facts of one span and what its kept tail shows, found once and reused for every summary
+    audited against them: the carry-over guard audits the model's summary and its own, and the
+    fork stores the last one (docs/compaction.md, "Retention audit"). Facts are the expensive part
+    (every message of the span is read); checking a summary against them is cheap."""
+
+    def __init__(
+        self,
+        span: Sequence[Entry],
+        kept: Sequence[Entry],
+        *,
+        span_start: str | None = None,
+        first_kept: str | None = None,
+    ) -> None:
+        self.facts = extract_facts(span, kept)
+        self.kept = kept
+        self.span_start = span_start
+        self.first_kept = first_kept
+        self._in_kept: Visible | None = None
+        self._needles: list[Needles] = []
+
+    def audit(self, summary: str) -> Audit:
+        if self._in_kept is None:
+            self._in_kept = Visible(entry_lines(self.kept))
+            self._needles = [_needles(f) for f in self.facts]
+        checked = _check(self.facts, self._needles, Visible(summary.splitlines()), self._in_kept)
+        return Audit(checked, self.span_start, self.first_kept)
+
+
+def span_auditor(span: Sequence[Entry], kept: Sequence[Entry]) -> Auditor:
+    return Auditor(
+        span, kept, span_start=span[0].key if span else None, first_kept=kept[0].key if kept else None
     )
 
 
-def audit_preparation(prep: Preparation, summary: str) -> Audit:
-    """The audit of `summary` written for a plan (before the compaction is stored)."""
-    audit = audit_span([*prep.summarize, *prep.turn_prefix], prep.kept, summary)
-    return Audit(audit.facts, prep.boundary_start, prep.first_kept)
+def preparation_auditor(prep: Preparation) -> Auditor:
+    """The auditor of every summary written for a plan (before the compaction is stored)."""
+    return Auditor(
+        [*prep.summarize, *prep.turn_prefix],
+        prep.kept,
+        span_start=prep.boundary_start,
+        first_kept=prep.first_kept,
+    )
+
+
+def audit_span(span: Sequence[Entry], kept: Sequence[Entry], summary: str) -> Audit:
+    """The audit of a summary of `span` that the model sees together with `kept`."""
+    return span_auditor(span, kept).audit(summary)
+
+
+def audit_preparation(prep: Preparation, summary: str, auditor: Auditor | None = None) -> Audit:
+    """The audit of `summary` written for a plan; pass the plan's `auditor` to reuse its facts."""
+    return (auditor or preparation_auditor(prep)).audit(summary)
 
 
 def compaction_span(path: Sequence[Entry], index: int) -> tuple[int, int]:

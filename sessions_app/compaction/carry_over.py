@@ -4,6 +4,9 @@ After a model writes a summary, the audit finds the user constraints and open re
 they are appended verbatim under their own heading (before the file lists), and both audits are
 returned so the dashboard can show what the model dropped (docs/compaction.md, "Retention audit",
 rule R6). The extractive summarizer copies these itself and needs no guard.
+
+Both audits check the same facts, found once (`Auditor`); the audit of the summary as written is
+the one the fork stores, so nothing is extracted again after the guard.
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Final
 
-from .audit import Audit, audit_preparation
+from .audit import Audit, Auditor, preparation_auditor
 from .fileops import format_file_lists
 from .prepare import Preparation
 from .sections import CARRIED_CONSTRAINT, CARRIED_HEADING, CARRIED_REQUEST
@@ -28,8 +31,10 @@ class Guarded:
     before: Audit | None  # of the model's own summary, when the guard added anything
 
 
-def carry_over(prep: Preparation, payload: CompactionPayload) -> Guarded:
-    before = audit_preparation(prep, payload.summary)
+def carry_over(prep: Preparation, payload: CompactionPayload, auditor: Auditor | None = None) -> Guarded:
+    """`auditor` is the plan's (`preparation_auditor`), when the caller has one already."""
+    auditor = auditor or preparation_auditor(prep)
+    before = auditor.audit(payload.summary)
     lost = [f for f in before.lost() if f.kind in CARRIED_KINDS]
     if not lost:
         return Guarded(payload, before, None)
@@ -46,4 +51,4 @@ def carry_over(prep: Preparation, payload: CompactionPayload) -> Guarded:
         body = body[: -len(lists)]
     summary = f"{body.rstrip()}\n\n{block}{lists}"
     guarded = replace(payload, summary=summary)
-    return Guarded(guarded, audit_preparation(prep, summary), before)
+    return Guarded(guarded, auditor.audit(summary), before)

@@ -14,21 +14,20 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from itertools import chain, islice
 from typing import Any
 
 from .messages import ASSISTANT, BASH_EXECUTION, COMPACTION, MESSAGE, TOOL_RESULT, USER, Entry
 from .phrases import (
     anchor_tokens,
     clip,
-    is_constraint,
     is_decision,
-    is_deferred,
-    is_request,
     is_reversal,
     lifts,
     message_text,
     normalize,
     path_alternatives,
+    read,
     sentences,
     stems,
     text_paths,
@@ -167,7 +166,7 @@ def _same_target(a: _Call, b: _Call) -> bool:
     return tool_base(a.name) == tool_base(b.name) and a.target == b.target
 
 
-def _resolution(call: _Call, later: list[_Call]) -> tuple[str | None, tuple[str, ...]]:
+def _resolution(call: _Call, later: Iterable[_Call]) -> tuple[str | None, tuple[str, ...]]:
     """The node of the first later success of the same call, and what was done in between."""
     between: list[str] = []
     for other in later:
@@ -188,14 +187,17 @@ def extract_facts(span: Sequence[Entry], after: Sequence[Entry] = ()) -> list[Fa
     later_calls = _calls(after)
     _conversation_facts(walk, span, after)
     for i, call in enumerate(span_calls):
-        _call_facts(walk, call, span_calls[i + 1 :] + later_calls)
+        # The calls after this one, walked only for a failure (a copy per call would be quadratic).
+        _call_facts(walk, call, chain(islice(span_calls, i + 1, None), later_calls))
     order = {e.key: i for i, e in enumerate(span)}
     walk.facts.sort(key=lambda f: order.get(f.node, len(order)))
     return walk.facts
 
 
 def _conversation_facts(walk: _Walk, span: Sequence[Entry], after: Sequence[Entry]) -> None:
-    users = [e for e in span if e.kind == MESSAGE and e.role == USER and message_text(e).strip()]
+    # Each message's text is read once (message_text strips harness noise with a regex).
+    texts = {id(e): message_text(e) for e in span if e.kind == MESSAGE and e.role in (USER, ASSISTANT)}
+    users = [e for e in span if e.kind == MESSAGE and e.role == USER and texts[id(e)].strip()]
     # The last request is open at the cut when its turn goes on after it (a split turn, or the
     # kept tail starts inside it) or when nothing at all was kept.
     first_after = next((e for e in after if e.kind != COMPACTION), None)
@@ -207,20 +209,21 @@ def _conversation_facts(walk: _Walk, span: Sequence[Entry], after: Sequence[Entr
         if e.kind != MESSAGE:
             continue
         if e.role == USER:
-            text = message_text(e)
+            text = texts[id(e)]
             if not text.strip():
                 continue
             is_last = last_open and e is users[-1]
             _user_facts(walk, e.key, text, is_last, constraints)
         elif e.role == ASSISTANT:
-            for s in sentences(message_text(e)):
+            text = texts[id(e)]
+            for s in sentences(text):
                 if is_decision(s):
                     walk.add(Fact(FactKind.DECISION, clip(s), e.key, anchor_tokens(s), stems(s)))
             for call in e.content:
                 if isinstance(call, dict) and call.get("type") == "tool_call":
                     for path in file_args(call.get("arguments")):
                         walk.add(Fact(FactKind.FILE, path, e.key, (path_alternatives(path),)))
-            for path in text_paths(message_text(e)):
+            for path in text_paths(text):
                 walk.add(Fact(FactKind.FILE, path, e.key, (path_alternatives(path),)))
     for c in constraints:
         if c.detail != "reversed":
@@ -229,28 +232,30 @@ def _conversation_facts(walk: _Walk, span: Sequence[Entry], after: Sequence[Entr
 
 def _user_facts(walk: _Walk, key: str, text: str, is_last: bool, constraints: list[Fact]) -> None:
     requests: list[str] = []
-    for s in sentences(text):
-        deferred_request = is_deferred(s) and is_request(s)
-        if is_constraint(s) and not deferred_request:
+    said = sentences(text)
+    readings = [read(s) for s in said]  # each sentence classified once
+    for s, reading in zip(said, readings, strict=True):
+        deferred_request = reading.deferred and reading.request
+        if reading.constraint and not deferred_request:
             fact = Fact(FactKind.CONSTRAINT, clip(s), key, anchor_tokens(s), stems(s))
             if is_reversal(s):
                 _reverse(constraints, fact)
             if all(normalize(c.text) != normalize(fact.text) for c in constraints):
                 constraints.append(fact)
-        if is_request(s) and (is_deferred(s) or is_last):
+        if reading.request and (reading.deferred or is_last):
             requests.append(s)
-    if is_last and not requests and not any(is_constraint(s) for s in sentences(text)):
+    if is_last and not requests and not any(reading.constraint for reading in readings):
         requests = [clip(text, 400)]  # the turn's request, whatever its wording
     for r in requests:
         walk.add(Fact(FactKind.REQUEST, clip(r), key, anchor_tokens(r), stems(r), detail="open at the cut"))
     for value in user_values(text):
-        walk.add(Fact(FactKind.VALUE, value, key, ((value,),), detail=_context(text, value)))
+        walk.add(Fact(FactKind.VALUE, value, key, ((value,),), detail=_context(text, value, said)))
     for path in text_paths(text):
         walk.add(Fact(FactKind.FILE, path, key, (path_alternatives(path),)))
 
 
-def _context(text: str, value: str) -> str:
-    for s in sentences(text):
+def _context(text: str, value: str, said: list[str]) -> str:
+    for s in said:
         if value in s:
             return clip(s, 200)
     return ""
@@ -263,7 +268,7 @@ def _reverse(constraints: list[Fact], reversal: Fact) -> None:
             constraints[i] = Fact(old.kind, old.text, old.node, old.anchors, old.words, detail="reversed")
 
 
-def _call_facts(walk: _Walk, call: _Call, later: list[_Call]) -> None:
+def _call_facts(walk: _Walk, call: _Call, later: Iterable[_Call]) -> None:
     result = call.result
     if result is not None and is_denial(result):
         said = result_text(result)

@@ -9,6 +9,7 @@ the extractive summarizer share these definitions.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Final
 
 from .messages import USER, Entry
@@ -55,7 +56,8 @@ def normalize(text: str) -> str:
 _SENTENCE = re.compile(r"(?<=[.!?;])\s+(?=[\"'`(\[A-Z0-9~])")
 _BULLET = re.compile(r"^\s*(?:[-*•>]+|\d+[.)])\s+")
 _BLOCK_START = re.compile(r"^\s*(?:[-*•>|#]|\d+[.)]\s|```)")
-_LINE_END = re.compile(r"[.!?:;]\s*$")
+_ENDS_LINE: Final = ".!?:;"  # a line ending in one of these ends a sentence
+_ENDS_SENTENCE: Final = ".!?;"  # the look-behind of _SENTENCE
 
 
 _CODE_LINE = re.compile(
@@ -87,15 +89,18 @@ def _logical_lines(text: str) -> list[str]:
             out[-1] += " " + stripped
         else:
             out.append(stripped)
-        joinable = not _LINE_END.search(stripped)
+        joinable = stripped[-1] not in _ENDS_LINE
     return out
 
 
 def sentences(text: str) -> list[str]:
     out = []
     for line in _logical_lines(text):
-        for raw in _SENTENCE.split(line):
-            s = _BULLET.sub("", raw).strip()
+        # A sentence ends after one of these, so a line without any is one sentence (no split).
+        pieces = _SENTENCE.split(line) if any(map(line.__contains__, _ENDS_SENTENCE)) else (line,)
+        for raw in pieces:
+            bullet = _BULLET.match(raw)
+            s = (raw[bullet.end() :] if bullet else raw).strip()
             if len(s) >= 3:
                 out.append(s)
     return out
@@ -132,87 +137,212 @@ def anchor_tokens(sentence: str) -> tuple[tuple[str, ...], ...]:
 
 
 # --- classifying text -------------------------------------------------------------------------
+#
+# The keyword patterns below are case-insensitive. They are written in lower case and matched
+# without re.I against the lower-cased sentence, which is several times faster and gives the same
+# matches: lower-casing keeps every position and every \w/\s/\d class, and pairs each character
+# with the same ASCII letter that re.I pairs it with, except for three letters (İ, which lowers to
+# two characters, and the dotless ı and long ſ, which re.I also takes for i and s). A sentence
+# holding one of those is matched with re.I, as before. tests/compaction/test_phrases_identity.py
+# checks all of this against the running Python's Unicode tables and the old classifiers.
 
-_CONSTRAINT = re.compile(
+_REFOLDED: Final = re.compile("[\u0130\u0131\u017f]")
+
+
+def folded(text: str) -> str | None:
+    """`text` lower-cased when the lower-case patterns read it exactly as re.I would, else None."""
+    if text.isascii() or _REFOLDED.search(text) is None:
+        return text.lower()
+    return None
+
+
+class _Keywords:
+    """A case-insensitive pattern: compiled plain for folded text, with re.I for the rest.
+
+    A pattern of the form `\b(?:A|B|…)\b` also knows each alternative's *lead*, the literal text
+    every match of it starts with ("keep " for `keep (?:it|the)`, "stay" for `stay(?:s)? on`): a
+    text holding none of them cannot match, and a few substring tests cost less than the search,
+    which tries every alternative at every word.
+    """
+
+    __slots__ = ("anycase", "leads", "plain")
+
+    def __init__(self, source: str) -> None:
+        self.plain = re.compile(source)
+        self.anycase = re.compile(source, re.I)
+        self.leads = _leads(source)
+
+    def search(self, text: str, low: str | None) -> re.Match[str] | None:
+        """Search `text`, through `low` (its `folded` form) when there is one."""
+        if low is None:
+            return self.anycase.search(text)
+        if self.leads is not None and not any(map(low.__contains__, self.leads)):
+            return None
+        return self.plain.search(low)
+
+
+_LITERAL: Final = frozenset("abcdefghijklmnopqrstuvwxyz0123456789 ',-")
+
+
+def _leads(source: str) -> tuple[str, ...] | None:
+    """The leads of `\b(?:A|B|…)\b` (see `_Keywords`), None for another form or an alternative
+    that opens with a pattern construct rather than text."""
+    if not (source.startswith("\\b(?:") and source.endswith(")\\b")):
+        return None
+    alternatives: list[str] = []
+    depth, start, i, body = 0, 0, 0, source[5:-3]
+    while i < len(body):
+        c = body[i]
+        if c == "\\":
+            i += 1  # an escaped character is no bracket or bar
+        elif c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+        elif c == "|" and depth == 0:
+            alternatives.append(body[start:i])
+            start = i + 1
+        i += 1
+    alternatives.append(body[start:])
+    leads: list[str] = []
+    for alternative in alternatives:
+        n = 0
+        while n < len(alternative) and alternative[n] in _LITERAL:
+            n += 1
+        if n < len(alternative) and alternative[n] in "?*+{":
+            n -= 1  # the quantifier makes the character before it optional
+        if n <= 0:
+            return None
+        leads.append(alternative[:n])
+    # A lead containing a shorter one adds nothing: where it occurs, the shorter one does too.
+    shortest_first = sorted(set(leads), key=lambda lead: (len(lead), lead))
+    kept: list[str] = []
+    for lead in shortest_first:
+        if not any(k in lead for k in kept):
+            kept.append(lead)
+    return tuple(kept)
+
+
+_CONSTRAINT = _Keywords(
     r"\b(?:must(?:n't| not)?|never|always|do not|don't|dont|can't|cannot|should(?:n't| not)?|"
     r"prefer|avoid|make sure|keep (?:it|the|everything|all|this|using|to|them|compat)|"
     r"stick (?:to|with)|only use|no more than|at most|at least|without (?:adding|using|changing|touching|"
     r"asking)|stay(?:s)? (?:on|with|under|within|compatible)|compatible with|not allowed|no new|"
     r"you (?:can|may) (?:now )?(?:push|use|go|add|drop|remove|change|skip)|no longer|is fine to|"
-    r"feel free to|it's ok(?:ay)? to|ok to)\b",
-    re.I,
+    r"feel free to|it's ok(?:ay)? to|ok to)\b"
 )
-_QUESTION = re.compile(r"\?\s*$|^(?:why|what|how|when|where|which|who|is|are|does|do|can|could)\b", re.I)
-_REVERSAL = re.compile(
+# A question: it ends with "?" (then only white space), or it opens with a question word.
+_QUESTION_WORD = _Keywords(r"(?:why|what|how|when|where|which|who|is|are|does|do|can|could)\b")
+_REVERSAL = _Keywords(
     r"\b(?:you (?:can|may) (?:now )?|no longer|forget (?:about )?|ignore (?:what|my)|scratch that|"
     r"never mind|it's ok(?:ay)? (?:now )?to|ok to|is fine (?:now)?|feel free to|drop the|lift(?:ed)? the|"
-    r"not needed any ?more|don't need to .* any ?more|actually,?)\b",
-    re.I,
+    r"not needed any ?more|don't need to .* any ?more|actually,?)\b"
 )
-_REQUEST = re.compile(
-    r"^(?:(?:please|now|next|then|also|and|so|finally|later|afterwards|after that|once [^,]{1,60},|"
+# A request either opens with an imperative verb (after "please", "then", "once X," …) or says
+# "can you", "we need to" … anywhere; the two halves are matched separately (same matches).
+_REQUEST_OPENING = _Keywords(
+    r"(?:(?:please|now|next|then|also|and|so|finally|later|afterwards|after that|once [^,]{1,60},|"
     r"when [^,]{1,60},)[ ,]+)*"
     r"(?:add|fix|implement|write|create|update|remove|delete|rename|refactor|make|run|change|move|build|"
     r"set up|setup|deploy|document|test|check|investigate|look|find|replace|split|merge|bump|upgrade|"
     r"install|configure|port|migrate|clean|optimi[sz]e|review|explain|show|generate|extend|support|"
     r"handle|wire|hook up|commit|push|open|prepare|draft|release|tag|publish|benchmark|profile|measure)\b"
-    r"|\b(?:can you|could you|would you|i (?:also )?want|i'd (?:also )?like|i (?:also )?need|let's|"
-    r"we need to|we should|please|"
-    r"should (?:also )?(?:be able to|read|support|handle|accept|write|get|have))\b",
-    re.I,
 )
-_DEFERRED = re.compile(
+_REQUEST_PHRASE = _Keywords(
+    r"\b(?:can you|could you|would you|i (?:also )?want|i'd (?:also )?like|i (?:also )?need|let's|"
+    r"we need to|we should|please|"
+    r"should (?:also )?(?:be able to|read|support|handle|accept|write|get|have))\b"
+)
+_DEFERRED = _Keywords(
     r"\b(?:later|afterwards|after that|after this|not (?:today|now|yet)|tomorrow|next time|eventually|"
     r"at some point|someday|some day|sometime|this week|next week|when you(?:'re| are) done|"
     r"once (?:that|this|it|the|you)|"
     r"don't forget|do not forget|remember to|follow[- ]up|todo|for later|next week|before (?:we|you) "
-    r"(?:ship|release|merge|finish))\b",
-    re.I,
+    r"(?:ship|release|merge|finish))\b"
 )
-_DECISION = re.compile(
+_DECISION = _Keywords(
     r"\b(?:instead of|rather than|decided|decide to|chose|choose|choosing|going with|go with|opt(?:ed)? "
     r"for|settled on|switch(?:ed|ing)? to|prefer|i'll|i will|we'll|we will|let's|i'm going to|"
-    r"i am going to|i'm using)\b",
-    re.I,
+    r"i am going to|i'm using)\b"
 )
-_REASON = re.compile(
+_REASON = _Keywords(
     r"(?P<word>\b(?:because|since|so that|so the|so it|so we|to avoid|to keep|in order to|as it|as the|"
     r"as this|given that|due to|which (?:keeps|avoids|means|lets|makes)|that way)\b)"
-    r"|(?P<mark>\w: \w|\w — \w|\w -- \w)",
-    re.I,
+    r"|(?P<mark>\w: \w|\w — \w|\w -- \w)"
 )
+_ACTION = _Keywords(
+    r"\b(?:add|fix|implement|write|create|update|remove|delete|rename|refactor|document|test|bump|upgrade|"
+    r"migrate|clean up|release|publish|deploy|benchmark|review|push|commit|tag|draft|prepare)\b"
+)
+_CHOICE = _Keywords(
+    r"\b(?:instead of|rather than|decided|chose|choose|going with|go with|opt(?:ed)? for|settled on|"
+    r"switch(?:ed|ing)? to|prefer|use|using|with|on|build|parse|store|keep|make|add|write)\b"
+)
+
+
+def _is_question(sentence: str, low: str | None) -> bool:
+    if sentence.rstrip().endswith("?"):
+        return True
+    words = _QUESTION_WORD.plain if low is not None else _QUESTION_WORD.anycase
+    return words.match(low if low is not None else sentence) is not None
+
+
+def _constraint(sentence: str, low: str | None) -> bool:
+    return _CONSTRAINT.search(sentence, low) is not None and not _is_question(sentence, low)
+
+
+def _deferred(sentence: str, low: str | None) -> bool:
+    return _DEFERRED.search(sentence, low) is not None
+
+
+def _request(stripped: str, low: str | None, deferred: bool | None = None) -> bool:
+    """`stripped` is the sentence without surrounding white space, `deferred` whether it is
+    deferred when already known."""
+    opening = _REQUEST_OPENING.plain if low is not None else _REQUEST_OPENING.anycase
+    if opening.match(low if low is not None else stripped) or _REQUEST_PHRASE.search(stripped, low):
+        return True
+    if deferred is None:
+        deferred = _deferred(stripped, low)
+    return deferred and _ACTION.search(stripped, low) is not None
 
 
 def is_constraint(sentence: str) -> bool:
-    return bool(_CONSTRAINT.search(sentence)) and not _QUESTION.search(sentence)
-
-
-_ACTION = re.compile(
-    r"\b(?:add|fix|implement|write|create|update|remove|delete|rename|refactor|document|test|bump|upgrade|"
-    r"migrate|clean up|release|publish|deploy|benchmark|review|push|commit|tag|draft|prepare)\b",
-    re.I,
-)
+    return _constraint(sentence, folded(sentence))
 
 
 def is_request(sentence: str) -> bool:
     s = sentence.strip()
-    return bool(_REQUEST.search(s)) or (is_deferred(s) and bool(_ACTION.search(s)))
+    return _request(s, folded(s))
 
 
 def is_deferred(sentence: str) -> bool:
-    return bool(_DEFERRED.search(sentence))
+    return _deferred(sentence, folded(sentence))
 
 
 def is_reversal(sentence: str) -> bool:
     """A sentence that lifts an earlier constraint ("you can push now", "forget the 3.9 limit")."""
-    return bool(_REVERSAL.search(sentence))
+    return _REVERSAL.search(sentence, folded(sentence)) is not None
 
 
-_CHOICE = re.compile(
-    r"\b(?:instead of|rather than|decided|chose|choose|going with|go with|opt(?:ed)? for|settled on|"
-    r"switch(?:ed|ing)? to|prefer|use|using|with|on|build|parse|store|keep|make|add|write)\b",
-    re.I,
-)
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """What one sentence says, each test run once (the facts walk asks each several times)."""
+
+    constraint: bool
+    request: bool
+    deferred: bool
+
+
+def read(sentence: str) -> Reading:
+    """`is_constraint`, `is_request` and `is_deferred` of `sentence` at once."""
+    low = folded(sentence)
+    deferred = _deferred(sentence, low)
+    stripped = sentence.strip()
+    if stripped is sentence or stripped == sentence:
+        request = _request(stripped, low, deferred)
+    else:
+        request = _request(stripped, folded(stripped))
+    return Reading(_constraint(sentence, low), request, deferred)
 
 
 def is_decision(sentence: str) -> bool:
@@ -220,65 +350,100 @@ def is_decision(sentence: str) -> bool:
     or dash gives a reason only after the choice ("… rather than Flask: the rule excludes it")."""
     if sentence.rstrip().endswith("?"):
         return False
-    decision = _DECISION.search(sentence)
-    if decision is None or not _CHOICE.search(sentence):
+    low = folded(sentence)
+    decision = _DECISION.search(sentence, low)
+    if decision is None or _CHOICE.search(sentence, low) is None:
         return False
-    return any(m.group("word") or m.start() > decision.start() for m in _REASON.finditer(sentence))
+    reasons = _REASON.plain.finditer(low) if low is not None else _REASON.anycase.finditer(sentence)
+    return any(m.group("word") or m.start() > decision.start() for m in reasons)
 
 
 # --- values the user gave ---------------------------------------------------------------------
 
-_VALUE_PATTERNS: Final = (
+
+@dataclass(frozen=True, slots=True)
+class _Value:
+    """One kind of value, and what a text must hold for its pattern to match at all: the strings
+    `needs` and a match of `hint` (cheap tests that skip most patterns for most messages).
+    `keyword` patterns are case-insensitive (see `folded`); `named` ones match a name after a word
+    that introduces it, and the name must look like one."""
+
+    pattern: str
+    needs: tuple[str, ...] = ()
+    hint: str = ""
+    keyword: bool = False
+    named: bool = False
+
+
+_VALUES: Final = (
     # env var assignments and names (an underscore keeps ordinary shouting out)
-    re.compile(r"\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+=[^\s,;]+"),
-    re.compile(r"\$?\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b"),
+    _Value(r"\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+=[^\s,;]+", ("_", "=")),
+    _Value(r"\$?\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b", ("_",)),
     # ports
-    re.compile(r"\b(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1?\]|[\w-]+(?:\.[\w-]+)+):\d{2,5}\b"),
-    re.compile(r"\bport\s*(?:number\s*)?(?:is\s*|=\s*|:\s*|to\s*|of\s*)?\d{2,5}\b", re.I),
+    _Value(r"\b(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1?\]|[\w-]+(?:\.[\w-]+)+):\d{2,5}\b", hint=r":\d\d"),
+    _Value(r"\bport\s*(?:number\s*)?(?:is\s*|=\s*|:\s*|to\s*|of\s*)?\d{2,5}\b", ("port",), keyword=True),
     # versions with what they version
-    re.compile(
+    _Value(
         r"\b(?:python|node|django|postgres(?:ql)?|redis|go|rust|java|ruby|php|npm|pip|version|release|"
         r"tag|v)\s*[=:~^><]*\s*v?\d+(?:\.\d+)+\w*",
-        re.I,
+        (".",),
+        keyword=True,
     ),
-    re.compile(r"(?<![\w.])v?\d+\.\d+\.\d+(?:[-+][\w.]+)?(?![\w.])"),
+    _Value(r"(?<![\w.])v?\d+\.\d+\.\d+(?:[-+][\w.]+)?(?![\w.])", (".",)),
     # identifiers: snake_case, or words joined by - or _ with a digit or capital in them
-    re.compile(r"(?<![\w./-])[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+(?![\w/-])"),
-    re.compile(r"(?<![\w./-])[a-z][a-z0-9]*(?:-[A-Za-z0-9]*[A-Z0-9][A-Za-z0-9]*)+(?![\w/-])"),
+    _Value(r"(?<![\w./-])[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+(?![\w/-])", ("_",)),
+    _Value(r"(?<![\w./-])[a-z][a-z0-9]*(?:-[A-Za-z0-9]*[A-Z0-9][A-Za-z0-9]*)+(?![\w/-])", ("-",)),
     # locations given from the home or the root
-    re.compile(r"(?<![\w@/.:-])~?/[\w.-]+(?:/[\w.-]+)+"),
+    _Value(r"(?<![\w@/.:-])~?/[\w.-]+(?:/[\w.-]+)+", ("/",)),
     # URLs
-    re.compile(r"\bhttps?://[^\s)>\]\"'`]+"),
+    _Value(r"\bhttps?://[^\s)>\]\"'`]+", ("://",)),
     # names introduced as such
-    re.compile(
+    _Value(
         r"\b(?:branch|table|database|schema|bucket|queue|topic|namespace|service|image|user(?:name)?|"
         r"account|project|package|module|class|function|endpoint|route|prefix|label|named|called|"
         r"title|region|host|domain)\s+(?:(?:is\s+)?(?:called|named)\s+)?[`'\"]?([A-Za-z0-9][\w./:@-]{1,60})[`'\"]?",
-        re.I,
+        keyword=True,
+        named=True,
     ),
     # quoted values
-    re.compile(r"`([^`\n]{2,80})`"),
-    re.compile(r"(?:^|[\s(=:])\"([^\"\n]{2,60})\""),
+    _Value(r"`([^`\n]{2,80})`", ("`",)),
+    _Value(r"(?:^|[\s(=:])\"([^\"\n]{2,60})\"", ('"',)),
+)
+_VALUE_PATTERNS: Final = tuple(
+    (
+        v,
+        re.compile(v.hint) if v.hint else None,
+        re.compile(v.pattern),
+        re.compile(v.pattern, re.I) if v.keyword else None,
+    )
+    for v in _VALUES
 )
 _NAME_STOP: Final = frozenset({"the", "a", "an", "it", "this", "that", "is", "to", "in", "for", "and", "of"})
+_NAME_LIKE = re.compile(r"[\d_./:@-]|[a-z][A-Z]")
 
 
 def user_values(text: str) -> list[str]:
     """Values in a user's text: env vars, ports, versions, URLs, names, quoted strings."""
     out: dict[str, None] = {}
     taken: list[tuple[int, int]] = []
-    for pattern in _VALUE_PATTERNS:
-        for m in pattern.finditer(text):
+    low = folded(text)
+    for value_kind, hint, plain, anycase in _VALUE_PATTERNS:
+        if anycase is not None and low is None:
+            matches = anycase.finditer(text)  # re.I on the text itself, no shortcut
+        else:
+            # Case-insensitive patterns read the folded text: same positions, values cut from `text`.
+            subject = text if anycase is None else low
+            assert subject is not None
+            if not all(map(subject.__contains__, value_kind.needs)) or (hint and not hint.search(subject)):
+                continue
+            matches = plain.finditer(subject)
+        for m in matches:
             group = m.lastindex or 0
-            value = (m.group(group) if group else m.group(0)).strip().rstrip(".,;:")
-            start, end = (m.start(group), m.end(group)) if group else (m.start(), m.end())
+            start, end = m.span(group)
+            value = text[start:end].strip().rstrip(".,;:")
             if len(value) < 2 or value.lower() in _NAME_STOP:
                 continue
-            if (
-                group
-                and pattern.pattern.startswith(r"\b(?:branch")
-                and not re.search(r"[\d_./:@-]|[a-z][A-Z]", value)
-            ):
+            if group and value_kind.named and not _NAME_LIKE.search(value):
                 continue  # "named Bob" stays out; "branch feature/x", "table user_events" are in
             if any(s <= start and end <= e for s, e in taken):
                 continue  # inside a value already taken (DATABASE_URL inside DATABASE_URL=…)
@@ -302,6 +467,8 @@ _TEXT_PATH = re.compile(
     re.I,
 )
 
+_NUMBERS = re.compile(r"[\d./]+")
+
 
 def looks_like_path(value: str) -> bool:
     """A tool argument that names a file: no spaces or newlines, not a URL or an option."""
@@ -311,10 +478,12 @@ def looks_like_path(value: str) -> bool:
 
 
 def text_paths(text: str) -> list[str]:
+    if "/" not in text and "." not in text:
+        return []  # a path has a slash or an extension's dot (most messages are skipped here)
     out: dict[str, None] = {}
     for m in _TEXT_PATH.finditer(text):
         p = m.group(0).rstrip(".")
-        if "://" in text[max(0, m.start() - 8) : m.start() + 3] or re.fullmatch(r"[\d./]+", p):
+        if "://" in text[max(0, m.start() - 8) : m.start() + 3] or _NUMBERS.fullmatch(p):
             continue  # URLs and dates / version triples
         if looks_like_path(p) and p.strip("/").count("/") + p.count(".") > 0:
             out.setdefault(p, None)

@@ -43,8 +43,12 @@ def truncate(text: str, limit: int = TOOL_RESULT_MAX_CHARS, *, utf16: bool = Fal
     return f"{head}\n\n[... {total - limit} more characters truncated]"
 
 
+# json.dumps with options builds a new encoder per call; one shared encoder writes the same text.
+_ARG_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+
+
 def _arg(value: Any, utf16: bool) -> str:
-    return js_stringify(value) if utf16 else json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return js_stringify(value) if utf16 else _ARG_ENCODER.encode(value)
 
 
 def _result_tag(m: LlmMessage, exit_codes: dict[str, int | None]) -> str:

@@ -8,7 +8,7 @@ import re
 from typing import Any, Final
 
 from .messages import BASH_EXECUTION, TOOL_RESULT, Entry
-from .phrases import clip, looks_like_path, message_text, path_alternatives
+from .phrases import clip, folded, looks_like_path, message_text, path_alternatives
 
 _PATH_KEYS: Final = ("path", "file_path", "filePath", "file", "filename", "notebook_path", "target_file")
 
@@ -25,6 +25,7 @@ _SHELL_TOOLS: Final = frozenset(
         "run_shell_command",
         "terminal",
         "local_shell",
+        "shell_command",  # the Codex CLI's newer shell tool
         "container.exec",
         "powershell",
     }
@@ -112,7 +113,11 @@ def exit_code(result: Entry) -> int | None:
         if isinstance(code, int) and not isinstance(code, bool):
             return code
     text = message_text(result) if result.role == TOOL_RESULT else str(data.get("output") or "")
-    for m in reversed(list(_EXIT.finditer(text[-2000:]))):
+    tail = text[-2000:]
+    low = folded(tail)
+    if low is not None and "exit" not in low:
+        return None  # every status line says "exit": most results are answered without the regex
+    for m in reversed(list(_EXIT.finditer(tail))):
         return int(m.group(1) or m.group(2))
     return None
 
@@ -195,11 +200,13 @@ def artifact_refs(result: Entry) -> list[tuple[str, tuple[str, ...]]]:
         if isinstance(path, str) and path:
             out.append((f"full output in {path}", path_alternatives(path)))
     text = result_text(result)
-    for m in _ARTIFACT_REF.finditer(text):
+    for m in _ARTIFACT_REF.finditer(text) if "[artifact " in text else ():
         out.append((f"artifact {m.group(1)}: {m.group(2)}", (m.group(2), f"artifact {m.group(1)}")))
-    for m in _SAVED_TO.finditer(text):
-        path = m.group(1).rstrip(".,)")
-        out.append((f"full output in {path}", path_alternatives(path)))
+    low = folded(text)
+    if low is None or "output" in low:
+        for m in _SAVED_TO.finditer(text):
+            path = m.group(1).rstrip(".,)")
+            out.append((f"full output in {path}", path_alternatives(path)))
     unique: list[tuple[str, tuple[str, ...]]] = []
     seen: set[str] = set()
     for ref, anchors in out:

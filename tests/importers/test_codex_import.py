@@ -448,3 +448,13 @@ def test_an_older_rollout_without_the_envelope(tmp_path: Path) -> None:
     assert result.events == 3 and result.session.metadata["import"]["legacy_format"] is True
     # Without timestamps the records take the header's time.
     assert {str(n["timestamp"])[:19] for n in snap.values()} == {"2025-05-01 10:00:00"}
+
+
+def test_codex_shell_command_calls_are_command_facts(imported: Any) -> None:
+    """`shell_command` (Codex's newer shell tool) is a shell tool: its commands are audited."""
+    from sessions_app.compaction.facts import extract_facts
+    from sessions_app.compaction.vocabulary import FactKind
+
+    path = store.path_entries(imported.session)
+    commands = {f.text for f in extract_facts(path) if f.kind == FactKind.COMMAND}
+    assert "cat tests/test_stock.py" in commands

@@ -145,6 +145,7 @@ class CompactFork:
             session, requests.all, from_hook=decision is not None, summarizer=summarizer
         )
         before: Audit | None = None
+        final: Audit | None = None  # the carry-over guard's audit of the summary as written
         if isinstance(decision, CompactionPayload):
             payload = decision
             payload.from_hook = True
@@ -164,8 +165,9 @@ class CompactFork:
             else:
                 if settings.carry_over:
                     guarded = carry_over(prep, payload)
-                    payload, before = guarded.payload, guarded.before
-        audit = audit_preparation(prep, payload.summary).to_dict()
+                    payload, before, final = guarded.payload, guarded.before, guarded.audit
+        # The guard audited the summary as written already (facts are found once per plan).
+        audit = (final or audit_preparation(prep, payload.summary)).to_dict()
         if before is not None:
             audit["before"] = before.to_dict()
             await sync_to_async(self._event)(

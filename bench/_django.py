@@ -37,10 +37,20 @@ def setup() -> Path:
 
 
 def _drop(old_config: object) -> None:
-    from django.db import connections
+    from django.db import connection, connections
     from django.test.utils import teardown_databases
 
     connections.close_all()
+    if connection.vendor == "postgresql":
+        # Server processes the bench started may still hold a connection for a moment: end them,
+        # or PostgreSQL refuses to drop the database.
+        name = connection.settings_dict["NAME"]
+        with connection._nodb_cursor() as cursor:
+            cursor.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()",
+                [name],
+            )
+        connections.close_all()
     teardown_databases(old_config, verbosity=0)
 
 

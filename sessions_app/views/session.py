@@ -9,15 +9,17 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
+from django.contrib import messages
 from django.core.cache import cache
 from django.http import Http404, HttpResponse
+from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404
 from django.template.loader import render_to_string
 from django.template.response import TemplateResponse
 from django.utils.safestring import mark_safe
 
 from sessions_app.middleware import BadInput, has_bad_chars, scrub_surrogates
-from sessions_app.models import Node, Session
+from sessions_app.models import CompactionTask, Node, Session
 from sessions_app.presenters import tree as tree_p
 from sessions_app.presenters.header import build_header
 from sessions_app.presenters.live import live_task
@@ -29,6 +31,9 @@ from sessions_app.views.params import Params
 # Positions along one line of the tree (`?a=`/`?b=`): a line is never longer than a session.
 MAX_INDEX = 10**9
 TREE_CACHE_SECONDS = 600
+# Short: a few things on the page change without a node being written (another session naming
+# this one its parent, an artifact attached just after its node): they show within this long.
+PAGE_CACHE_SECONDS = 10
 
 
 def _node_context(session: Session, index: tree_p.TreeIndex, key: str | None) -> dict[str, Any]:
@@ -85,9 +90,10 @@ def _panel_html(request: HtmxHttpRequest, session: Session, panel: Panel) -> str
     return html
 
 
-def _page(request: HtmxHttpRequest, session: Session, panel: Panel, focus: str | None = None) -> HttpResponse:
+def _render_page(
+    request: HtmxHttpRequest, session: Session, panel: Panel, focus: str | None, token: str
+) -> str:
     index = tree_p.load_index(session)
-    focus = focus or Params(request).key("node")
     context: dict[str, Any] = {
         "session": session,
         "header": build_header(session),
@@ -101,7 +107,37 @@ def _page(request: HtmxHttpRequest, session: Session, panel: Panel, focus: str |
     }
     context.update(_node_context(session, index, focus))
     context["panel_html"] = mark_safe(_panel_html(request, session, panel))  # rendered (escaped) above
-    return TemplateResponse(request, "sessions/session_detail.html", context)
+    context["csrf_token"] = token  # one token for the whole page, so a cached copy can swap it
+    return scrub_surrogates(render_to_string("sessions/session_detail.html", context, request))
+
+
+def _page(request: HtmxHttpRequest, session: Session, panel: Panel, focus: str | None = None) -> HttpResponse:
+    """The whole session page. Under load the same page is asked for again and again, so a GET
+    without pending messages or a compaction in flight is cached for `PAGE_CACHE_SECONDS` per
+    user, session state (last change, active node, next sequence number), panel, focus and query;
+    the CSRF token rendered into it is swapped for the requesting user's own on every hit."""
+    focus = focus or Params(request).key("node")
+    user = request.user
+    busy = CompactionTask.objects.filter(
+        session_id=session.pk, status__in=CompactionTask.ACTIVE_STATUSES
+    ).exists()
+    # len() looks at pending messages without marking them shown (iterating would).
+    cacheable = request.method == "GET" and not busy and len(messages.get_messages(request)) == 0
+    token = get_token(request)
+    if not cacheable:
+        return HttpResponse(_render_page(request, session, panel, focus, token))
+    state = (
+        f"{user.pk}:{user.is_staff}:{session.pk}:{session.updated_at.isoformat()}:{session.active_node_id}:"
+        f"{session.next_seq}:{panel.id}:{focus or ''}:{request.GET.urlencode()}"
+    )
+    key = "cutpoint:page:" + hashlib.sha1(state.encode()).hexdigest()
+    cached = cache.get(key)
+    if isinstance(cached, tuple) and len(cached) == 2:
+        html, old = cached
+        return HttpResponse(html.replace(old, token))
+    html = _render_page(request, session, panel, focus, token)
+    cache.set(key, (html, token), PAGE_CACHE_SECONDS)
+    return HttpResponse(html)
 
 
 # --- views ------------------------------------------------------------------------------------

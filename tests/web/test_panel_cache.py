@@ -64,3 +64,51 @@ def test_a_settings_change_is_not_hidden_by_the_cache(staff_client):
     session.save(update_fields=["context_window"])
     after = _panel(staff_client, session, "context")
     assert after != before and "123,457" in after.replace("\u202f", ",")
+
+
+def _csrf(html: str) -> str:
+    import re
+
+    match = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', html)
+    assert match is not None
+    return match.group(1)
+
+
+def test_a_cached_page_carries_each_requests_own_csrf_token(staff, viewer):
+    from django.test import Client
+
+    built = build_session(compactions=0)
+    url = reverse("sessions_app:session_detail", args=[built.session.pk])
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(staff)
+    first = client.get(url).content.decode()
+    second = client.get(url).content.decode()
+    token = _csrf(second)
+    assert token != _csrf(first)  # each response is masked anew, cached or not
+    assert second.count(token) == first.count(_csrf(first))  # every place got the new one
+    # and it is accepted: the switch form posts with it
+    earlier = Node.objects.filter(session=built.session).order_by("seq")[1]
+    response = client.post(
+        reverse("sessions_app:switch_node", args=[built.session.pk]),
+        {"key": earlier.key, "csrfmiddlewaretoken": token},
+    )
+    assert response.status_code in (200, 204, 302)
+    other = Client()
+    other.force_login(viewer)
+    page = other.get(url).content.decode()
+    assert viewer.get_username() in page and staff.get_username() not in page
+
+
+def test_a_cached_page_follows_an_append(staff_client):
+    built = build_session(compactions=0)
+    session = built.session
+    url = reverse("sessions_app:session_detail", args=[session.pk])
+    staff_client.get(url)
+    node = store.append(
+        session,
+        session.active_node_id,
+        kind="message",
+        role="user",
+        content=[{"type": "text", "text": "appended after the page was cached"}],
+    )
+    assert f'id="tn-{node.pk}"' in staff_client.get(url).content.decode()

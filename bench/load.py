@@ -36,7 +36,14 @@ def p95(values: list[float]) -> float:
     return ordered[max(0, int(len(ordered) * 0.95) - 1)] if ordered else float("nan")
 
 
-async def page_load(browser: Any, url: str, clients: int, seconds: float, cap: int) -> dict[str, Any]:
+async def page_load(
+    browser: Any, url: str, clients: int, seconds: float, cap: int, warmup: float = 0.0
+) -> dict[str, Any]:
+    """`clients` concurrent clients asking for `url` in a loop for `seconds`. With `warmup`, the
+    same load runs that long first and is not counted (a server that has just started renders
+    every page cold, and its workers have not yet settled which connections they serve)."""
+    if warmup > 0:
+        await page_load(browser, url, clients, warmup, cap)
     latencies: list[float] = []
     errors = 0
     deadline = time.monotonic() + seconds
@@ -151,6 +158,7 @@ def main() -> None:
         help="seconds between published deltas (the fork coalesces to ~0.25)",
     )
     parser.add_argument("--compactions", type=int, default=20)
+    parser.add_argument("--warmup", type=float, default=0.0, help="seconds of uncounted load first")
     parser.add_argument("--nodes", type=int, default=10_000, help="size of the session whose page is loaded")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
@@ -178,6 +186,7 @@ def main() -> None:
         "channel_layer": "redis",
         "server_processes": 2,
         "page_session_nodes": args.nodes,
+        "warmup_s": args.warmup,
     }
     with running_fake_anthropic() as fake:
         fake.default = text_reply("## Goal\nload test\n", chunk_size=64)
@@ -202,6 +211,7 @@ def main() -> None:
                         args.clients,
                         args.seconds,
                         args.max_requests,
+                        args.warmup,
                     )
                     results["websocket_deltas"] = await delta_latency(
                         browser,

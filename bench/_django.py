@@ -47,7 +47,8 @@ def _drop(old_config: object) -> None:
         name = connection.settings_dict["NAME"]
         with connection._nodb_cursor() as cursor:
             cursor.execute(
-                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()",
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                "WHERE datname = %s AND pid <> pg_backend_pid()",
                 [name],
             )
         connections.close_all()

@@ -2,7 +2,7 @@
 carries, group consecutive calls in SQL: no trace carries more than MAX_POINTS points, each point
 is its group's highest measured context, failed calls keep a marker per group, compactions sit
 after exactly the calls written before them, and the chart says how many calls a point stands for.
-The cap is lowered here (charts.MAX_POINTS) so the sessions stay small."""
+The cap is lowered here (chart_calls.MAX_POINTS) so the sessions stay small."""
 
 from __future__ import annotations
 
@@ -24,8 +24,9 @@ from hypothesis import strategies as st
 from sessions_app import store
 from sessions_app.compaction.messages import Entry, Usage
 from sessions_app.models import CompactionEntry, Node, Session
-from sessions_app.presenters import charts
 from sessions_app.presenters.charts import FAILED_STOPS, build_charts, compaction_calls, load_calls
+from sessions_app.presenters.charts import calls as chart_calls
+from sessions_app.presenters.charts import compactions as chart_compactions
 from sessions_app.store.bulk_import import ImportCompaction, ImportNode
 from tests.web.conftest import HX
 
@@ -162,7 +163,7 @@ def test_each_compaction_follows_exactly_the_calls_written_before_it(long_sessio
 def test_the_panel_caps_every_trace_and_says_what_a_point_stands_for(
     staff_client: Client, long_session: Session, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(charts, "MAX_POINTS", 10)
+    monkeypatch.setattr(chart_calls, "MAX_POINTS", 10)
     calls = _expected(long_session)
     html, figs = _figures(staff_client, long_session)
     per = 10  # 83 calls in at most 10 points: 9 would do, the ladder's next is 10
@@ -276,7 +277,7 @@ def test_a_growing_session_aggregates_only_its_new_calls(long_session: Session) 
 def test_many_compactions_are_drawn_every_kth(
     staff_client: Client, long_session: Session, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(charts, "MAX_COMPACTIONS", 2)
+    monkeypatch.setattr(chart_compactions, "MAX_COMPACTIONS", 2)
     drawn = compaction_calls(long_session)
     assert drawn.total == 5 and drawn.every == 3
     assert [c.generation for c in drawn.rows] == [1, 4, 5]  # every 3rd, and the last
@@ -289,8 +290,8 @@ def test_many_compactions_are_drawn_every_kth(
 
 
 def test_audits_are_computed_a_few_per_view(long_session: Session, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(charts, "AUDITS_PER_VIEW", 2)
-    monkeypatch.setattr(charts, "AUDIT_SECONDS", 3600)  # the count decides here, not the clock
+    monkeypatch.setattr(chart_compactions, "AUDITS_PER_VIEW", 2)
+    monkeypatch.setattr(chart_compactions, "AUDIT_SECONDS", 3600)  # the count decides here, not the clock
     audited = CompactionEntry.objects.filter(node__session=long_session, audit__isnull=False)
     assert audited.count() == 0  # imported: none audited yet
     for pending, stored in ((3, 2), (1, 4), (0, 5)):  # 5 compactions, 2 audited per view

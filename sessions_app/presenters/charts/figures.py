@@ -1,0 +1,140 @@
+"""Plotly building blocks the token charts share: the palette, the layout, the figure dict handed to
+the page (built and validated with plotly's graph objects, drawn by the vendored plotly.js in
+static/vendor/), the call-number axis, step lines and the time formats of the hover and the axis.
+
+Kept apart from the reading (calls.py, compactions.py) so that what a chart looks like and what it
+costs to read are separate concerns. Only numbers, keys, reasons and timestamps go into figures:
+plotly interprets a few HTML tags in hover text, so callers escape keys and never pass model-written
+text.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+import plotly.graph_objects as go
+from django.utils import timezone
+from plotly.basedatatypes import BaseTraceType
+
+COLORS = {
+    "context": "#2f6feb",
+    "threshold": "#d9480f",
+    "window": "#868e96",
+    "compaction": "#9c36b5",
+    "input": "#2f6feb",
+    "output": "#2b8a3e",
+    "cache_read": "#f59f00",
+    "cache_write": "#e8590c",
+    "summary": "#9c36b5",
+    "retention": "#2b8a3e",
+    "lost": "#e03131",
+}
+
+
+def chart_layout(title: str, **extra: Any) -> go.Layout:
+    return go.Layout(
+        title={
+            "text": title,
+            "x": 0,
+            "xref": "paper",
+            "y": 0.98,
+            "yref": "container",
+            "font": {"size": 14},
+        },
+        margin={"l": 60, "r": 20, "t": 64, "b": 48},
+        height=340,
+        hovermode="closest",
+        legend={"orientation": "h", "x": 0, "y": 1.02, "xanchor": "left", "yanchor": "bottom"},
+        paper_bgcolor="rgba(0,0,0,0)",
+        plot_bgcolor="rgba(0,0,0,0)",
+        # No template: plotly.py's default one is large, and the page themes the figures itself.
+        template=None,
+        **extra,
+    )
+
+
+Arrays = dict[str, list[Any]]
+
+
+def plotly_figure(
+    data: Sequence[BaseTraceType | tuple[BaseTraceType, Arrays]], layout: go.Layout
+) -> dict[str, Any]:
+    """The figure as the dict plotly.js takes, minus the (empty) template.
+
+    A trace may come with its long per-call arrays (x, y, text) apart: they are attached after
+    plotly has built and checked the figure, because its validators copy and check every element
+    (tens of microseconds each: most of a chart's time with thousands of points). They hold only
+    numbers, None and strings made (and escaped) here; the tests validate whole figures."""
+    traces: list[BaseTraceType] = []
+    arrays: list[Arrays] = []
+    for item in data:
+        trace, extra = item if isinstance(item, tuple) else (item, {})
+        traces.append(trace)
+        arrays.append(extra)
+    fig: dict[str, Any] = go.Figure(data=traces, layout=layout).to_plotly_json()
+    fig["layout"].pop("template", None)
+    for built, extra in zip(fig["data"], arrays, strict=True):
+        built.update(extra)
+    return fig
+
+
+def hover_time(ts: datetime) -> str:
+    """A call's time for the hover (to the second)."""
+    return timezone.localtime(ts).strftime("%Y-%m-%d %H:%M:%S")
+
+
+def axis_time(ts: datetime) -> str:
+    """A call's place on the time axis (to the millisecond: calls a second apart stay apart)."""
+    return timezone.localtime(ts).strftime("%Y-%m-%d %H:%M:%S.%f")[:-3]
+
+
+def _tick_step(count: int, ticks: int = 12) -> int:
+    """A round distance between call-number ticks (1, 2, 5, 10, 20, 50, …) for about `ticks`."""
+    raw = max(1.0, count / ticks)
+    power = 10 ** math.floor(math.log10(raw))
+    return int(next(m * power for m in (1, 2, 5, 10) if m * power >= raw))
+
+
+def call_axis(count: int) -> dict[str, Any]:
+    axis: dict[str, Any] = {
+        "title": {"text": "model call"},
+        "tickformat": "d",
+        "tick0": 0,
+        "dtick": _tick_step(count),
+    }
+    if count:
+        axis["range"] = [0.5, count + 0.5]
+    return axis
+
+
+def step_line(
+    name: str,
+    color: str,
+    dash: str,
+    xs: list[Any],
+    ys: Sequence[int | None],
+    hover: list[str],
+    width: int = 2,
+    *,
+    changes_only: bool = False,
+) -> tuple[go.Scatter, Arrays]:
+    """A step line. `changes_only`: only the points where the value changes (and the last one),
+    which an "hv" step draws as the same line; for grouped charts, whose limits rarely change."""
+    last = len(ys) - 1
+    keep = [i for i in range(len(ys)) if not changes_only or i in (0, last) or ys[i] != ys[i - 1]]
+    trace = go.Scatter(
+        mode="lines",
+        name=name,
+        hoverinfo="text",
+        line={"color": color, "dash": dash, "width": width, "shape": "hv"},
+        connectgaps=False,
+    )
+    return trace, {"x": [xs[i] for i in keep], "y": [ys[i] for i in keep], "text": [hover[i] for i in keep]}
+
+
+def value_span(values: list[int]) -> str:
+    lo, hi = min(values), max(values)
+    return f"{lo:,}" if lo == hi else f"{lo:,}–{hi:,}"

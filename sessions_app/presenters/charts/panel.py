@@ -1,0 +1,278 @@
+"""The token charts panel: `build_charts` assembles the context, usage, summary and retention
+figures and the notes under them from the calls and compactions read for it.
+
+The context chart reads by model call: x is the call's number in the session (its time is in the
+hover; `x_axis="time"` puts the calls on a time axis instead), with the threshold and window in
+force at each call (limits.py). A call that failed (stop reason error / aborted) or reported no
+usage leaves a gap, marked, instead of a drop to zero. A chart with nothing to draw is replaced by a
+sentence saying why. Calls may be grouped (calls.py, docs/architecture.md "Reading without the
+whole history"); the note says how many calls a point stands for.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from html import escape
+from typing import Any
+
+import plotly.graph_objects as go
+from plotly.basedatatypes import BaseTraceType
+
+from sessions_app.models import CompactionEntry, Session
+from sessions_app.presenters.charts.calls import USAGE_PARTS, CallSeries, load_calls
+from sessions_app.presenters.charts.compactions import compaction_calls
+from sessions_app.presenters.charts.figures import (
+    COLORS,
+    Arrays,
+    axis_time,
+    call_axis,
+    chart_layout,
+    hover_time,
+    plotly_figure,
+)
+from sessions_app.presenters.charts.limits import limit_traces
+from sessions_app.presenters.charts.retention import retention_chart
+
+X_AXES = ("call", "time")
+
+
+@dataclass(frozen=True, slots=True)
+class Charts:
+    calls: int
+    compactions: int
+    # A figure is None when it would be empty; its note then says why.
+    context: dict[str, Any] | None
+    usage: dict[str, Any] | None
+    summaries: dict[str, Any] | None
+    # None when no compaction has an audited fact; `retention_note` then says why.
+    retention: dict[str, Any] | None = None
+    retention_note: str = ""
+    x_axis: str = "call"
+    context_note: str = ""
+    usage_note: str = ""
+    summaries_note: str = ""
+    failed: int = 0  # calls drawn as gaps (error, aborted, no usage)
+    limits_note: str = ""  # where the threshold and window at each call come from
+    points_note: str = ""  # how many calls a point stands for, when calls are grouped
+    per: int = 1  # calls per point at most
+
+
+def _compaction_note(entry: CompactionEntry, threshold_then: int | None) -> str:
+    """What a compaction's record says about the threshold when its call did not record one."""
+    if entry.reason != "threshold" or threshold_then is not None:
+        return ""
+    return f"<br>fired at {entry.tokens_before:,} tokens: the threshold then was below that"
+
+
+def _points_note(series: CallSeries) -> str:
+    if series.per == 1:
+        return ""
+    return (
+        f"{series.calls:,} model calls: each point stands for up to {series.per:,} consecutive calls "
+        "(the line shows the highest context among them, the usage bars their mean per call, and one "
+        "failed-call marker stands for all of a group's failed calls)."
+    )
+
+
+def build_charts(
+    session: Session, threshold: int, window: int, x_axis: str = "call", *, max_points: int | None = None
+) -> Charts:
+    """The token charts. `threshold` and `window` are today's values, used for calls that did not
+    record theirs; `x_axis` is "call" (the default) or "time"; `max_points` caps the points per
+    trace (default MAX_POINTS)."""
+    by_time = x_axis == "time"
+    series = load_calls(session, max_points)
+    points = series.points
+    xs: list[Any] = [axis_time(p.timestamp) if by_time else p.n for p in points]
+    ys: list[int | None] = []
+    hover: list[str] = []
+    fx: list[Any] = []
+    fy: list[int] = []
+    ftext: list[str] = []
+    last_good = 0
+    for p in points:
+        if p.tokens is None:
+            ys.append(None)
+            hover.append("")
+        else:
+            limit = f" · threshold {p.threshold:,}" if p.threshold is not None else ""
+            group = f"<br>the highest of {p.label}" if p.count > 1 else ""
+            ys.append(p.tokens)
+            hover.append(
+                f"call {p.n} · {escape(p.key)}<br>{hover_time(p.timestamp)}<br>"
+                f"{p.tokens:,} tokens · {escape(p.stop)}{limit}{group}"
+            )
+        if p.failed_n is not None and p.failed_timestamp is not None:
+            # At the level of the call before it: a gap, not a drop to zero.
+            before = p.tokens is not None and p.n < p.failed_n
+            fx.append(axis_time(p.failed_timestamp) if by_time else p.failed_n)
+            fy.append(p.tokens if before and p.tokens is not None else last_good)
+            group = f"<br>{p.failed} of {p.label} failed or reported no usage" if p.count > 1 else ""
+            ftext.append(
+                f"call {p.failed_n} · {escape(p.failed_key)}<br>{hover_time(p.failed_timestamp)}<br>"
+                f"{p.why_failed}{group}"
+            )
+        if p.tokens is not None:
+            last_good = p.tokens
+
+    drawn = compaction_calls(session)
+    compactions = drawn.rows
+    entries = [c.entry for c in compactions]
+    cx: list[Any] = []
+    cy: list[int | None] = []
+    ctext: list[str | None] = []
+    for c in compactions:
+        gen, e, before_calls = c.generation, c.entry, c.calls_before
+        at: Any = axis_time(e.node.timestamp) if by_time else before_calls + 0.5
+        after = e.tokens_after if e.tokens_after is not None else e.node.token_estimate
+        label = (
+            f"compaction {gen} ({escape(e.reason)}) · {escape(e.node.key)}<br>"
+            f"after call {before_calls} · {hover_time(e.node.timestamp)}<br>"
+            f"{e.tokens_before:,} → {after:,} tokens" + _compaction_note(e, c.threshold_then)
+        )
+        cx += [at, at, None]
+        cy += [e.tokens_before, after, None]
+        ctext += [label, label, None]
+
+    context_fig: dict[str, Any] | None = None
+    context_note = ""
+    limits_note = ""
+    failed = sum(p.failed for p in points)
+    if points or entries:
+        traces: list[BaseTraceType | tuple[BaseTraceType, Arrays]] = [
+            (
+                go.Scatter(
+                    mode="lines+markers",
+                    name="context tokens per model call",
+                    hoverinfo="text",
+                    connectgaps=False,
+                    line={"color": COLORS["context"], "width": 2},
+                    marker={"size": 5},
+                ),
+                {"x": xs, "y": ys, "text": hover},
+            ),
+        ]
+        if points:
+            limits, limits_note = limit_traces(points, xs, threshold, window, grouped=series.per > 1)
+            traces += limits
+        if fx:
+            traces.append(
+                (
+                    go.Scatter(
+                        mode="markers",
+                        name="failed call (no usage: a gap, not a drop)",
+                        hoverinfo="text",
+                        marker={
+                            "symbol": "x-thin-open",
+                            "size": 12,
+                            "color": COLORS["lost"],
+                            "line": {"width": 2},
+                        },
+                    ),
+                    {"x": fx, "y": fy, "text": ftext},
+                )
+            )
+        if cx:
+            traces.append(
+                go.Scatter(
+                    mode="lines+markers",
+                    name="compaction (before → after)",
+                    x=cx,
+                    y=cy,
+                    text=ctext,
+                    hoverinfo="text",
+                    line={"color": COLORS["compaction"], "width": 3, "dash": "dot"},
+                    marker={
+                        "size": 10,
+                        "symbol": ["triangle-down", "circle", "circle"] * len(entries),
+                        "color": COLORS["compaction"],
+                    },
+                )
+            )
+        context_fig = plotly_figure(
+            traces,
+            chart_layout(
+                "Context tokens per model call",
+                xaxis={"type": "date", "title": {"text": "time of the call"}}
+                if by_time
+                else call_axis(series.calls),
+                yaxis={"title": {"text": "tokens"}, "rangemode": "tozero"},
+            ),
+        )
+        if not points:
+            context_note = "No model calls recorded: only the compactions are drawn."
+        elif not entries:
+            context_note = "No compactions yet."
+    else:
+        context_note = "No model calls recorded and no compactions yet: nothing to chart."
+
+    usage_fig: dict[str, Any] | None = None
+    usage_note = ""
+    if any(p.measured for p in points):
+        # A bar per call, or per group at the group's middle (so the groups' bars keep one width).
+        bar_x: list[Any] = [p.first if p.count == 1 else p.first + (p.count - 1) / 2 for p in points]
+        usage_fig = plotly_figure(
+            [
+                (
+                    go.Bar(name=name.replace("_", " "), marker={"color": COLORS[name]}),
+                    {"x": bar_x, "y": [p.usage[i] if p.usage else None for p in points]},
+                )
+                for i, name in enumerate(USAGE_PARTS)
+            ],
+            chart_layout(
+                "Usage per model call" if series.per == 1 else "Usage per model call (mean per group)",
+                barmode="stack",
+                xaxis=call_axis(series.calls),
+                yaxis={"title": {"text": "tokens"}},
+            ),
+        )
+    else:
+        usage_note = (
+            "No model call reported usage." if points else "No model calls recorded, so there is no usage."
+        )
+
+    summaries_fig: dict[str, Any] | None = None
+    summaries_note = ""
+    if entries:
+        gens = [c.generation for c in compactions]
+        summaries_fig = plotly_figure(
+            [
+                go.Bar(
+                    name="summary tokens (estimate)",
+                    x=gens,
+                    y=[e.node.token_estimate for e in entries],
+                    text=[f"{c.summary_chars:,} chars · {escape(c.entry.reason)}" for c in compactions],
+                    hoverinfo="x+y+text",
+                    marker={"color": COLORS["summary"]},
+                ),
+            ],
+            chart_layout(
+                "Summary length per compaction generation",
+                xaxis={"title": {"text": "generation"}, "dtick": 1},
+                yaxis={"title": {"text": "tokens"}, "rangemode": "tozero"},
+            ),
+        )
+    else:
+        summaries_note = "No compactions yet, so there are no summaries to measure."
+    retention_fig, retention_note = retention_chart(
+        [c.retention for c in compactions], [c.generation for c in compactions]
+    )
+    if drawn.note:
+        retention_note = f"{retention_note} {drawn.note}".strip()
+    return Charts(
+        series.calls,
+        drawn.total,
+        context_fig,
+        usage_fig,
+        summaries_fig,
+        retention_fig,
+        retention_note,
+        x_axis="time" if by_time else "call",
+        context_note=context_note,
+        usage_note=usage_note,
+        summaries_note=summaries_note,
+        failed=failed,
+        limits_note=limits_note,
+        points_note=_points_note(series),
+        per=series.per,
+    )

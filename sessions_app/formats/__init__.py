@@ -3,7 +3,8 @@
 - `pi/`: pi's JSONL sessions (schema v1-v3): `reader` (file → entries), `writer` (stored nodes →
   v3 lines) and `schema`, pi's spellings of the contract's names, shared by both.
 - `claude`: Claude Code transcripts, record by record, into entries.
-- `codex`: OpenAI Codex CLI rollouts, record by record, into entries.
+- `codex/`: OpenAI Codex CLI rollouts, record by record, into entries (`records`, `content`,
+  `calls`, `outputs`, `meta`, `stream`, `items`, `rollout`; the format is described in its `__init__`).
 - `fields`: keeping what the contract has no name for, as both parsers do.
 
 The store side (streaming a parsed file into the store, reading nodes for an export) is

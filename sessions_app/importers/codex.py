@@ -1,6 +1,6 @@
 """OpenAI Codex CLI rollouts into the store.
 
-How records map is described with the parser (`sessions_app/formats/codex.py`); here the store
+How records map is described with the parser (`sessions_app/formats/codex/`); here the store
 side: one main Agent ("codex") owns every node, records that are no node are kept verbatim as
 Event rows of type `import_record` (as for Claude Code's metadata records), compactions get their
 CompactionEntry (reason `imported`, keeping nothing, `tokens_after` from the first call after

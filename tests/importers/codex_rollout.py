@@ -1,5 +1,5 @@
 """A synthetic Codex CLI rollout of any length, in the shape Codex writes (see
-`sessions_app/formats/codex.py`), for tests and for benchmarks that need a large file:
+`sessions_app/formats/codex/`), for tests and for benchmarks that need a large file:
 
     from tests.importers.codex_rollout import write_rollout
     size = write_rollout(path, turns=12_000)   # about 50 MB

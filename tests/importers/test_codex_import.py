@@ -4,7 +4,7 @@ exit codes, apply_patch as a patch, context messages that are no user turns, thr
 the charts, auto-detection, the command and the upload form.
 
 The fixture `data/codex_rollout.jsonl` is a hand-made rollout of six turns in the shape Codex
-writes (see `sessions_app/formats/codex.py` for where the shapes come from)."""
+writes (see `sessions_app/formats/codex/` for where the shapes come from)."""
 
 from __future__ import annotations
 

@@ -13,7 +13,8 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from datetime import UTC, datetime
+from typing import Any, Final, TypeGuard
 
 from sessions_app.compaction.messages import Block
 
@@ -175,3 +176,18 @@ def content_blocks(
     if content is not None:
         note(issues, f"{where} is {describe(content)}, not a string or an array", "no content is recorded")
     return []
+
+
+def valid_timestamp(value: Any) -> TypeGuard[str]:
+    """A string Python reads as an ISO 8601 timestamp (what both formats write) that is a moment
+    both databases can store: naive ones are UTC, and one whose UTC time falls outside years 1 to
+    9999 (0001-01-01T00:00:00+05:00) is not valid."""
+    if not isinstance(value, str):
+        return False
+    try:
+        parsed = datetime.fromisoformat(value)
+        if parsed.tzinfo is not None:
+            parsed.astimezone(UTC)
+    except (ValueError, OverflowError):
+        return False
+    return True

@@ -57,13 +57,13 @@ import orjson
 from sessions_app.compaction.vocabulary import CompactionReason
 from sessions_app.formats import claude
 from sessions_app.formats.claude import Record
-from sessions_app.formats.fields import Issues, rest
+from sessions_app.formats.fields import Issues, rest, valid_timestamp
 from sessions_app.formats.jsonl import describe
 from sessions_app.models import Agent, Event, Session
 from sessions_app.store import ImportCompaction, ImportNode
 
 from .lines import LineReader
-from .writer import FormatImporter, parse_timestamp, valid_timestamp
+from .writer import FormatImporter, parse_timestamp
 
 _MAX_UUID = 56  # node keys hold 64 characters; "#<n>" suffixes need room
 # Nodes stay editable this long after release (split assistant records, a boundary's summary).

@@ -17,10 +17,11 @@ from collections.abc import Iterator
 from typing import Any
 
 from sessions_app.formats import codex
+from sessions_app.formats.fields import valid_timestamp
 from sessions_app.models import Agent, Event, Session
 from sessions_app.store import ImportCompaction, ImportNode
 
-from .writer import TITLE_MAX, FormatImporter, parse_timestamp, valid_timestamp
+from .writer import TITLE_MAX, FormatImporter, parse_timestamp
 
 _EVENT_BATCH = 500
 

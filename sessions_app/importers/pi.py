@@ -21,14 +21,14 @@ from collections.abc import Iterator
 from typing import Any
 
 from sessions_app.compaction.messages import COMPACTION, CUSTOM, MESSAGE, SESSION_INFO, Entry
-from sessions_app.formats.fields import token_count
+from sessions_app.formats.fields import token_count, valid_timestamp
 from sessions_app.formats.jsonl import describe
 from sessions_app.formats.pi import reader as pi_reader
 from sessions_app.formats.pi.schema import ENTRY_TYPES, HEADER_TYPE
 from sessions_app.models import Node, Session
 from sessions_app.store import ImportCompaction, ImportNode
 
-from .writer import TITLE_MAX, FormatImporter, valid_timestamp
+from .writer import TITLE_MAX, FormatImporter
 
 _MAX_KEY = Node._meta.get_field("key").max_length or 64
 _NOTHING_KEPT = "nothing before the compaction is kept (as pi reads it)"

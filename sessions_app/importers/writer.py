@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, TypeGuard
+from typing import Any
 
 from sessions_app.models import Session
 from sessions_app.store import ImportNode
@@ -29,21 +29,6 @@ def parse_timestamp(value: str) -> datetime:
     """A timestamp `valid_timestamp` accepted, as an aware datetime (naive ones are UTC)."""
     parsed = datetime.fromisoformat(value)
     return parsed if parsed.tzinfo is not None else parsed.replace(tzinfo=UTC)
-
-
-def valid_timestamp(value: Any) -> TypeGuard[str]:
-    """A string Python reads as an ISO 8601 timestamp (what both formats write) that is a moment
-    both databases can store: naive ones are UTC, and one whose UTC time falls outside years 1 to
-    9999 (0001-01-01T00:00:00+05:00) is not valid."""
-    if not isinstance(value, str):
-        return False
-    try:
-        parsed = datetime.fromisoformat(value)
-        if parsed.tzinfo is not None:
-            parsed.astimezone(UTC)
-    except (ValueError, OverflowError):
-        return False
-    return True
 
 
 @dataclass(slots=True)

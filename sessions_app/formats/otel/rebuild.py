@@ -39,6 +39,7 @@ from typing import Any, Final
 
 from sessions_app.compaction.messages import ASSISTANT, COMPACTION, MESSAGE, TOOL_RESULT, USER, Entry
 
+from ..fields import valid_timestamp as valid_time
 from . import schema
 from .messages import (
     BadMessages,
@@ -53,7 +54,7 @@ from .own_spans import chat_entry, input_entries, parents_first, tool_entry
 from .reader import SpanRecord
 from .results import Built, Problem, State
 from .span_nodes import compaction_entry, lend, tool_content
-from .values import MAX_KEY, iso_time, key_list, response_finish_reason, usage_of, valid_time
+from .values import MAX_KEY, iso_time, key_list, response_finish_reason, usage_of
 
 CHAT_OPERATIONS: Final = frozenset({schema.CHAT, "text_completion", "generate_content"})
 _TITLE_CHARS: Final = 100

@@ -29,19 +29,6 @@ def iso_time(ns: int) -> str | None:
         return None
 
 
-def valid_time(value: Any) -> bool:
-    """An ISO 8601 time both databases store: one with a UTC moment in years 1 to 9999."""
-    if not isinstance(value, str):
-        return False
-    try:
-        parsed = datetime.fromisoformat(value)
-        if parsed.tzinfo is not None:
-            parsed.astimezone(UTC)
-    except (ValueError, OverflowError):
-        return False
-    return True
-
-
 def token_count(value: Any) -> int | None:
     """A whole number of tokens a node can store, else None (booleans and fractions are none)."""
     if isinstance(value, bool) or not isinstance(value, int | float):

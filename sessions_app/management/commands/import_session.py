@@ -71,12 +71,7 @@ class Command(BaseCommand):
                 progress_every=PROGRESS_FROM_BYTES,
             )
         except ImportFailed as exc:
-            hint = " Nothing was imported."
-            if not opts["skip_bad_lines"] and exc.skippable:
-                hint += " --skip-bad-lines imports the rest."
-            if len(exc.problems) > 1:
-                self.stderr.write(exc.report())
-            raise CommandError(f"{exc}.{hint}") from exc
+            raise self._failed(exc, opts) from exc
         self._report(result.skipped, result.warnings)
         seconds = max(result.seconds, 1e-9)
         if result.bytes >= PROGRESS_FROM_BYTES:
@@ -91,6 +86,15 @@ class Command(BaseCommand):
             f"{len(result.skipped)} lines skipped, {len(result.warnings)} warnings; title {s.title!r}"
         )
         self.stdout.write(f"session {s.pk}")
+
+    def _failed(self, exc: ImportFailed, opts: dict[str, Any]) -> CommandError:
+        """The error a failed import ends with (every problem on stderr when there are several)."""
+        hint = " Nothing was imported."
+        if not opts["skip_bad_lines"] and exc.skippable:
+            hint += " --skip-bad-lines imports the rest."
+        if len(exc.problems) > 1:
+            self.stderr.write(exc.report())
+        return CommandError(f"{exc}.{hint}")
 
     def _report(self, skipped: list[LineProblem], warnings: list[LineProblem]) -> None:
         for p in skipped:
@@ -107,12 +111,7 @@ class Command(BaseCommand):
                 max_line_bytes=opts["max_line_bytes"],
             )
         except ImportFailed as exc:
-            hint = " Nothing was imported."
-            if not opts["skip_bad_lines"] and exc.skippable:
-                hint += " --skip-bad-lines imports the rest."
-            if len(exc.problems) > 1:
-                self.stderr.write(exc.report())
-            raise CommandError(f"{exc}.{hint}") from exc
+            raise self._failed(exc, opts) from exc
         self._report(result.skipped, result.warnings)
         seconds = max(result.seconds, 1e-9)
         if result.bytes >= PROGRESS_FROM_BYTES:

@@ -66,7 +66,7 @@ def _tree_html(request: HtmxHttpRequest, session: Session, index: tree_p.TreeInd
     return html
 
 
-def _panel_html(request: HtmxHttpRequest, session: Session, panel: Panel) -> str:
+def _panel_html(request: HtmxHttpRequest, session: Session, panel: Panel, token: str | None = None) -> str:
     """A panel rendered. A panel the registry marks cacheable (no form, nothing per user beyond
     `can_act`, nothing that changes without a node being appended or the active node moving) is
     cached per session, active node, next sequence number, settings and query string, for at
@@ -76,6 +76,8 @@ def _panel_html(request: HtmxHttpRequest, session: Session, panel: Panel) -> str
     def render() -> str:
         context = {"session": session, "panel": panel, "can_act": can_act}
         context.update(panel.context(request, session))
+        if token is not None:  # the page's own token, which a cached page swaps (see _page)
+            context["csrf_token"] = token
         return scrub_surrogates(render_to_string(panel.template, context, request))
 
     if not panel.cache_seconds:
@@ -106,8 +108,9 @@ def _render_page(
         "live_task": live_task(session),
     }
     context.update(_node_context(session, index, focus))
-    context["panel_html"] = mark_safe(_panel_html(request, session, panel))  # rendered (escaped) above
-    context["csrf_token"] = token  # one token for the whole page, so a cached copy can swap it
+    # One token for the whole page, panel included, so a cached copy can swap it.
+    context["panel_html"] = mark_safe(_panel_html(request, session, panel, token))  # rendered (escaped)
+    context["csrf_token"] = token
     return scrub_surrogates(render_to_string("sessions/session_detail.html", context, request))
 
 

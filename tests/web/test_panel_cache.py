@@ -112,3 +112,23 @@ def test_a_cached_page_follows_an_append(staff_client):
         content=[{"type": "text", "text": "appended after the page was cached"}],
     )
     assert f'id="tn-{node.pk}"' in staff_client.get(url).content.decode()
+
+
+def test_every_form_of_a_cached_page_carries_the_requests_token(staff):
+    """Two browsers of one user: the second gets the first's page from the cache, with its own
+    token in every form, the cut panel's included (its forms are rendered with the page's token)."""
+    import re
+
+    from django.test import Client
+
+    built = build_session(compactions=0)
+    url = reverse("sessions_app:session_panel", args=[built.session.pk, "cut"])
+    tokens = []
+    for _ in range(2):
+        client = Client(enforce_csrf_checks=True)
+        client.force_login(staff)
+        html = client.get(url).content.decode()
+        found = set(re.findall(r'name="csrfmiddlewaretoken" value="([^"]+)"', html))
+        assert len(found) == 1, "one token for the whole page"
+        tokens.append(found.pop())
+    assert tokens[0] != tokens[1]

@@ -63,7 +63,7 @@ from sessions_app.models import Agent, Event, Session
 from sessions_app.store import ImportCompaction, ImportNode
 
 from .lines import LineReader
-from .writer import FormatImporter, parse_timestamp
+from .writer import FormatImporter
 
 _MAX_UUID = 56  # node keys hold 64 characters; "#<n>" suffixes need room
 # Nodes stay editable this long after release (split assistant records, a boundary's summary).
@@ -147,7 +147,6 @@ class ClaudeImporter(FormatImporter):
         self._titles: dict[str, str] = {}  # "custom" / "ai" -> the last such title
         self._leaf_titles: dict[str, str] = {}  # summary records: leaf uuid -> summary
         self._first_prompt: str | None = None
-        self._latest: str | None = None  # the latest valid timestamp of any record
         self._after: dict[int, ImportCompaction] = {}  # agent -> compaction awaiting tokens_after
         self._sub_file: SubagentFile | None = None  # the sub-agent transcript being read
         self._sub_files: list[str] = []
@@ -178,7 +177,6 @@ class ClaudeImporter(FormatImporter):
         if self._sub_files:
             self.metadata["subagent_files"] = self._sub_files
         self.title = self._title(main_active)
-        self.last_activity = self._latest
 
     # --- what the transcript says about itself ----------------------------------------------
 
@@ -198,23 +196,11 @@ class ClaudeImporter(FormatImporter):
                 steps -= 1
         return self._first_prompt
 
-    def _saw_time(self, ts: str) -> None:
-        """Keep the latest timestamp. Claude Code writes one format (`…T09:00:03.100Z`), which
-        compares as text; others are compared as moments."""
-        latest = self._latest
-        if latest is None:
-            self._latest = ts
-        elif len(ts) == len(latest) and ts[-1] == latest[-1] == "Z":
-            if ts > latest:
-                self._latest = ts
-        elif parse_timestamp(ts) > parse_timestamp(latest):
-            self._latest = ts
-
     def _meta_record(self, rec: dict[str, Any]) -> None:
         """A record without a uuid: titles are noted (main file only), then it is an event."""
         ts = rec.get("timestamp")
         if valid_timestamp(ts):
-            self._saw_time(ts)
+            self.saw_time(ts)
         if self._sub_file is None:
             found = claude.title_record(rec)
             if found is not None:
@@ -354,7 +340,7 @@ class ClaudeImporter(FormatImporter):
         ts = rec.get("timestamp")
         if valid_timestamp(ts):
             self._last_ts = ts
-            self._saw_time(ts)
+            self.saw_time(ts)
         else:
             if ts is not None:
                 problems.warn(n, f"bad timestamp {ts!r}; the previous one is used")

@@ -21,7 +21,7 @@ from sessions_app.formats.fields import valid_timestamp
 from sessions_app.models import Agent, Event, Session
 from sessions_app.store import ImportCompaction, ImportNode
 
-from .writer import TITLE_MAX, FormatImporter, parse_timestamp
+from .writer import TITLE_MAX, FormatImporter
 
 _EVENT_BATCH = 500
 
@@ -44,7 +44,6 @@ class CodexImporter(FormatImporter):
         self.rollout = codex.Rollout()
         self._events: list[Event] = []
         self._last_ts: str | None = None
-        self._latest: str | None = None
         # The parser learns a compaction's tokens_after from a later call; the store reads the
         # ImportCompaction once every entry is consumed, so it is copied over at the end.
         self._compactions: list[tuple[codex.Compaction, ImportCompaction]] = []
@@ -58,7 +57,7 @@ class CodexImporter(FormatImporter):
         for n, rec in self.records():
             ts = rec.get("timestamp")
             if valid_timestamp(ts):
-                self._saw_time(ts)
+                self.saw_time(ts)
                 self._last_ts = ts
             else:
                 if ts is not None:
@@ -81,7 +80,6 @@ class CodexImporter(FormatImporter):
             Session.all_objects.filter(pk=self.session.pk).update(context_window=rollout.context_window)
         title = rollout.title
         self.title = title[:TITLE_MAX] if title else None
-        self.last_activity = self._latest
 
     def _drain(self, line: int) -> Iterator[ImportNode]:
         """What the last record produced: problems reported on its line, events kept, nodes
@@ -119,18 +117,6 @@ class CodexImporter(FormatImporter):
                 self._compactions.append((comp, imported))
             yield ImportNode(entry, agent_id=agent, compaction=imported)
         ready.clear()
-
-    def _saw_time(self, ts: str) -> None:
-        """Keep the latest timestamp (Codex writes one form, `…T09:00:03.100Z`, which compares
-        as text; others are compared as moments)."""
-        latest = self._latest
-        if latest is None:
-            self._latest = ts
-        elif len(ts) == len(latest) and ts[-1] == latest[-1] == "Z":
-            if ts > latest:
-                self._latest = ts
-        elif parse_timestamp(ts) > parse_timestamp(latest):
-            self._latest = ts
 
     def _event(self, rec: dict[str, Any]) -> None:
         if self.problems.failed:

@@ -144,6 +144,18 @@ class FormatImporter(abc.ABC):
         self.events = 0  # Event rows written for records that are not nodes
         self.agents = 0  # Agent rows written
 
+    def saw_time(self, ts: str) -> None:
+        """Keep the latest valid timestamp as `last_activity`. Claude Code and Codex write one form
+        (`…T09:00:03.100Z`), which compares as text; others are compared as moments."""
+        latest = self.last_activity
+        if latest is None:
+            self.last_activity = ts
+        elif len(ts) == len(latest) and ts[-1] == latest[-1] == "Z":
+            if ts > latest:
+                self.last_activity = ts
+        elif parse_timestamp(ts) > parse_timestamp(latest):
+            self.last_activity = ts
+
     def start(self, session: Session, first: tuple[int, dict[str, Any]] | None) -> None:
         """Called inside the transaction, before `nodes()`, with the file's first record (line,
         object), already read to tell the format; None if that line was unreadable."""

@@ -270,6 +270,9 @@ class CompactionEntry(models.Model):
     # until computed. docs/compaction.md, "Retention audit".
     audit = models.JSONField(null=True, blank=True)
     retention = models.FloatField(null=True, blank=True)
+    # The summary as the model wrote it, when the carry-over guard added to it: the audit computed
+    # later checks it too, to show what the model itself dropped (compaction/carry_over.py).
+    model_summary = models.TextField(null=True, blank=True)
     fork_agent = models.ForeignKey(
         Agent, null=True, blank=True, on_delete=models.SET_NULL, related_name="compactions"
     )

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
-from .facts import Fact, extract_facts
+from .facts import ALL_KINDS, Fact, extract_facts
 from .messages import ASSISTANT, BASH_EXECUTION, COMPACTION, MESSAGE, Entry
 from .phrases import message_text, normalize, stems
 from .prepare import Preparation
@@ -253,8 +253,9 @@ class Auditor:
         *,
         span_start: str | None = None,
         first_kept: str | None = None,
+        kinds: frozenset[FactKind] = ALL_KINDS,
     ) -> None:
-        self.facts = extract_facts(span, kept)
+        self.facts = extract_facts(span, kept, kinds=kinds)
         self.kept = kept
         self.span_start = span_start
         self.first_kept = first_kept
@@ -275,13 +276,15 @@ def span_auditor(span: Sequence[Entry], kept: Sequence[Entry]) -> Auditor:
     )
 
 
-def preparation_auditor(prep: Preparation) -> Auditor:
-    """The auditor of every summary written for a plan (before the compaction is stored)."""
+def preparation_auditor(prep: Preparation, kinds: frozenset[FactKind] = ALL_KINDS) -> Auditor:
+    """The auditor of every summary written for a plan (before the compaction is stored), for
+    the facts of `kinds` (all of them by default)."""
     return Auditor(
         [*prep.summarize, *prep.turn_prefix],
         prep.kept,
         span_start=prep.boundary_start,
         first_kept=prep.first_kept,
+        kinds=kinds,
     )
 
 
@@ -310,17 +313,22 @@ def compaction_span(path: Sequence[Entry], index: int) -> tuple[int, int]:
     return min(start, first_kept), first_kept
 
 
-def audit_at(path: Sequence[Entry], index: int) -> Audit:
-    """The audit of the compaction at `path[index]` (`path` runs from the root to it or beyond)."""
+def compaction_auditor(path: Sequence[Entry], index: int) -> Auditor:
+    """The auditor of the compaction at `path[index]` (`path` runs from the root to it or beyond):
+    its span's facts, against which any summary of that span can be checked."""
     entry = path[index]
     if entry.kind != COMPACTION:
         raise ValueError(f"entry {entry.key} is a {entry.kind}, not a compaction")
     start, first_kept = compaction_span(path, index)
-    span = path[start:first_kept]
-    kept = path[first_kept:index]
-    summary = entry.data.get("summary")
-    facts = extract_facts(span, kept)
-    checked = check(facts, summary if isinstance(summary, str) else "", kept)
-    return Audit(
-        checked, span_start=path[start].key if start < index else None, first_kept=path[first_kept].key
+    return Auditor(
+        path[start:first_kept],
+        path[first_kept:index],
+        span_start=path[start].key if start < index else None,
+        first_kept=path[first_kept].key,
     )
+
+
+def audit_at(path: Sequence[Entry], index: int) -> Audit:
+    """The audit of the compaction at `path[index]` (`path` runs from the root to it or beyond)."""
+    summary = path[index].data.get("summary")
+    return compaction_auditor(path, index).audit(summary if isinstance(summary, str) else "")

@@ -5,8 +5,10 @@ they are appended verbatim under their own heading (before the file lists), and 
 returned so the dashboard can show what the model dropped (docs/compaction.md, "Retention audit",
 rule R6). The extractive summarizer copies these itself and needs no guard.
 
-Both audits check the same facts, found once (`Auditor`); the audit of the summary as written is
-the one the fork stores, so nothing is extracted again after the guard.
+The guard looks only for the kinds it carries: they come from user messages alone, so it reads
+a small part of the span, and the compaction waits for nothing else. The full retention audit
+(every kind, of the summary as written and of the model's own) is derived data, computed after
+the compaction is written (store/audits.py; docs/compaction.md, "Retention audit").
 """
 
 from __future__ import annotations
@@ -27,13 +29,23 @@ CARRIED_KINDS: Final = {FactKind.CONSTRAINT: CARRIED_CONSTRAINT, FactKind.REQUES
 @dataclass(frozen=True, slots=True)
 class Guarded:
     payload: CompactionPayload
-    audit: Audit  # of the summary as written (after the guard)
+    audit: Audit  # of the summary as written (after the guard), for the carried kinds
     before: Audit | None  # of the model's own summary, when the guard added anything
+    model_summary: str | None = None  # the summary as the model wrote it, when the guard added to it
+
+
+CARRIED: Final = frozenset(CARRIED_KINDS)
+
+
+def carried_auditor(prep: Preparation) -> Auditor:
+    """The plan's auditor for the kinds the guard carries, and only those."""
+    return preparation_auditor(prep, CARRIED)
 
 
 def carry_over(prep: Preparation, payload: CompactionPayload, auditor: Auditor | None = None) -> Guarded:
-    """`auditor` is the plan's (`preparation_auditor`), when the caller has one already."""
-    auditor = auditor or preparation_auditor(prep)
+    """`auditor` is one of the plan's (`carried_auditor` or `preparation_auditor`), when the
+    caller has one already; the carried kinds are what the guard acts on either way."""
+    auditor = auditor or carried_auditor(prep)
     before = auditor.audit(payload.summary)
     lost = [f for f in before.lost() if f.kind in CARRIED_KINDS]
     if not lost:
@@ -51,4 +63,4 @@ def carry_over(prep: Preparation, payload: CompactionPayload, auditor: Auditor |
         body = body[: -len(lists)]
     summary = f"{body.rstrip()}\n\n{block}{lists}"
     guarded = replace(payload, summary=summary)
-    return Guarded(guarded, auditor.audit(summary), before)
+    return Guarded(guarded, auditor.audit(summary), before, payload.summary)

@@ -7,7 +7,9 @@ artifact is not an artifact (docs/compaction.md, "Retention audit", rule R2).
 
 `extract_facts(span, after)` returns them in the order they occur; `after` is what follows the span
 on the path (the kept tail), used to tell whether an error was fixed later and whether the last
-request was still being worked on at the cut.
+request was still being worked on at the cut. `kinds` limits the work to some kinds of fact: the
+carry-over guard needs only the user's constraints and requests, which are read from user messages
+alone (docs/compaction.md, "Retention audit").
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import chain, islice
-from typing import Any
+from typing import Any, Final
 
 from .messages import ASSISTANT, BASH_EXECUTION, COMPACTION, MESSAGE, TOOL_RESULT, USER, Entry
 from .phrases import (
@@ -117,10 +119,16 @@ class _Call:
 
 @dataclass(slots=True)
 class _Walk:
+    kinds: frozenset[FactKind]
     facts: list[Fact] = field(default_factory=list)
     seen: set[tuple[FactKind, str]] = field(default_factory=set)
 
+    def wants(self, *kinds: FactKind) -> bool:
+        return any(k in self.kinds for k in kinds)
+
     def add(self, fact: Fact, key: str | None = None) -> None:
+        if fact.kind not in self.kinds:
+            return
         k = (fact.kind, normalize(key if key is not None else fact.text))
         if k not in self.seen:
             self.seen.add(k)
@@ -180,23 +188,38 @@ def _resolution(call: _Call, later: Iterable[_Call]) -> tuple[str | None, tuple[
     return None, ()
 
 
-def extract_facts(span: Sequence[Entry], after: Sequence[Entry] = ()) -> list[Fact]:
-    """The facts of `span`, in order; `after` (the kept tail) only informs errors and requests."""
-    walk = _Walk()
-    span_calls = _calls(span)
-    later_calls = _calls(after)
+ALL_KINDS: Final = frozenset(FactKind)
+_CALL_KINDS: Final = (FactKind.DENIED, FactKind.COMMAND, FactKind.ERROR, FactKind.SUBAGENT, FactKind.ARTIFACT)
+
+
+def extract_facts(
+    span: Sequence[Entry], after: Sequence[Entry] = (), *, kinds: frozenset[FactKind] = ALL_KINDS
+) -> list[Fact]:
+    """The facts of `span`, in order; `after` (the kept tail) only informs errors and requests.
+    Only facts of `kinds` are looked for (the same ones, found the same way, as with all kinds)."""
+    walk = _Walk(kinds)
     _conversation_facts(walk, span, after)
-    for i, call in enumerate(span_calls):
-        # The calls after this one, walked only for a failure (a copy per call would be quadratic).
-        _call_facts(walk, call, chain(islice(span_calls, i + 1, None), later_calls))
+    if walk.wants(*_CALL_KINDS):
+        _all_call_facts(walk, span, after)
     order = {e.key: i for i, e in enumerate(span)}
     walk.facts.sort(key=lambda f: order.get(f.node, len(order)))
     return walk.facts
 
 
+def _all_call_facts(walk: _Walk, span: Sequence[Entry], after: Sequence[Entry]) -> None:
+    span_calls = _calls(span)
+    later_calls = _calls(after)
+    for i, call in enumerate(span_calls):
+        # The calls after this one, walked only for a failure (a copy per call would be quadratic).
+        _call_facts(walk, call, chain(islice(span_calls, i + 1, None), later_calls))
+
+
 def _conversation_facts(walk: _Walk, span: Sequence[Entry], after: Sequence[Entry]) -> None:
-    # Each message's text is read once (message_text strips harness noise with a regex).
-    texts = {id(e): message_text(e) for e in span if e.kind == MESSAGE and e.role in (USER, ASSISTANT)}
+    # Each message's text is read once (message_text strips harness noise with a regex), and an
+    # assistant's only when its kinds of fact are wanted.
+    assistants = walk.wants(FactKind.DECISION, FactKind.FILE)
+    read_roles = (USER, ASSISTANT) if assistants else (USER,)
+    texts = {id(e): message_text(e) for e in span if e.kind == MESSAGE and e.role in read_roles}
     users = [e for e in span if e.kind == MESSAGE and e.role == USER and texts[id(e)].strip()]
     # The last request is open at the cut when its turn goes on after it (a split turn, or the
     # kept tail starts inside it) or when nothing at all was kept.
@@ -214,7 +237,7 @@ def _conversation_facts(walk: _Walk, span: Sequence[Entry], after: Sequence[Entr
                 continue
             is_last = last_open and e is users[-1]
             _user_facts(walk, e.key, text, is_last, constraints)
-        elif e.role == ASSISTANT:
+        elif e.role == ASSISTANT and assistants:
             text = texts[id(e)]
             for s in sentences(text):
                 if is_decision(s):
@@ -248,10 +271,12 @@ def _user_facts(walk: _Walk, key: str, text: str, is_last: bool, constraints: li
         requests = [clip(text, 400)]  # the turn's request, whatever its wording
     for r in requests:
         walk.add(Fact(FactKind.REQUEST, clip(r), key, anchor_tokens(r), stems(r), detail="open at the cut"))
-    for value in user_values(text):
-        walk.add(Fact(FactKind.VALUE, value, key, ((value,),), detail=_context(text, value, said)))
-    for path in text_paths(text):
-        walk.add(Fact(FactKind.FILE, path, key, (path_alternatives(path),)))
+    if walk.wants(FactKind.VALUE):
+        for value in user_values(text):
+            walk.add(Fact(FactKind.VALUE, value, key, ((value,),), detail=_context(text, value, said)))
+    if walk.wants(FactKind.FILE):
+        for path in text_paths(text):
+            walk.add(Fact(FactKind.FILE, path, key, (path_alternatives(path),)))
 
 
 def _context(text: str, value: str, said: list[str]) -> str:
@@ -341,6 +366,8 @@ def _call_facts(walk: _Walk, call: _Call, later: Iterable[_Call]) -> None:
 
 def _add_command(walk: _Walk, fact: Fact) -> None:
     """One fact per distinct command; a rerun updates its status (the latest run counts)."""
+    if fact.kind not in walk.kinds:
+        return
     key = (FactKind.COMMAND, normalize(fact.text))
     if key not in walk.seen:
         walk.seen.add(key)

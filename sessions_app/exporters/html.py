@@ -35,6 +35,7 @@ from sessions_app.models import Agent, CompactionEntry, Node, Session
 from sessions_app.presenters.audit import Scores, scores, summarizer_label
 from sessions_app.presenters.content import block_views, pretty_json, preview
 from sessions_app.presenters.stats import ContextStats, stats_from_path
+from sessions_app.store.audits import current_audit
 
 TEMPLATE: Final = "exports/session.html"
 MAX_NODES: Final = 1500  # tree rows with their content
@@ -271,8 +272,6 @@ def load_skeleton(session: Session) -> Skeleton:
     return Skeleton(info, children, size, comp, by_key)
 
 
-
-
 class _Tree:
     """The dashboard's line-and-branches layout (presenters.tree), flattened into rows with an
     indent, with a fixed budget of node rows and no loading on demand."""
@@ -435,7 +434,8 @@ def _compactions(session: Session, anchors: dict[str, str]) -> tuple[list[Compac
         details = ce.details if isinstance(ce.details, dict) else {}
         read, modified = _strings(details.get("read_files")), _strings(details.get("modified_files"))
         files_cut = max(len(read) - MAX_FILES, 0) + max(len(modified) - MAX_FILES, 0)
-        audit = scores(ce.audit) if isinstance(ce.audit, dict) else None
+        stored = current_audit(ce)  # computed where missing: a compaction does not wait for it
+        audit = scores(stored) if stored is not None else None
         lost_cut = 0
         if audit is not None and len(audit.lost) > MAX_FACTS:
             lost_cut = len(audit.lost) - MAX_FACTS

@@ -34,6 +34,7 @@ from sessions_app.formats.otel.spans import TraceSpec
 from sessions_app.formats.otel.stored import CompactionInfo, RunInfo, SessionInfo, StoredNode
 from sessions_app.formats.otel.writer import SpanWriter
 from sessions_app.models import CompactionEntry, Node, Run, Session
+from sessions_app.store.audits import current_audit
 from sessions_app.store.paths import context_path_entries, path_entries
 
 SystemInstructions = Callable[[Entry, RunInfo | None], str | None]
@@ -88,7 +89,7 @@ def _compactions(session: Session, node_ids: Iterable[int] | None = None) -> dic
         rows = rows.filter(node_id__in=list(node_ids))
     out: dict[str, CompactionInfo] = {}
     for ce in rows:
-        audit = ce.audit if isinstance(ce.audit, dict) else None
+        audit = current_audit(ce)  # computed where missing: a compaction does not wait for it
         out[ce.node.key] = CompactionInfo(
             first_kept=ce.first_kept_node.key,
             summary=ce.summary,
@@ -97,7 +98,7 @@ def _compactions(session: Session, node_ids: Iterable[int] | None = None) -> dic
             reason=ce.reason,
             trigger=ce.fork_run.trigger if ce.fork_run else None,
             summarizer=ce.summarizer,
-            retention=ce.retention,
+            retention=ce.retention,  # current_audit stored it with the audit
             facts_kept=int(audit["kept"]) if audit and "kept" in audit else None,
             facts_total=int(audit["total"]) if audit and "total" in audit else None,
             details=ce.details if isinstance(ce.details, dict) else {},

@@ -3,7 +3,9 @@ CompactionEntry, recomputed on demand or when the audit code changed (docs/compa
 "Retention audit").
 
 An audit is derived data: failing to compute one never fails the compaction or the import that
-asked for it; the entry keeps `audit = null` and the dashboard offers to compute it.
+asked for it; the entry keeps `audit = null` and the dashboard offers to compute it. A native
+compaction is written without one (finding every fact of a long span would keep the agent
+waiting), and its audit is computed right after it in the background, or when first read.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from typing import Any
 
 from django.db.models import QuerySet
 
-from sessions_app.compaction.audit import AUDIT_VERSION, Audit, audit_at
+from sessions_app.compaction.audit import AUDIT_VERSION, Auditor, compaction_auditor
 from sessions_app.compaction.messages import COMPACTION, Entry
 from sessions_app.models import CompactionEntry, Session
 from sessions_app.store.paths import context_path_entries
@@ -21,8 +23,25 @@ from sessions_app.store.paths import context_path_entries
 log = logging.getLogger(__name__)
 
 
-def compute_audit(compaction: CompactionEntry) -> Audit:
-    """The audit of a stored compaction, from its span and kept tail as stored.
+def compute_audit(compaction: CompactionEntry) -> dict[str, Any]:
+    """The audit of a stored compaction, from its span and kept tail as stored (`Audit.to_dict()`).
+
+    `before` is the audit of the model's own summary when the carry-over guard added to it:
+    checked against the same facts when that summary is stored, else an earlier stored one is
+    kept (rows written before it was)."""
+    auditor = auditor_of(compaction)
+    audit = auditor.audit(compaction.summary).to_dict()
+    if compaction.model_summary is not None:
+        audit["before"] = auditor.audit(compaction.model_summary).to_dict()
+    else:
+        before = (compaction.audit or {}).get("before") if isinstance(compaction.audit, dict) else None
+        if before is not None:
+            audit["before"] = before
+    return audit
+
+
+def auditor_of(compaction: CompactionEntry) -> Auditor:
+    """The facts of a stored compaction's span, ready to check any summary of it.
 
     Only the stretch the audit needs is loaded: from the first kept node of the compaction before
     it (where its span starts) down to its parent, one statement.
@@ -36,7 +55,7 @@ def compute_audit(compaction: CompactionEntry) -> Audit:
         kind=COMPACTION,
         data={"summary": compaction.summary, "first_kept": compaction.first_kept_node.key},
     )
-    return audit_at([*path, entry], len(path))
+    return compaction_auditor([*path, entry], len(path))
 
 
 def save_audit(compaction: CompactionEntry, audit: dict[str, Any]) -> None:
@@ -47,12 +66,8 @@ def save_audit(compaction: CompactionEntry, audit: dict[str, Any]) -> None:
 
 
 def refresh_audit(compaction: CompactionEntry) -> dict[str, Any]:
-    """Recompute and store; an earlier `before` (the model's own summary, see the carry-over
-    guard) is kept with it because the stored path cannot tell it again."""
-    audit = compute_audit(compaction).to_dict()
-    before = (compaction.audit or {}).get("before") if isinstance(compaction.audit, dict) else None
-    if before is not None:
-        audit["before"] = before
+    """Recompute and store."""
+    audit = compute_audit(compaction)
     save_audit(compaction, audit)
     return audit
 
@@ -68,6 +83,14 @@ def current_audit(compaction: CompactionEntry) -> dict[str, Any] | None:
     except Exception:
         log.exception("could not audit compaction %s", compaction.pk)
         return None
+
+
+def audit_written(compaction_id: int) -> dict[str, Any] | None:
+    """Compute and store the audit of a compaction just written (a background step after it)."""
+    compaction = (
+        CompactionEntry.objects.select_related("node", "first_kept_node").filter(pk=compaction_id).first()
+    )
+    return current_audit(compaction) if compaction is not None else None
 
 
 def session_compactions(session: Session) -> QuerySet[CompactionEntry]:

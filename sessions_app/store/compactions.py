@@ -40,6 +40,7 @@ def append_compaction(
     timestamp: datetime | None = None,
     summarizer: str = "",
     audit: dict[str, Any] | None = None,
+    model_summary: str | None = None,
 ) -> CompactionEntry:
     """Validate `payload` against the path ending at `parent` with `settings` (the session's) and
     append it as a compaction node with its CompactionEntry, in one transaction.
@@ -48,7 +49,9 @@ def append_compaction(
     path ending at `parent` when the caller already holds it (it is read otherwise). The entry's
     `tokens_after` is the context the model sees after the compaction, estimated from that path.
     `summarizer` names who wrote the summary and `audit` is its retention audit
-    (`Audit.to_dict()`), stored with the entry. Raises PayloadError (with every problem) or a
+    (`Audit.to_dict()`), stored with the entry when the caller has one (it is computed later
+    otherwise, store/audits.py); `model_summary` is the summary as the model wrote it when the
+    carry-over guard added to it. Raises PayloadError (with every problem) or a
     StoreError; nothing is written then.
     """
     if parent is None:
@@ -97,4 +100,5 @@ def append_compaction(
             summarizer=summarizer,
             audit=audit,
             retention=(audit["kept"] / audit["total"]) if audit and audit.get("total") else None,
+            model_summary=model_summary,
         )

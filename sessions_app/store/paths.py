@@ -7,16 +7,15 @@ model instances on the hot path.
 
 from __future__ import annotations
 
-import gc
 import json
-from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Iterable, Sequence
 from operator import itemgetter
 from typing import Any
 
 import orjson
 from django.db import connection
 
+from sessions_app.compaction.collector import collector_paused
 from sessions_app.compaction.messages import Entry, Usage
 from sessions_app.models import CompactionEntry, Node, Session
 from sessions_app.store.errors import StoreError, UnknownNodeError
@@ -130,34 +129,12 @@ def _entries(session: Session, leaf: PathRef | None, stop: _Stop) -> list[Entry]
     if target is None:
         return []
     sql, params = _path_sql(session.pk, target, stop, _ENTRY_COLUMNS, sorted_by_depth=False)
-    with _collector_paused(), connection.cursor() as cursor:
+    with collector_paused(), connection.cursor() as cursor:
         cursor.execute(sql, params)
         rows = cursor.fetchall()
         if not rows:
             raise UnknownNodeError(unknown_key_message(session.pk, _ref_name(target)))
         return _rows_to_entries(_root_first(rows))
-
-
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    """Pause the cyclic garbage collector while a path's rows and entries are built.
-
-    A path of 20,000 nodes makes some 150,000 small containers at once (row tuples, entries,
-    decoded blocks). With the collector running, every 700 new containers start a pass over the
-    young ones, and the growing survivor count soon triggers full passes over the whole heap:
-    in a server process that holds other paths too, those passes cost several times the build
-    itself (bench/compaction.py). Nothing built here forms a cycle that needs the collector, so
-    it is paused and restored afterwards whatever happens; what it would have examined is
-    examined once, at its next regular pass.
-    """
-    paused = gc.isenabled()
-    if paused:
-        gc.disable()
-    try:
-        yield
-    finally:
-        if paused:
-            gc.enable()
 
 
 def path_entries(
@@ -193,7 +170,7 @@ def _json(value: Any) -> Any:
 
 def _rows_to_entries(rows: Sequence[Sequence[Any]]) -> list[Entry]:
     """Engine entries from path rows (`_ENTRY_COLUMNS` order, then the steps from the leaf), root
-    first. Callers building many at once pause the collector around it (`_collector_paused`)."""
+    first. Callers building many at once pause the collector around it (`collector_paused`)."""
     keys_by_id: dict[int, str] = {}
     entries: list[Entry] = []
     add = entries.append

@@ -189,3 +189,46 @@ def test_every_fact_names_a_node_of_the_span(steps: list[str], noise: str) -> No
     facts = extract_facts(c.entries)
     assert all(f.node in keys for f in facts)
     assert len({(f.kind, f.text) for f in facts}) == len(facts)  # no fact twice
+
+
+_USER_SAYS = [
+    "Never push to main.",
+    "Later, not today: add a CHANGELOG entry.",
+    "You can push to main now.",
+    "please fix src/app.py",
+    "keep port 8080",
+    "what is this?",
+    "",
+]
+
+
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(["user", "assistant", "bash", "read", "fail"]), st.sampled_from(_USER_SAYS)
+        ),
+        max_size=24,
+    ),
+    st.integers(min_value=0, max_value=24),
+    st.sets(st.sampled_from(list(FactKind))),
+)
+def test_looking_for_some_kinds_finds_exactly_those_of_the_full_walk(
+    steps: list[tuple[str, str]], cut: int, wanted: set[FactKind]
+) -> None:
+    """The carry-over guard asks for its two kinds only; it must find what the full audit finds."""
+    c = Chain()
+    for i, (step, said) in enumerate(steps):
+        if step == "user":
+            c.user(f"{said} Also: {said.lower()}")
+        elif step == "assistant":
+            c.assistant(f"{said} I'll use src/x.py instead of y because it is faster.")
+        elif step == "fail":
+            c.assistant(None, calls=((f"c{i}", "bash", {"command": "pytest -q"}),))
+            bash_result(c, f"c{i}", "E   AssertionError: boom", 1)
+        else:
+            c.assistant(None, calls=((f"c{i}", step, {"command": f"run {i}", "path": f"src/f{i}.py"}),))
+            c.tool_result(f"c{i}", said or "ok", name=step)
+    span, after = c.entries[:cut], c.entries[cut:]
+    full = extract_facts(span, after)
+    some = extract_facts(span, after, kinds=frozenset(wanted))
+    assert some == [f for f in full if f.kind in wanted]

@@ -19,6 +19,7 @@ from django.db import connection
 from django.utils import timezone
 
 from sessions_app import store
+from sessions_app.compaction.audit import AUDIT_VERSION
 from sessions_app.compaction.context import build_context
 from sessions_app.compaction.validate import CompactionPayload
 from sessions_app.llm.base import Provider
@@ -643,4 +644,9 @@ async def test_spawn_from_a_sync_view_thread_runs_on_the_server_loop(settings: A
     # start() was queued on this loop before the sync call's own completion: it has run by now.
     task_id = await sync_to_async(view_like)()
     await spawn.drain()
-    assert (await CompactionTask.objects.aget(pk=task_id)).status == "completed"
+    row = await CompactionTask.objects.select_related("compaction").aget(pk=task_id)
+    assert row.status == "completed" and row.compaction is not None
+    # The compaction did not wait for its retention audit; the background work computed it after.
+    audit = row.compaction.audit
+    assert isinstance(audit, dict) and audit["version"] == AUDIT_VERSION and audit["total"] > 0
+    assert row.compaction.retention == audit["kept"] / audit["total"]

@@ -15,6 +15,7 @@ from asgiref.sync import sync_to_async
 from sessions_app.llm.offline import OfflineProvider
 from sessions_app.models import CompactionEntry, Event, Session
 from sessions_app.runtime import compact_fork
+from sessions_app.store.audits import audit_written
 from tests.fake_anthropic import ErrorReply, FakeAnthropic, overloaded_error, text_reply
 from tests.runtime.test_compaction_fork import anthropic
 from tests.runtime.test_compaction_fork import build_session as fork_session
@@ -32,6 +33,16 @@ def build_session(**compaction: Any) -> Session:
 
 def compaction_of(outcome: compact_fork.CompactionOutcome) -> CompactionEntry:
     return CompactionEntry.objects.select_related("fork_run").get(node__key=outcome.node_key)
+
+
+def audited(outcome: compact_fork.CompactionOutcome) -> CompactionEntry:
+    """The compaction after its audit, which the compaction itself does not wait for, was
+    computed (as the server does right after it)."""
+    entry = compaction_of(outcome)
+    assert entry.audit is None and entry.retention is None  # written without it
+    assert outcome.compaction_id is not None
+    audit_written(outcome.compaction_id)
+    return compaction_of(outcome)
 
 
 def event_payloads(session: Session, type_: str) -> list[dict[str, Any]]:
@@ -57,6 +68,7 @@ async def test_model_failure_falls_back_to_extractive_and_says_so(
     [fallback] = await sync_to_async(event_payloads)(session, "compact_extractive")
     assert "the model call failed" in fallback["reason"]
     assert len(fake_anthropic.message_requests) >= 1  # the model was asked first
+    entry = await sync_to_async(audited)(outcome)
     assert entry.audit is not None and entry.retention == 1.0
 
 
@@ -72,6 +84,10 @@ async def test_a_model_summary_records_the_model_and_the_guard_restores_what_it_
     assert entry.summary.startswith("## Goal\n- tidy the parser")
     carried = entry.summary.split("## Carried Over From the User")[1]
     assert f"- Constraint: {CONSTRAINT}" in carried and f"- Open request: {DEFERRED}" in carried
+    model_summary = entry.model_summary  # as the model wrote it, before the guard
+    assert model_summary is not None and model_summary.startswith("## Goal\n- tidy the parser")
+    assert "Carried Over" not in model_summary and CONSTRAINT not in model_summary
+    entry = await sync_to_async(audited)(outcome)
     assert entry.audit is not None
     before = entry.audit["before"]
     lost_before = {f["text"] for f in before["facts"] if not f["kept"]}
@@ -86,7 +102,8 @@ async def test_the_guard_can_be_switched_off(fake_anthropic: FakeAnthropic) -> N
     session = await sync_to_async(build_session)(carry_over=False)
     fake_anthropic.default = text_reply("## Goal\n- tidy the parser\n")
     outcome = await compact_fork.compact(session, provider=anthropic(fake_anthropic))
-    entry = await sync_to_async(compaction_of)(outcome)
+    entry = await sync_to_async(audited)(outcome)
+    assert entry.model_summary is None
     assert "Carried Over" not in entry.summary and entry.audit is not None and "before" not in entry.audit
     assert entry.retention is not None and entry.retention < 1.0
 

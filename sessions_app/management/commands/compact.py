@@ -15,6 +15,7 @@ from sessions_app.models import CompactionEntry, Session
 from sessions_app.runtime import compact_fork
 from sessions_app.runtime.compact_fork.orphans import ALIVE, ENDED, GAVE_UP, RETRIED
 from sessions_app.runtime.runs import fail_orphaned_runs
+from sessions_app.store.audits import current_audit
 
 
 class Command(BaseCommand):
@@ -63,7 +64,7 @@ class Command(BaseCommand):
             node__session_id=session.pk, node__key=outcome.node_key
         ).first()
         if entry is not None:
-            audit = entry.audit if isinstance(entry.audit, dict) else {}
+            audit = current_audit(entry) or {}  # computed here: the compaction does not wait for it
             kept = f"{audit.get('kept')}/{audit.get('total')} facts kept" if audit else "not audited"
             self.stderr.write(f"[summarizer: {entry.summarizer or 'unknown'}; retention: {kept}]")
 

@@ -8,7 +8,13 @@
 """
 
 from sessions_app.runtime.compact_fork.apply import PROGRESS_GUARD
-from sessions_app.runtime.compact_fork.fork import CompactFork, compact, run_task, start_in_background
+from sessions_app.runtime.compact_fork.fork import (
+    CompactFork,
+    compact,
+    run_and_audit,
+    run_task,
+    start_in_background,
+)
 from sessions_app.runtime.compact_fork.orphans import (
     ORPHAN_AFTER,
     OrphanReport,
@@ -47,6 +53,7 @@ __all__ = [
     "recover_orphaned_tasks",
     "recover_orphans",
     "request_compaction",
+    "run_and_audit",
     "run_task",
     "start_in_background",
 ]

@@ -134,7 +134,7 @@ def apply_result(
     path: list[Entry],
     *,
     summarizer: str = "",
-    audit: dict[str, Any] | None = None,
+    model_summary: str | None = None,
 ) -> CompactionOutcome:
     """Write the fork's payload after the current active node, or close the task stale.
 
@@ -162,7 +162,7 @@ def apply_result(
                 run_id=record.run_id,
                 agent_id=record.agent_id,
                 summarizer=summarizer,
-                audit=audit,
+                model_summary=model_summary,
             )
             return _completed(record, session, entry, payload, settings, parent=current[-1].key)
     except PayloadError as exc:

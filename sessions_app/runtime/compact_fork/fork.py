@@ -29,8 +29,8 @@ from django.db.models import F
 from django.utils import timezone
 
 from sessions_app import store
-from sessions_app.compaction.audit import Audit, audit_preparation
-from sessions_app.compaction.carry_over import CARRIED_KINDS, carry_over
+from sessions_app.compaction.carry_over import CARRIED_KINDS, Guarded, carry_over
+from sessions_app.compaction.collector import collector_paused
 from sessions_app.compaction.compact import compact as compact_plan
 from sessions_app.compaction.extractive import compact_extractive
 from sessions_app.compaction.messages import LlmMessage
@@ -77,6 +77,7 @@ from sessions_app.runtime.compact_fork.tasks import (
 from sessions_app.runtime.process import owner_id
 from sessions_app.runtime.providers import provider_for
 from sessions_app.runtime.spawn import spawn
+from sessions_app.store.audits import audit_written
 
 log = logging.getLogger(__name__)
 
@@ -138,14 +139,14 @@ class CompactFork:
             return await sync_to_async(finish_cancelled)(record, f"before_compact hook: {decision.reason}")
 
         instructions = task.instructions or None
-        requests = build_requests(prep, instructions)
+        with collector_paused():  # a long span makes many small objects and no cycles
+            requests = build_requests(prep, instructions)
         extractive_reason = self._extractive_reason(settings)
         summarizer = EXTRACTIVE_SUMMARIZER if extractive_reason else self._provider().model
         await sync_to_async(self._start_fork)(
             session, requests.all, from_hook=decision is not None, summarizer=summarizer
         )
-        before: Audit | None = None
-        final: Audit | None = None  # the carry-over guard's audit of the summary as written
+        guarded: Guarded | None = None
         if isinstance(decision, CompactionPayload):
             payload = decision
             payload.from_hook = True
@@ -164,22 +165,27 @@ class CompactFork:
                 summarizer = EXTRACTIVE_SUMMARIZER
             else:
                 if settings.carry_over:
-                    guarded = carry_over(prep, payload)
-                    payload, before, final = guarded.payload, guarded.before, guarded.audit
-        # The guard audited the summary as written already (facts are found once per plan).
-        audit = (final or audit_preparation(prep, payload.summary)).to_dict()
-        if before is not None:
-            audit["before"] = before.to_dict()
+                    with collector_paused():
+                        guarded = carry_over(prep, payload)
+                    payload = guarded.payload
+        if guarded is not None and guarded.before is not None:
             await sync_to_async(self._event)(
                 "compact_carry_over",
                 {
                     "task_id": self.task_id,
-                    "restored": [f.text for f in before.lost() if f.kind in CARRIED_KINDS],
+                    "restored": [f.text for f in guarded.before.lost() if f.kind in CARRIED_KINDS],
                 },
             )
 
+        # The retention audit is not waited for: it is computed once the compaction is written
+        # (`audit_soon`, or when first read; store/audits.py).
         outcome = await sync_to_async(apply_result)(
-            record, payload, settings, plan.path, summarizer=summarizer, audit=audit
+            record,
+            payload,
+            settings,
+            plan.path,
+            summarizer=summarizer,
+            model_summary=guarded.model_summary if guarded is not None else None,
         )
         if outcome.status == TaskStatus.COMPLETED and outcome.node_key:
             await hooks.run_after(
@@ -440,6 +446,15 @@ async def compact(
     return await run_task(task.pk, provider=provider, on_delta=on_delta)
 
 
+async def run_and_audit(task_id: int, *, provider: Provider | None = None) -> CompactionOutcome:
+    """Run a task, then compute the written compaction's retention audit, which the compaction
+    itself does not wait for (store/audits.py), so the dashboard finds it ready."""
+    outcome = await run_task(task_id, provider=provider)
+    if outcome.status == TaskStatus.COMPLETED and outcome.compaction_id is not None:
+        await sync_to_async(audit_written)(outcome.compaction_id)
+    return outcome
+
+
 def start_in_background(task_id: int, *, provider: Provider | None = None) -> None:
     """Run a task without waiting for it, on the server's event loop when there is one."""
-    spawn(run_task(task_id, provider=provider), name=f"cutpoint-compaction-{task_id}")
+    spawn(run_and_audit(task_id, provider=provider), name=f"cutpoint-compaction-{task_id}")

@@ -1,9 +1,13 @@
 """`manage.py serve [--workers N] [--host H] [--port P]`: several daphne processes behind one port.
 
-The supervisor opens the listening socket once and hands it to every worker (daphne `--fd`), so
-the kernel spreads connections over them. With more than one worker, set REDIS_URL (live updates
-must cross processes) and use PostgreSQL (many writers). A worker that exits is restarted; SIGTERM
-or Ctrl-C stops them all.
+The supervisor opens one listening socket per worker, all bound to the same port with
+SO_REUSEPORT, and hands each worker its own (daphne `--fd`): the kernel then spreads new
+connections evenly over the workers. With one socket shared by all, whichever worker woke first
+accepted a burst of connections, and kept-alive clients stayed unevenly split (issue 17). A worker
+that is restarted gets its socket back, so the connections queued on it are served.
+
+With more than one worker, set REDIS_URL (live updates must cross processes) and use PostgreSQL
+(many writers). A worker that exits is restarted; SIGTERM or Ctrl-C stops them all.
 """
 
 from __future__ import annotations
@@ -51,17 +55,24 @@ class Command(BaseCommand):
         if workers > 1 and settings.DATABASES["default"]["ENGINE"].endswith("sqlite3"):
             self.stderr.write("warning: several workers on SQLite serialize every write; use PostgreSQL")
         family = socket.AF_INET6 if ":" in host else socket.AF_INET
-        sock = socket.socket(family, socket.SOCK_STREAM)
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sockets: list[socket.socket] = []
         try:
-            sock.bind((host, port))
+            for _ in range(workers):
+                sock = socket.socket(family, socket.SOCK_STREAM)
+                sockets.append(sock)
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+                sock.bind((host, port))
+                port = sock.getsockname()[1]  # with --port 0, the others join the one chosen
+                sock.listen(1024)
+                sock.set_inheritable(True)
         except OSError as exc:
+            for sock in sockets:
+                sock.close()
             raise CommandError(f"cannot listen on {host}:{port}: {exc}") from exc
-        sock.listen(1024)
-        sock.set_inheritable(True)
-        fd = sock.fileno()
 
-        def start() -> subprocess.Popen[bytes]:
+        def start(sock: socket.socket) -> subprocess.Popen[bytes]:
+            fd = sock.fileno()
             cmd = [
                 sys.executable,
                 "-m",
@@ -73,7 +84,7 @@ class Command(BaseCommand):
             ]
             return subprocess.Popen(cmd, pass_fds=(fd,))
 
-        procs = [start() for _ in range(workers)]
+        procs = [start(sock) for sock in sockets]
         self.stdout.write(
             f"serving on http://{host}:{port}/ with {workers} worker(s): {[p.pid for p in procs]}"
         )
@@ -93,7 +104,7 @@ class Command(BaseCommand):
                             stopping = True
                             break
                         self.stderr.write(f"worker {proc.pid} exited with {proc.returncode}; restarting")
-                        procs[i] = start()
+                        procs[i] = start(sockets[i])
                 time.sleep(0.5)  # supervision tick
         finally:
             for proc in procs:
@@ -104,4 +115,5 @@ class Command(BaseCommand):
                     proc.wait(timeout=10)
                 except subprocess.TimeoutExpired:
                     proc.kill()
-            sock.close()
+            for sock in sockets:
+                sock.close()

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from django.template import engines
+from django.template.backends.django import DjangoTemplates
 from django.template.loaders.cached import Loader as CachedLoader
 
 from dashboard.warmup import template_names, warm_up
@@ -19,7 +20,9 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def cached_loader() -> CachedLoader:
     """Django's cached loader, under whatever wraps it (template_partials does)."""
-    loaders: list[Any] = list(engines["django"].engine.template_loaders)
+    backend = engines["django"]
+    assert isinstance(backend, DjangoTemplates)
+    loaders: list[Any] = list(backend.engine.template_loaders)
     while loaders:
         loader = loaders.pop()
         if isinstance(loader, CachedLoader):

@@ -294,6 +294,7 @@ async def build_native_session(say: Say) -> Session:
         instructions="Keep every design decision about the lexer/normalizer split.",
         provider=summarizer,
     )
+    await compact_fork.audit_outcome(manual)  # as the server does after a compaction it runs
     say(f"  manual compaction with instructions: {manual.status} ({manual.node_key})")
     await _set_auto(session, enabled=True)
 

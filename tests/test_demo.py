@@ -42,6 +42,8 @@ def test_demo_contains_every_feature_and_is_idempotent(
     assert "design decision" in manual_task.instructions
     assert any(e.fork_run and e.fork_run.trigger == "recovery" for e in entries)
     assert CompactionTask.objects.filter(session=native, status="stale").count() == 1
+    # Every compaction was audited after it was written (the session list shows its retention).
+    assert all(isinstance(e.audit, dict) and e.retention is not None for e in entries)
     events = set(Event.objects.filter(session=native).values_list("type", flat=True))
     assert {"active_node_switched", "tool_denied", "compact_stale", "compact_completed"} <= events
     assert Artifact.objects.filter(session=native, node__isnull=False).exists()

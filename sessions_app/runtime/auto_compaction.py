@@ -4,6 +4,9 @@
   fork in the background; the loop does not wait (docs/compaction.md, rule A1).
 - before a model call that does not fit, or after the provider reported overflow: run a recovery
   compaction synchronously; the loop rebuilds and retries once (docs/compaction.md, rules A2–A3).
+
+Either way the compaction's retention audit is computed afterwards in the background, never
+while the loop waits (docs/compaction.md, rule R5); `drain` waits for it too.
 """
 
 from __future__ import annotations
@@ -51,7 +54,7 @@ class ForkCompaction(CompactionHooks):
     async def _run(self, task_id: int) -> compact_fork.CompactionOutcome:
         outcome = await compact_fork.run_task(task_id, provider=self.provider)
         self.outcomes.append(outcome)
-        return outcome
+        return await compact_fork.audit_outcome(outcome)
 
     async def ensure_fits(self, loop: AgentLoop, tokens: int, *, overflow: bool) -> bool:
         if not compact_fork.compaction_settings(loop.session).enabled:
@@ -69,6 +72,7 @@ class ForkCompaction(CompactionHooks):
             log.info("recovery compaction refused for session %s: %s", loop.session.pk, refused.reason)
             return False
         self.outcomes.append(outcome)
+        self.background.append(asyncio.get_running_loop().create_task(compact_fork.audit_outcome(outcome)))
         return outcome.status == TaskStatus.COMPLETED
 
     async def drain(self) -> list[Any]:

@@ -263,6 +263,9 @@ async def test_background_compaction_lands_after_the_newest_node(
     assert messages[0].source_key == compaction.key
     run = await Run.objects.aget(agent__role="fork")
     assert run.trigger == "auto"
+    # The loop never waited for the retention audit; the background task stored it after the write.
+    entry = await CompactionEntry.objects.aget(node=compaction)
+    assert isinstance(entry.audit, dict) and entry.audit["version"] == AUDIT_VERSION
 
 
 async def test_disabled_compaction_never_triggers_automatically(tmp_path: Path) -> None:
@@ -364,12 +367,14 @@ async def test_prompt_too_long_runs_recovery_and_retries(
     session.workspace = str(tmp_path)
     fake_anthropic.queue(overflow_error(), text_reply(SUMMARY), text_reply("fits now"))
     provider = anthropic(fake_anthropic)
-    outcome = await AgentLoop(session, provider, hooks=ForkCompaction(provider=provider)).run_prompt(
-        "continue"
-    )
+    hooks = ForkCompaction(provider=provider)
+    outcome = await AgentLoop(session, provider, hooks=hooks).run_prompt("continue")
     assert outcome.end_reason == "completed" and outcome.text == "fits now"
+    (audited,) = await hooks.drain()  # the recovery's audit, computed in the background
+    assert audited.status == "completed"
     entry = await CompactionEntry.objects.select_related("fork_run").aget()
     assert entry.reason == "overflow" and entry.fork_run is not None and entry.fork_run.trigger == "recovery"
+    assert isinstance(entry.audit, dict) and entry.retention is not None
     retry = fake_anthropic.message_requests[2]
     assert "Ship the parser" in retry.body["messages"][0]["content"][0]["text"]  # summary first
 

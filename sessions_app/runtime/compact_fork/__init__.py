@@ -10,6 +10,7 @@
 from sessions_app.runtime.compact_fork.apply import PROGRESS_GUARD
 from sessions_app.runtime.compact_fork.fork import (
     CompactFork,
+    audit_outcome,
     compact,
     run_and_audit,
     run_task,
@@ -45,6 +46,7 @@ __all__ = [
     "CompactionRefused",
     "NothingToCompact",
     "OrphanReport",
+    "audit_outcome",
     "claim_task",
     "compact",
     "compaction_settings",

@@ -446,13 +446,17 @@ async def compact(
     return await run_task(task.pk, provider=provider, on_delta=on_delta)
 
 
-async def run_and_audit(task_id: int, *, provider: Provider | None = None) -> CompactionOutcome:
-    """Run a task, then compute the written compaction's retention audit, which the compaction
-    itself does not wait for (store/audits.py), so the dashboard finds it ready."""
-    outcome = await run_task(task_id, provider=provider)
+async def audit_outcome(outcome: CompactionOutcome) -> CompactionOutcome:
+    """Compute the retention audit of the compaction a task wrote, which the compaction itself does
+    not wait for (store/audits.py), so the dashboard and the session list find it ready."""
     if outcome.status == TaskStatus.COMPLETED and outcome.compaction_id is not None:
         await sync_to_async(audit_written)(outcome.compaction_id)
     return outcome
+
+
+async def run_and_audit(task_id: int, *, provider: Provider | None = None) -> CompactionOutcome:
+    """Run a task, then audit what it wrote: for work in the background, where nobody waits."""
+    return await audit_outcome(await run_task(task_id, provider=provider))
 
 
 def start_in_background(task_id: int, *, provider: Provider | None = None) -> None:

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from itertools import chain, islice
 from typing import Any, Final
 
+from .digest import Said, digest
 from .messages import ASSISTANT, BASH_EXECUTION, COMPACTION, MESSAGE, TOOL_RESULT, USER, Entry
 from .phrases import (
     anchor_tokens,
@@ -29,7 +30,6 @@ from .phrases import (
     message_text,
     normalize,
     path_alternatives,
-    read,
     sentences,
     stems,
     text_paths,
@@ -215,12 +215,13 @@ def _all_call_facts(walk: _Walk, span: Sequence[Entry], after: Sequence[Entry]) 
 
 
 def _conversation_facts(walk: _Walk, span: Sequence[Entry], after: Sequence[Entry]) -> None:
-    # Each message's text is read once (message_text strips harness noise with a regex), and an
-    # assistant's only when its kinds of fact are wanted.
+    # A user message is read through its digest (its sentences that read as constraints or
+    # requests, stored when it was written; digest.py), its text only when a kind needs more.
+    # An assistant's text is read only when its kinds of fact are wanted.
     assistants = walk.wants(FactKind.DECISION, FactKind.FILE)
-    read_roles = (USER, ASSISTANT) if assistants else (USER,)
-    texts = {id(e): message_text(e) for e in span if e.kind == MESSAGE and e.role in read_roles}
-    users = [e for e in span if e.kind == MESSAGE and e.role == USER and texts[id(e)].strip()]
+    user_text = walk.wants(FactKind.VALUE, FactKind.FILE)
+    digests = {id(e): digest(e) for e in span if e.kind == MESSAGE and e.role == USER}
+    users = [e for e in span if e.kind == MESSAGE and e.role == USER and digests[id(e)].spoke]
     # The last request is open at the cut when its turn goes on after it (a split turn, or the
     # kept tail starts inside it) or when nothing at all was kept.
     first_after = next((e for e in after if e.kind != COMPACTION), None)
@@ -232,13 +233,13 @@ def _conversation_facts(walk: _Walk, span: Sequence[Entry], after: Sequence[Entr
         if e.kind != MESSAGE:
             continue
         if e.role == USER:
-            text = texts[id(e)]
-            if not text.strip():
+            d = digests[id(e)]
+            if not d.spoke:
                 continue
             is_last = last_open and e is users[-1]
-            _user_facts(walk, e.key, text, is_last, constraints)
+            _user_facts(walk, e, d.said, is_last, constraints, user_text)
         elif e.role == ASSISTANT and assistants:
-            text = texts[id(e)]
+            text = message_text(e)
             for s in sentences(text):
                 if is_decision(s):
                     walk.add(Fact(FactKind.DECISION, clip(s), e.key, anchor_tokens(s), stems(s)))
@@ -253,11 +254,15 @@ def _conversation_facts(walk: _Walk, span: Sequence[Entry], after: Sequence[Entr
             walk.add(c)
 
 
-def _user_facts(walk: _Walk, key: str, text: str, is_last: bool, constraints: list[Fact]) -> None:
+def _user_facts(
+    walk: _Walk, e: Entry, said: Sequence[Said], is_last: bool, constraints: list[Fact], with_text: bool
+) -> None:
+    """`said`: the message's sentences that read as a constraint or a request (the others add
+    no constraint or request); its text is read only for the last request and for `with_text`."""
+    key = e.key
     requests: list[str] = []
-    said = sentences(text)
-    readings = [read(s) for s in said]  # each sentence classified once
-    for s, reading in zip(said, readings, strict=True):
+    for item in said:
+        s, reading = item.text, item.reading
         deferred_request = reading.deferred and reading.request
         if reading.constraint and not deferred_request:
             fact = Fact(FactKind.CONSTRAINT, clip(s), key, anchor_tokens(s), stems(s))
@@ -267,19 +272,22 @@ def _user_facts(walk: _Walk, key: str, text: str, is_last: bool, constraints: li
                 constraints.append(fact)
         if reading.request and (reading.deferred or is_last):
             requests.append(s)
-    if is_last and not requests and not any(reading.constraint for reading in readings):
+    text = message_text(e) if is_last or with_text else ""
+    if is_last and not requests and not any(item.reading.constraint for item in said):
         requests = [clip(text, 400)]  # the turn's request, whatever its wording
     for r in requests:
         walk.add(Fact(FactKind.REQUEST, clip(r), key, anchor_tokens(r), stems(r), detail="open at the cut"))
     if walk.wants(FactKind.VALUE):
-        for value in user_values(text):
-            walk.add(Fact(FactKind.VALUE, value, key, ((value,),), detail=_context(text, value, said)))
+        values = user_values(text)
+        lines = sentences(text) if values else []
+        for value in values:
+            walk.add(Fact(FactKind.VALUE, value, key, ((value,),), detail=_context(lines, value)))
     if walk.wants(FactKind.FILE):
         for path in text_paths(text):
             walk.add(Fact(FactKind.FILE, path, key, (path_alternatives(path),)))
 
 
-def _context(text: str, value: str, said: list[str]) -> str:
+def _context(said: list[str], value: str) -> str:
     for s in said:
         if value in s:
             return clip(s, 200)

@@ -105,16 +105,31 @@ def serialize_messages(
     return "\n\n".join(parts)
 
 
+def entry_transcript(entry: Entry) -> str:
+    """The entry's part of the default-mode transcript: what `serialize_entries` writes for it
+    alone ("" for an entry that adds nothing). Stored with each node (digest.py)."""
+    if entry.kind == COMPACTION:
+        return ""
+    m = to_llm(entry)
+    if m is None:
+        return ""
+    codes = {entry.key: exit_code(entry)} if entry.role == TOOL_RESULT else None
+    return serialize_messages((m,), exit_codes=codes)
+
+
 def serialize_entries(entries: Iterable[Entry], *, pi: bool = False) -> str:
-    """Serialize a span of the path; older compaction entries are left to <previous-summary>."""
+    """Serialize a span of the path; older compaction entries are left to <previous-summary>.
+
+    Outside pi mode each entry's part stands alone, so the transcript is the parts joined: the
+    stored ones when the store loaded them (digest.py), which saves rendering a long span again."""
+    if not pi:
+        parts = (e.digest.transcript if e.digest is not None else entry_transcript(e) for e in entries)
+        return "\n\n".join(p for p in parts if p)
     messages = []
-    codes: dict[str, int | None] = {}
     for e in entries:
         if e.kind == COMPACTION:
             continue
         m = to_llm(e)
         if m is not None:
             messages.append(m)
-            if not pi and e.role == TOOL_RESULT:
-                codes[e.key] = exit_code(e)
-    return serialize_messages(messages, pi=pi, exit_codes=codes)
+    return serialize_messages(messages, pi=True)

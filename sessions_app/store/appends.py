@@ -32,6 +32,7 @@ from sessions_app.store.sql import (
     INSERT_NODE_SQL,
     NODE_TABLE,
     db_datetime,
+    digest_columns,
     insert_params,
     lock_session_sql,
     unknown_key_message,
@@ -94,18 +95,18 @@ def append(
     content_list = list(content)
     data_dict = dict(data or {})
     node_key = key or new_key()
-    estimate = estimate_entry(
-        Entry(
-            key=node_key,
-            parent=None,
-            kind=kind,
-            role=role,
-            content=content_list,
-            data=data_dict,
-            usage=Usage.from_dict(usage_dict),
-            stop_reason=stop_reason,
-        )
+    entry = Entry(
+        key=node_key,
+        parent=None,
+        kind=kind,
+        role=role,
+        content=content_list,
+        data=data_dict,
+        usage=Usage.from_dict(usage_dict),
+        stop_reason=stop_reason,
     )
+    estimate = estimate_entry(entry)
+    transcript, readings, digest_version = digest_columns(entry)
 
     now = timezone.now()
     node = Node(
@@ -121,6 +122,9 @@ def append(
         agent_id=agent_id,
         token_estimate=estimate,
         timestamp=timestamp or now,
+        transcript=transcript,
+        readings=readings,
+        digest_version=digest_version,
     )
     # Hand-written SQL: this is the hottest write path, and the ORM's query building cost more
     # than the database work. Three statements in one transaction.

@@ -34,7 +34,15 @@ from sessions_app.store.batch_writer import BatchWriter
 from sessions_app.store.calls import derive_calls
 from sessions_app.store.chains import ChainBuilder
 from sessions_app.store.errors import StoreError
-from sessions_app.store.sql import ADVANCE_SESSION_SQL, INSERT_COLUMNS, NODE_TABLE, SESSION_TABLE, db_datetime
+from sessions_app.store.sql import (
+    ADVANCE_SESSION_SQL,
+    INSERT_COLUMNS,
+    NODE_TABLE,
+    SESSION_TABLE,
+    db_datetime,
+    digest_columns,
+    unstorable,
+)
 from sessions_app.store.sqlite import checks_skipped
 
 IMPORT_REASON = CompactionReason.IMPORTED
@@ -291,18 +299,6 @@ class UnstorableText(ValueError):
     Refused on both, so both store the same rows; the importers replace such text first."""
 
 
-def unstorable(text: str) -> str | None:
-    """What in `text` no database here stores alike ("a NUL character", "a lone surrogate"), or None."""
-    if "\x00" in text:
-        return "a NUL character"
-    if not text.isascii():
-        try:
-            text.encode("utf-8")
-        except UnicodeEncodeError:
-            return "a lone surrogate"
-    return None
-
-
 def _json_text(value: Any) -> str:
     """Valid JSON text for a JSON column: orjson when it can (several times faster on big
     imports), the standard library for what orjson refuses (integer keys, huge integers).
@@ -515,6 +511,8 @@ def import_entries(
                 try:
                     content_text, data_text = dumps(entry.content), dumps(entry.data)
                     usage_text = None if usage is None else dumps(usage.to_dict())
+                    transcript, readings, digest_version = digest_columns(entry)
+                    readings_text = None if readings is None else dumps(readings)
                 except UnstorableText as exc:
                     raise StoreError(
                         f"node {key!r}: its text holds {exc}, which the database cannot store", key=key
@@ -543,6 +541,9 @@ def import_entries(
                         lc,
                         last_ts,
                         chain,
+                        transcript,
+                        readings_text,
+                        digest_version,
                     ]
                 )
                 seq += 1

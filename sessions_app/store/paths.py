@@ -16,6 +16,7 @@ import orjson
 from django.db import connection
 
 from sessions_app.compaction.collector import collector_paused
+from sessions_app.compaction.digest import DIGEST_VERSION, Digest
 from sessions_app.compaction.messages import Entry, Usage
 from sessions_app.models import CompactionEntry, Node, Session
 from sessions_app.store.errors import StoreError, UnknownNodeError
@@ -37,6 +38,7 @@ _ENTRY_COLUMNS = (
     "token_estimate",
     "timestamp",
 )
+_DIGEST_COLUMNS = ("transcript", "readings", "digest_version")
 
 
 class _Stop:
@@ -124,17 +126,19 @@ def active_path(session: Session, leaf: PathRef | None = None, stop_at: PathRef 
     return nodes
 
 
-def _entries(session: Session, leaf: PathRef | None, stop: _Stop) -> list[Entry]:
+def _entries(session: Session, leaf: PathRef | None, stop: _Stop, *, digests: bool = False) -> list[Entry]:
     target = _target(session, leaf)
     if target is None:
         return []
-    sql, params = _path_sql(session.pk, target, stop, _ENTRY_COLUMNS, sorted_by_depth=False)
+    columns = _ENTRY_COLUMNS + _DIGEST_COLUMNS if digests else _ENTRY_COLUMNS
+    sql, params = _path_sql(session.pk, target, stop, columns, sorted_by_depth=False)
     with collector_paused(), connection.cursor() as cursor:
         cursor.execute(sql, params)
         rows = cursor.fetchall()
         if not rows:
             raise UnknownNodeError(unknown_key_message(session.pk, _ref_name(target)))
-        return _rows_to_entries(_root_first(rows))
+        rows = _root_first(rows)
+        return _rows_to_entries(rows, digests=True) if digests else _rows_to_entries(rows)
 
 
 def path_entries(
@@ -144,10 +148,15 @@ def path_entries(
     return _entries(session, leaf, _Stop(stop_at))
 
 
-def context_path_entries(session: Session, leaf: PathRef | None = None) -> list[Entry]:
+def context_path_entries(
+    session: Session, leaf: PathRef | None = None, *, digests: bool = False
+) -> list[Entry]:
     """What a context build needs: from the first kept node of the latest compaction on the path
-    down to the leaf (the whole path when there is none). One statement."""
-    return _entries(session, leaf, _Stop(first_kept=True))
+    down to the leaf (the whole path when there is none). One statement.
+
+    `digests`: with each entry's stored digest, what a compaction reads of it (compaction/digest.py);
+    a compaction's plan loads them, a context build has no use for them."""
+    return _entries(session, leaf, _Stop(first_kept=True), digests=digests)
 
 
 _EMPTY_JSON: dict[str, Any] = {"{}": None, "[]": None, "null": None}
@@ -168,32 +177,43 @@ def _json(value: Any) -> Any:
     return value
 
 
-def _rows_to_entries(rows: Sequence[Sequence[Any]]) -> list[Entry]:
-    """Engine entries from path rows (`_ENTRY_COLUMNS` order, then the steps from the leaf), root
-    first. Callers building many at once pause the collector around it (`collector_paused`)."""
+def _rows_to_entries(rows: Sequence[Sequence[Any]], *, digests: bool = False) -> list[Entry]:
+    """Engine entries from path rows (`_ENTRY_COLUMNS` order, the `_DIGEST_COLUMNS` with
+    `digests`, then the steps from the leaf), root first. Callers building many at once pause the
+    collector around it (`collector_paused`).
+
+    With `digests`, each entry carries its stored digest (compaction/digest.py); a row without one
+    of the current version leaves the entry's to be worked out when used."""
     keys_by_id: dict[int, str] = {}
     entries: list[Entry] = []
     add = entries.append
     load = _json
     usage_of = Usage.from_dict
-    for nid, parent_id, key, kind, role, content, data, usage, stop_reason, tokens, ts, _hop in rows:
+    digest_of = Digest.from_columns
+    version = DIGEST_VERSION
+    for row in rows:
+        nid, parent_id, key, kind, role, content, data, usage, stop_reason, tokens, ts = row[:11]
         keys_by_id[nid] = key
         # A path cut at an ancestor starts below a parent it did not load: parent "" then.
         parent = keys_by_id.get(parent_id, "") if parent_id is not None else None
-        add(
-            Entry(
-                key,
-                parent,
-                kind,
-                role,
-                load(content) or [],
-                load(data) or {},
-                usage_of(load(usage)),
-                stop_reason,
-                tokens,
-                _iso(ts),
-            )
+        entry = Entry(
+            key,
+            parent,
+            kind,
+            role,
+            load(content) or [],
+            load(data) or {},
+            usage_of(load(usage)),
+            stop_reason,
+            tokens,
+            _iso(ts),
         )
+        if digests and row[13] == version and row[11] is not None:
+            readings = row[12]
+            entry.digest = digest_of(
+                row[11], orjson.loads(readings) if isinstance(readings, str) else readings
+            )
+        add(entry)
     return entries
 
 

@@ -1,5 +1,6 @@
 """The node and session tables as the store's hand-written SQL sees them (appends, path loads
-and the bulk import share these), and the error text for a key that is not in a session."""
+and the bulk import share these): the columns a node row is written with, its digest columns,
+what text no database here stores alike, and the error text for a key that is not in a session."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ from typing import Any
 
 from django.db import connection
 
+from sessions_app.compaction.digest import DIGEST_VERSION, digest_of
+from sessions_app.compaction.messages import Entry
 from sessions_app.models import Chain, Node, Session
 
 NODE_TABLE = Node._meta.db_table
@@ -32,6 +35,9 @@ INSERT_COLUMNS = (
     "last_compaction_id",
     "timestamp",
     "chain_id",
+    "transcript",
+    "readings",
+    "digest_version",
 )
 INSERT_NODE_SQL = (
     f"INSERT INTO {NODE_TABLE} ({', '.join(INSERT_COLUMNS)}) "
@@ -60,6 +66,27 @@ def lock_session_sql() -> str:
     )
 
 
+def unstorable(text: str) -> str | None:
+    """What in `text` no database here stores alike ("a NUL character", "a lone surrogate"), or None."""
+    if "\x00" in text:
+        return "a NUL character"
+    if not text.isascii():
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            return "a lone surrogate"
+    return None
+
+
+def digest_columns(entry: Entry) -> tuple[str | None, list[list[Any]] | None, int]:
+    """(transcript, readings, digest_version) of the node row `entry` becomes (compaction/digest.py).
+    Text a database would not store alike gets no digest (version 0): it is worked out when read."""
+    digest = digest_of(entry)
+    if unstorable(digest.transcript) is not None:
+        return None, None, 0
+    return digest.transcript, digest.readings_column(), DIGEST_VERSION
+
+
 def db_datetime(value: datetime) -> Any:
     return connection.ops.adapt_datetimefield_value(value)
 
@@ -83,6 +110,9 @@ def insert_params(node: Node) -> list[Any]:
         node.last_compaction_id,
         db_datetime(node.timestamp),
         node.chain_id,
+        node.transcript,
+        None if node.readings is None else json.dumps(node.readings),
+        node.digest_version,
     ]
 
 

@@ -416,7 +416,7 @@ def _replan(session: Session, task: CompactionTask, settings: CompactionSettings
     task's stored plan cut it (a task recorded without one is planned afresh), with the settings
     it was requested with (an operator's override of the session's, tasks.task_settings)."""
     assert task.trigger_node_id is not None
-    path = store.context_path_entries(session, task.trigger_node_id)
+    path = store.context_path_entries(session, task.trigger_node_id, digests=True)
     prep = prepare(path, task_settings(task, settings), cut=stored_cut(task))
     if isinstance(prep, NothingToDo):
         return prep

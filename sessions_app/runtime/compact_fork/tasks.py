@@ -158,7 +158,7 @@ def request_compaction(
         active = CompactionTask.objects.filter(session=locked, status__in=ACTIVE_TASK_STATUSES).first()
         if active is not None:
             raise AlreadyPending(f"compaction task {active.pk} is already {active.status}", active.pk)
-        path = store.context_path_entries(locked)
+        path = store.context_path_entries(locked, digests=True)
         chosen = cut_at(locked, path, settings, first_kept) if first_kept is not None else None
         plan = prepare(path, settings, cut=chosen)
         if isinstance(plan, NothingToDo):

@@ -40,6 +40,9 @@ class SummaryRequest:
     system: str
     prompt: str  # the single user message
     max_tokens: int
+    # Where the span's transcript sits in `prompt` (start, end), when it was joined from the
+    # entries' stored digests: the fork then records the prompt by reference (digest.py).
+    span: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,8 +64,11 @@ def turn_prefix_max_tokens(reserve_tokens: int) -> int:
     return math.floor(0.5 * reserve_tokens)
 
 
+_OPEN = "<conversation>\n"
+
+
 def _conversation(text: str) -> str:
-    return f"<conversation>\n{text}\n</conversation>\n\n"
+    return f"{_OPEN}{text}\n</conversation>\n\n"
 
 
 def _uses_prefix(prep: Preparation) -> bool:
@@ -84,7 +90,10 @@ def build_requests(prep: Preparation, custom_instructions: str | None = None) ->
     if not (split and not prep.summarize_messages):
         max_tokens = history_max_tokens(settings.reserve_tokens, pi=pi)
         target = min(TARGET_SUMMARY_TOKENS, max_tokens)
-        text = _conversation(serialize_entries(prep.summarize, pi=pi))
+        transcript = serialize_entries(prep.summarize, pi=pi)
+        text = _conversation(transcript)
+        stored = not pi and all(e.digest is not None for e in prep.summarize)
+        span = (len(_OPEN), len(_OPEN) + len(transcript)) if stored and transcript else None
         if prep.previous_summary:
             # The file lists are appended again after this summary; the model need not copy them.
             previous = prep.previous_summary if pi else strip_file_lists(prep.previous_summary)
@@ -93,7 +102,7 @@ def build_requests(prep: Preparation, custom_instructions: str | None = None) ->
         else:
             instructions = initial_prompt(sections, target)
         history = SummaryRequest(
-            "history", SYSTEM_PROMPT, text + with_focus(instructions, custom_instructions), max_tokens
+            "history", SYSTEM_PROMPT, text + with_focus(instructions, custom_instructions), max_tokens, span
         )
 
     prefix: SummaryRequest | None = None

@@ -15,6 +15,7 @@ from sessions_app.compaction.validate import validate_payload
 from sessions_app.models import Artifact, CompactionEntry, CompactionTask, Event, Run
 from sessions_app.presenters.content import preview
 from sessions_app.presenters.stats import session_settings
+from sessions_app.runtime.compact_fork import prompt as fork_prompt
 
 LIST_LIMIT = 60  # rows listed per range (the page states how many more): big sessions stay small
 
@@ -177,7 +178,11 @@ def compaction_view(entry: CompactionEntry) -> CompactionView:
     prompt = None
     if run is not None:
         started = Event.objects.filter(run=run, type="compact_started").order_by("id").first()
-        prompt = started.payload if started and isinstance(started.payload, dict) else None
+        prompt = (
+            fork_prompt.recorded(started.payload, session.pk)
+            if started and isinstance(started.payload, dict)
+            else None
+        )
     siblings = CompactionEntry.objects.filter(session_id=session.pk).select_related("node")
     previous = siblings.filter(node__seq__lt=node.seq).order_by("-node__seq").first()
     nxt = siblings.filter(node__seq__gt=node.seq).order_by("node__seq").first()

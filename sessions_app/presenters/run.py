@@ -15,13 +15,11 @@ from typing import Any, Final
 from sessions_app.compaction import Usage
 from sessions_app.compaction.vocabulary import ACTIVE_TASK_STATUSES, AgentRole, RunStatus
 from sessions_app.models import CompactionEntry, CompactionTask, Event, Node, Run
+from sessions_app.runtime.compact_fork import prompt as fork_prompt
 
 OFFLINE: Final = "offline"  # the offline provider's name: no model ran
 EVENT_LIMIT: Final = 1000  # rows on the page; the session's events panel has them all
 EVENTS_OPEN: Final = 20  # more events than this start collapsed
-
-
-PROMPT_FIELDS: Final = ("system", "prompt", "turn_prefix_prompt")  # of a compact_started event
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,12 +36,7 @@ def event_row(e: Event) -> EventRow:
     their length, so a big prompt is not on the page twice."""
     payload = e.payload
     if e.type == "compact_started" and isinstance(payload, dict):
-        payload = {
-            k: f"({len(v):,} characters: see Prompt)"
-            if k in PROMPT_FIELDS and isinstance(v, str) and v
-            else v
-            for k, v in payload.items()
-        }
+        payload = fork_prompt.shortened(payload)
     return EventRow(e.timestamp, e.type, payload)
 
 
@@ -187,7 +180,11 @@ def run_view(run: Run) -> RunView:
     ]
     task = CompactionTask.objects.filter(fork_run=run).first()
     started = next((e for e in events if e.type == "compact_started"), None)
-    prompt = started.payload if started is not None and isinstance(started.payload, dict) else None
+    prompt = (
+        fork_prompt.recorded(started.payload, run.session_id)
+        if started is not None and isinstance(started.payload, dict)
+        else None
+    )
     shown = [e for e in events if e.type != "compact_delta"]
     compaction = None
     if run.agent.role == AgentRole.FORK:

@@ -25,6 +25,7 @@ from sessions_app.store.paths import (
     context_path_entries,
     load_path_entries,
     path_entries,
+    span_transcript,
     to_entry,
 )
 
@@ -46,6 +47,7 @@ __all__ = [
     "load_path_entries",
     "new_key",
     "path_entries",
+    "span_transcript",
     "switch_active_node",
     "to_entry",
 ]

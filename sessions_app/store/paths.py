@@ -7,7 +7,9 @@ model instances on the hot path.
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import re
 from collections.abc import Iterable, Sequence
 from operator import itemgetter
 from typing import Any
@@ -17,7 +19,7 @@ from django.db import connection
 
 from sessions_app.compaction.collector import collector_paused
 from sessions_app.compaction.digest import DIGEST_VERSION, Digest
-from sessions_app.compaction.messages import Entry, Usage
+from sessions_app.compaction.messages import Block, Entry, Usage
 from sessions_app.models import CompactionEntry, Node, Session
 from sessions_app.store.errors import StoreError, UnknownNodeError
 from sessions_app.store.sql import NODE_TABLE, unknown_key_message
@@ -50,8 +52,19 @@ class _Stop:
         self.first_kept = first_kept
 
 
+# SQLite hands a datetime column to Python through Django's converter, a parse per row (a tenth
+# of a 20,000-node path load); the text is what `_iso` makes of it anyway.
+_SQLITE_TEXT = {"timestamp": "CAST(n.timestamp AS TEXT)"}
+
+
 def _path_sql(
-    session_pk: int, leaf: PathRef, stop: _Stop, columns: Iterable[str], *, sorted_by_depth: bool = True
+    session_pk: int,
+    leaf: PathRef,
+    stop: _Stop,
+    columns: Iterable[str],
+    *,
+    sorted_by_depth: bool = True,
+    sqlite_text: bool = False,
 ) -> tuple[str, list[Any]]:
     """One recursive CTE walking leaf→root (or leaf→stop), returning rows root first.
 
@@ -59,6 +72,8 @@ def _path_sql(
     whatever the caller passes; the stop node's id does not depend on the walk, so both backends
     compute it once (SQLite caches the subquery, PostgreSQL makes it an init plan). Fragments are
     generated in SQL-text order so that `params` lines up.
+
+    `sqlite_text` reads the timestamp as SQLite's text rather than a datetime (raw cursors only).
 
     Without `sorted_by_depth`, the rows come in no promised order with one more column, the number
     of steps from the leaf (`_root_first` orders them): sorting 20,000 rows with their content
@@ -89,7 +104,7 @@ def _path_sql(
         stop_sql = ""
     # The stop node itself is included; recursion ends once it has been reached.
     where = f"WHERE p.id <> COALESCE(({stop_sql}), -1)" if stop_sql else ""
-    cols = ", ".join(f"n.{c}" for c in columns)
+    cols = ", ".join(_SQLITE_TEXT.get(c, f"n.{c}") if sqlite_text else f"n.{c}" for c in columns)
     walk = (
         f"WITH RECURSIVE path(id, parent_id, hop) AS ({anchor} UNION ALL"
         f" SELECT n.id, n.parent_id, p.hop + 1 FROM {NODE_TABLE} n JOIN path p ON n.id = p.parent_id {where})"
@@ -131,7 +146,9 @@ def _entries(session: Session, leaf: PathRef | None, stop: _Stop, *, digests: bo
     if target is None:
         return []
     columns = _ENTRY_COLUMNS + _DIGEST_COLUMNS if digests else _ENTRY_COLUMNS
-    sql, params = _path_sql(session.pk, target, stop, columns, sorted_by_depth=False)
+    sql, params = _path_sql(
+        session.pk, target, stop, columns, sorted_by_depth=False, sqlite_text=connection.vendor == "sqlite"
+    )
     with collector_paused(), connection.cursor() as cursor:
         cursor.execute(sql, params)
         rows = cursor.fetchall()
@@ -159,6 +176,19 @@ def context_path_entries(
     return _entries(session, leaf, _Stop(first_kept=True), digests=digests)
 
 
+def span_transcript(session: Session, first: str, last: str) -> str | None:
+    """The stored transcript parts of the path from `first` down to `last`, joined as a compaction
+    joined them (compaction/digest.py): what a fork's prompt recorded by reference held. None when
+    a node on it has none stored, or `first` is not above `last`."""
+    sql, params = _path_sql(session.pk, last, _Stop(first), ("transcript", "key"))
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        rows = cursor.fetchall()
+    if not rows or rows[0][1] != first or any(t is None for t, _ in rows):
+        return None
+    return "\n\n".join(t for t, _ in rows if t)
+
+
 _EMPTY_JSON: dict[str, Any] = {"{}": None, "[]": None, "null": None}
 
 
@@ -177,6 +207,60 @@ def _json(value: Any) -> Any:
     return value
 
 
+class StoredEntry(Entry):
+    """An entry of a compaction's path load whose content is decoded on first access.
+
+    With the nodes' digests (compaction/digest.py) a compaction reads little of the span's
+    content: the kept tail, the tool calls file tracking looks at, the last request. Decoding
+    every row's content up front was a sixth of a 20,000-node load, so the text is kept and
+    decoded when read (pi's reader does the same for file lines: formats/pi/reader.py). Everything
+    else sees an ordinary Entry: it compares equal to one with the same fields, and copies and
+    pickles become plain entries.
+    """
+
+    __slots__ = ("_raw",)
+    _raw: str | None
+
+    def may_call_file_tools(self) -> bool:
+        """False when the stored JSON cannot hold a read/write/edit tool call (fileops.py): a
+        quote inside a JSON string is escaped, so the pair below is a key and its value."""
+        raw = getattr(self, "_raw", None)
+        return raw is None or _FILE_TOOL.search(raw) is not None
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Entry):
+            return NotImplemented
+        return all(getattr(self, f) == getattr(other, f) for f in _COMPARED)
+
+    __hash__ = None  # type: ignore[assignment]  # as Entry's: mutable, compared by value
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Entry, tuple(getattr(self, f) for f in _FIELDS))
+
+
+_FILE_TOOL = re.compile(r'"name":\s*"(?:read|write|edit)"')
+_FIELDS = tuple(Entry.__dataclass_fields__)
+_COMPARED = tuple(f.name for f in dataclasses.fields(Entry) if f.compare)
+_CONTENT = Entry.__dict__["content"]  # the slot's own descriptor
+
+
+def _stored_content(self: StoredEntry) -> list[Block]:
+    raw = getattr(self, "_raw", None)
+    if raw is not None:
+        self._raw = None
+        _CONTENT.__set__(self, _json(raw) or [])
+    content: list[Block] = _CONTENT.__get__(self, Entry)
+    return content
+
+
+def _set_content(self: StoredEntry, value: list[Block]) -> None:
+    self._raw = None
+    _CONTENT.__set__(self, value)
+
+
+setattr(StoredEntry, "content", property(_stored_content, _set_content))  # noqa: B010  (mypy: a slot)
+
+
 def _rows_to_entries(rows: Sequence[Sequence[Any]], *, digests: bool = False) -> list[Entry]:
     """Engine entries from path rows (`_ENTRY_COLUMNS` order, the `_DIGEST_COLUMNS` with
     `digests`, then the steps from the leaf), root first. Callers building many at once pause the
@@ -191,23 +275,32 @@ def _rows_to_entries(rows: Sequence[Sequence[Any]], *, digests: bool = False) ->
     usage_of = Usage.from_dict
     digest_of = Digest.from_columns
     version = DIGEST_VERSION
+    new = object.__new__
     for row in rows:
         nid, parent_id, key, kind, role, content, data, usage, stop_reason, tokens, ts = row[:11]
         keys_by_id[nid] = key
         # A path cut at an ancestor starts below a parent it did not load: parent "" then.
         parent = keys_by_id.get(parent_id, "") if parent_id is not None else None
-        entry = Entry(
-            key,
-            parent,
-            kind,
-            role,
-            load(content) or [],
-            load(data) or {},
-            usage_of(load(usage)),
-            stop_reason,
-            tokens,
-            _iso(ts),
-        )
+        if digests and isinstance(content, str):
+            stored: StoredEntry = new(StoredEntry)
+            stored._raw = content
+            entry: Entry = stored
+            entry.key, entry.parent, entry.kind, entry.role = key, parent, kind, role
+            entry.data, entry.usage, entry.stop_reason = load(data) or {}, usage_of(load(usage)), stop_reason
+            entry.tokens, entry.timestamp, entry.pi_tokens, entry.digest = tokens, _iso(ts), None, None
+        else:
+            entry = Entry(
+                key,
+                parent,
+                kind,
+                role,
+                load(content) or [],
+                load(data) or {},
+                usage_of(load(usage)),
+                stop_reason,
+                tokens,
+                _iso(ts),
+            )
         if digests and row[13] == version and row[11] is not None:
             readings = row[12]
             entry.digest = digest_of(

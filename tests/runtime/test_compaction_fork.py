@@ -29,6 +29,7 @@ from sessions_app.models import Agent, CompactionEntry, CompactionTask, Event, N
 from sessions_app.runtime import compact_fork, hooks
 from sessions_app.runtime.agents import list_agent_definitions
 from sessions_app.runtime.auto_compaction import ForkCompaction
+from sessions_app.runtime.compact_fork import prompt as fork_prompt
 from sessions_app.runtime.loop import AgentLoop
 from tests.fake_anthropic import FakeAnthropic, Reply, overflow_error, text, text_reply
 
@@ -178,7 +179,12 @@ async def test_manual_compaction_appends_node_and_records_the_hidden_fork(
     deltas = [t for t in types if t == "compact_delta"]
     assert deltas and len(deltas) < len(SUMMARY) // 5  # coalesced, not one row per streamed chunk
     started = await Event.objects.aget(session=session, type="compact_started")
-    assert started.payload["prompt"] == prompt and started.run_id == run.pk
+    assert started.run_id == run.pk
+    # Recorded by reference to the nodes' stored transcripts, and read back exactly as sent.
+    span = started.payload["prompt_span"]
+    assert started.payload["prompt"] == "" and span["chars"] == len(prompt) and len(span["before"]) < 100
+    recorded = await sync_to_async(fork_prompt.recorded)(started.payload, session.pk)
+    assert recorded["prompt"] == prompt and "prompt_note" not in recorded
 
     # The next context starts with the summary, then the kept tail.
     entries = await sync_to_async(store.context_path_entries)(session)

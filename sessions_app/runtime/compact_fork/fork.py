@@ -57,6 +57,7 @@ from sessions_app.llm.base import (
 from sessions_app.models import Agent, CompactionTask, Run, Session
 from sessions_app.runtime import hooks, live
 from sessions_app.runtime.agents import COMPACT_AGENT, resolve_definition
+from sessions_app.runtime.compact_fork import prompt as fork_prompt
 from sessions_app.runtime.compact_fork.apply import (
     ForkRecord,
     Superseded,
@@ -144,7 +145,7 @@ class CompactFork:
         extractive_reason = self._extractive_reason(settings)
         summarizer = EXTRACTIVE_SUMMARIZER if extractive_reason else self._provider().model
         await sync_to_async(self._start_fork)(
-            session, requests.all, from_hook=decision is not None, summarizer=summarizer
+            session, prep, requests.all, from_hook=decision is not None, summarizer=summarizer
         )
         guarded: Guarded | None = None
         if isinstance(decision, CompactionPayload):
@@ -350,9 +351,16 @@ class CompactFork:
         )
 
     def _start_fork(
-        self, session: Session, requests: list[SummaryRequest], *, from_hook: bool, summarizer: str
+        self,
+        session: Session,
+        prep: Preparation,
+        requests: list[SummaryRequest],
+        *,
+        from_hook: bool,
+        summarizer: str,
     ) -> None:
-        """Persist the fork like any agent: agent, run, and the exact prompt it gets."""
+        """Persist the fork like any agent: agent, run, and the exact prompt it gets (by reference
+        to the nodes' stored transcripts when it was joined from them: prompt.py)."""
         assert self.record is not None
         record, task = self.record, self.record.task
         definition = resolve_definition(COMPACT_AGENT, internal=True)
@@ -392,7 +400,7 @@ class CompactFork:
                     "model": model,
                     "from_hook": from_hook,
                     "system": definition.instructions,
-                    "prompt": history.prompt if history else "",
+                    **fork_prompt.record(history, prep),
                     "turn_prefix_prompt": prefix.prompt if prefix else "",
                     "max_tokens": history.max_tokens if history else (prefix.max_tokens if prefix else 0),
                 },

@@ -185,11 +185,13 @@ class Node(models.Model):
         "Chain", null=True, blank=True, db_constraint=False, on_delete=models.DO_NOTHING, related_name="+"
     )
     # The node's digest, what a compaction reads of it, written with it (compaction/digest.py):
-    # its part of the summarizer's transcript and, for a user message, the sentences that read as
-    # constraints or requests. `digest_version` 0 (rows from before digests) or an older version
-    # means they are worked out from the content when needed.
+    # its part of the summarizer's transcript, for a user message the sentences that read as
+    # constraints or requests, for an assistant's the files its tool calls read and changed.
+    # `digest_version` 0 (rows from before digests) or an older version means they are worked out
+    # from the content when needed.
     transcript = models.TextField(null=True, blank=True)
     readings = models.JSONField(null=True, blank=True)
+    file_calls = models.JSONField(null=True, blank=True)
     digest_version = models.PositiveSmallIntegerField(default=0)
 
     class Meta:

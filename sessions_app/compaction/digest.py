@@ -1,9 +1,10 @@
 """A node's digest: what a compaction reads of it, worked out once when the node is written
 (docs/compaction.md, "Digests").
 
-A compaction reads every node of the span it summarizes twice over: the summarizer's transcript
-is each message rendered as tagged text, and the carry-over guard reads each user message
-sentence by sentence for the user's constraints and requests. Nodes never change, so the store
+A compaction reads every node of the span it summarizes: the summarizer's transcript is each
+message rendered as tagged text, the carry-over guard reads each user message sentence by
+sentence for the user's constraints and requests, and file tracking reads each assistant's tool
+calls. Nodes never change, so the store
 computes both when it writes a node and keeps them beside it; a compaction then joins stored
 pieces instead of rendering and reading 20,000 messages again (issue 17).
 
@@ -17,11 +18,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from .messages import MESSAGE, USER, Entry
+from .fileops import file_calls
+from .messages import ASSISTANT, MESSAGE, USER, Entry
 from .phrases import Reading, message_text, read, sentences
 from .serialize import entry_transcript
 
-# Raise when `entry_transcript`, `message_text`, `sentences` or `read` changes what it returns:
+# Raise when `entry_transcript`, `message_text`, `sentences`, `read` or `file_calls` changes what it returns:
 # stored digests of other versions are then recomputed when read.
 DIGEST_VERSION: Final = 1
 
@@ -41,6 +43,7 @@ class Digest:
     transcript: str  # the entry's part of the default-mode summarizer transcript ("" for none)
     spoke: bool  # a user message with text once harness noise is left out
     said: tuple[Said, ...]  # its sentences that read as a constraint or a request, in order
+    file_calls: tuple[tuple[str, str], ...] = ()  # an assistant's read/write/edit calls (fileops.py)
 
     def readings_column(self) -> list[list[Any]] | None:
         """`said` as stored: [sentence, flags] pairs; None when the entry is no user's words."""
@@ -56,18 +59,30 @@ class Digest:
             for s in self.said
         ]
 
+    def file_calls_column(self) -> list[list[str]] | None:
+        """`file_calls` as stored: [tool, path] pairs; None when there are none."""
+        return [list(call) for call in self.file_calls] or None
+
     @classmethod
-    def from_columns(cls, transcript: str, readings: Sequence[Sequence[Any]] | None) -> Digest:
+    def from_columns(
+        cls,
+        transcript: str,
+        readings: Sequence[Sequence[Any]] | None,
+        file_calls: Sequence[Sequence[str]] | None = None,
+    ) -> Digest:
         said = tuple(
             Said(str(text), Reading(bool(f & _CONSTRAINT), bool(f & _REQUEST), bool(f & _DEFERRED)))
             for text, f in readings or ()
         )
-        return cls(transcript, readings is not None, said)
+        calls = tuple((str(name), str(path)) for name, path in file_calls or ())
+        return cls(transcript, readings is not None, said, calls)
 
 
 def digest_of(entry: Entry) -> Digest:
     """Work the digest out from the entry itself."""
     transcript = entry_transcript(entry)
+    if entry.kind == MESSAGE and entry.role == ASSISTANT:
+        return Digest(transcript, False, (), tuple(file_calls(entry)))
     if entry.kind != MESSAGE or entry.role != USER:
         return Digest(transcript, False, ())
     text = message_text(entry)

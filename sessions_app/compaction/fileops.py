@@ -6,7 +6,7 @@ three compactions ago is still listed after the next one.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,30 +20,21 @@ class FileOps:
     edited: set[str] = field(default_factory=set)
 
     def add_entries(self, entries: Iterable[Entry]) -> None:
-        """Record `read`/`write`/`edit` tool calls; the `path` argument is taken verbatim."""
-        read, written, edited = self.read, self.written, self.edited
+        """Record `read`/`write`/`edit` tool calls; the `path` argument is taken verbatim. An
+        entry the store loaded with its digest names its calls there (digest.py)."""
+        by_name = {"read": self.read, "write": self.written, "edit": self.edited}
         for e in entries:
             if e.kind != MESSAGE or e.role != ASSISTANT:
                 continue
-            # Entries read lazily from a pi file can rule themselves out without being decoded.
-            if type(e) is not Entry and not getattr(e, "may_call_file_tools", _yes)():
+            if e.digest is not None:
+                calls: Sequence[tuple[str, str]] = e.digest.file_calls
+            elif type(e) is not Entry and not getattr(e, "may_call_file_tools", _yes)():
+                # Entries read lazily from a pi file can rule themselves out without being decoded.
                 continue
-            for b in e.content:
-                if b.get("type") != "tool_call":
-                    continue
-                args = b.get("arguments")
-                if not isinstance(args, dict):
-                    continue
-                path = args.get("path")
-                if not isinstance(path, str) or not path:
-                    continue
-                name = b.get("name")
-                if name == "read":
-                    read.add(path)
-                elif name == "write":
-                    written.add(path)
-                elif name == "edit":
-                    edited.add(path)
+            else:
+                calls = file_calls(e)
+            for name, path in calls:
+                by_name[name].add(path)
 
     def add_details(self, details: Any) -> None:
         """Carry over a previous compaction's lists (its modified files count as edited)."""
@@ -65,6 +56,24 @@ class FileOps:
         if utf16_order:
             return sorted(read, key=_utf16_key), sorted(modified, key=_utf16_key)
         return sorted(read), sorted(modified)
+
+
+def file_calls(entry: Entry) -> list[tuple[str, str]]:
+    """(tool, path) of each `read`/`write`/`edit` call of an assistant entry, in order."""
+    calls = []
+    for b in entry.content:
+        if b.get("type") != "tool_call" or b.get("name") not in _FILE_TOOLS:
+            continue
+        args = b.get("arguments")
+        if not isinstance(args, dict):
+            continue
+        path = args.get("path")
+        if isinstance(path, str) and path:
+            calls.append((str(b["name"]), path))
+    return calls
+
+
+_FILE_TOOLS = frozenset({"read", "write", "edit"})
 
 
 def _yes() -> bool:

@@ -106,7 +106,7 @@ def append(
         stop_reason=stop_reason,
     )
     estimate = estimate_entry(entry)
-    transcript, readings, digest_version = digest_columns(entry)
+    transcript, readings, file_calls, digest_version = digest_columns(entry)
 
     now = timezone.now()
     node = Node(
@@ -124,6 +124,7 @@ def append(
         timestamp=timestamp or now,
         transcript=transcript,
         readings=readings,
+        file_calls=file_calls,
         digest_version=digest_version,
     )
     # Hand-written SQL: this is the hottest write path, and the ORM's query building cost more

@@ -511,8 +511,9 @@ def import_entries(
                 try:
                     content_text, data_text = dumps(entry.content), dumps(entry.data)
                     usage_text = None if usage is None else dumps(usage.to_dict())
-                    transcript, readings, digest_version = digest_columns(entry)
+                    transcript, readings, file_calls, digest_version = digest_columns(entry)
                     readings_text = None if readings is None else dumps(readings)
+                    file_calls_text = None if file_calls is None else dumps(file_calls)
                 except UnstorableText as exc:
                     raise StoreError(
                         f"node {key!r}: its text holds {exc}, which the database cannot store", key=key
@@ -543,6 +544,7 @@ def import_entries(
                         chain,
                         transcript,
                         readings_text,
+                        file_calls_text,
                         digest_version,
                     ]
                 )

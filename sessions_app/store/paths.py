@@ -40,7 +40,7 @@ _ENTRY_COLUMNS = (
     "token_estimate",
     "timestamp",
 )
-_DIGEST_COLUMNS = ("transcript", "readings", "digest_version")
+_DIGEST_COLUMNS = ("transcript", "readings", "file_calls", "digest_version")
 
 
 class _Stop:
@@ -276,6 +276,7 @@ def _rows_to_entries(rows: Sequence[Sequence[Any]], *, digests: bool = False) ->
     digest_of = Digest.from_columns
     version = DIGEST_VERSION
     new = object.__new__
+    load_list = _json_list
     for row in rows:
         nid, parent_id, key, kind, role, content, data, usage, stop_reason, tokens, ts = row[:11]
         keys_by_id[nid] = key
@@ -301,13 +302,19 @@ def _rows_to_entries(rows: Sequence[Sequence[Any]], *, digests: bool = False) ->
                 tokens,
                 _iso(ts),
             )
-        if digests and row[13] == version and row[11] is not None:
-            readings = row[12]
-            entry.digest = digest_of(
-                row[11], orjson.loads(readings) if isinstance(readings, str) else readings
-            )
+        if digests and row[14] == version and row[11] is not None:
+            readings, calls = row[12], row[13]
+            if calls is None and (readings is None or readings == "[]"):  # the common rows, quickly
+                entry.digest = Digest(row[11], readings is not None, ())
+            else:
+                entry.digest = digest_of(row[11], load_list(readings), load_list(calls))
         add(entry)
     return entries
+
+
+def _json_list(value: Any) -> Any:
+    """A digest's JSON column: None stays None, "[]" is an empty list (unlike `_json`)."""
+    return orjson.loads(value) if isinstance(value, str) else value
 
 
 def _iso(value: Any) -> str | None:

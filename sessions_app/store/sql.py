@@ -37,6 +37,7 @@ INSERT_COLUMNS = (
     "chain_id",
     "transcript",
     "readings",
+    "file_calls",
     "digest_version",
 )
 INSERT_NODE_SQL = (
@@ -78,13 +79,14 @@ def unstorable(text: str) -> str | None:
     return None
 
 
-def digest_columns(entry: Entry) -> tuple[str | None, list[list[Any]] | None, int]:
-    """(transcript, readings, digest_version) of the node row `entry` becomes (compaction/digest.py).
-    Text a database would not store alike gets no digest (version 0): it is worked out when read."""
+def digest_columns(entry: Entry) -> tuple[str | None, list[list[Any]] | None, list[list[str]] | None, int]:
+    """(transcript, readings, file_calls, digest_version) of the node row `entry` becomes
+    (compaction/digest.py). Text a database would not store alike gets no digest (version 0): it
+    is worked out when read."""
     digest = digest_of(entry)
     if unstorable(digest.transcript) is not None:
-        return None, None, 0
-    return digest.transcript, digest.readings_column(), DIGEST_VERSION
+        return None, None, None, 0
+    return digest.transcript, digest.readings_column(), digest.file_calls_column(), DIGEST_VERSION
 
 
 def db_datetime(value: datetime) -> Any:
@@ -112,6 +114,7 @@ def insert_params(node: Node) -> list[Any]:
         node.chain_id,
         node.transcript,
         None if node.readings is None else json.dumps(node.readings),
+        None if node.file_calls is None else json.dumps(node.file_calls),
         node.digest_version,
     ]
 

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from sessions_app.compaction.convert import to_llm
 from sessions_app.compaction.digest import Digest, digest_of
 from sessions_app.compaction.facts import extract_facts
+from sessions_app.compaction.fileops import FileOps
 from sessions_app.compaction.messages import COMPACTION, TOOL_RESULT, Entry
 from sessions_app.compaction.serialize import serialize_entries, serialize_messages
 from sessions_app.compaction.tool_outcomes import exit_code
@@ -28,7 +29,7 @@ _SAYS = [
     "",
     "   ",
 ]
-_STEPS = ["user", "assistant", "bash", "read", "fail", "custom", "compaction", "excluded"]
+_STEPS = ["user", "assistant", "bash", "read", "fail", "custom", "compaction", "excluded", "files"]
 
 
 def _chain(steps: list[tuple[str, str]]) -> Chain:
@@ -52,6 +53,9 @@ def _chain(steps: list[tuple[str, str]]) -> Chain:
         elif step == "compaction":
             if c.last is not None:
                 c.compaction(first_kept=c.last)
+        elif step == "files":
+            calls = ((f"r{i}", "read", {"path": f"a{i}.py"}), (f"e{i}", "edit", {"path": said or "b.py"}))
+            c.assistant(said, calls=(*calls, (f"w{i}", "write", {"path": ""})))
         elif step == "excluded":
             c.bash("ls", said or "a", exclude=True)
         else:
@@ -66,7 +70,7 @@ def _stored(entries: list[Entry]) -> list[Entry]:
     for e in entries:
         d = digest_of(e)
         copy = Entry(e.key, e.parent, e.kind, e.role, e.content, e.data, e.usage, e.stop_reason, e.tokens)
-        copy.digest = Digest.from_columns(d.transcript, d.readings_column())
+        copy.digest = Digest.from_columns(d.transcript, d.readings_column(), d.file_calls_column())
         out.append(copy)
     return out
 
@@ -89,6 +93,17 @@ def test_the_transcript_is_the_entries_parts_joined(steps: list[tuple[str, str]]
     whole = serialize_messages(messages, exit_codes=codes)
     assert serialize_entries(entries) == whole
     assert serialize_entries(_stored(entries)) == whole
+
+
+@given(steps_strategy)
+def test_file_tracking_from_stored_digests_is_file_tracking_from_the_entries(
+    steps: list[tuple[str, str]],
+) -> None:
+    entries = _chain(steps).entries
+    worked_out, stored = FileOps(), FileOps()
+    worked_out.add_entries(entries)
+    stored.add_entries(_stored(entries))
+    assert stored == worked_out
 
 
 @given(steps_strategy, st.integers(min_value=0, max_value=24), st.sets(st.sampled_from(list(FactKind))))
@@ -117,6 +132,12 @@ def test_only_user_words_have_readings() -> None:
     c = Chain()
     noise = digest_of(c.user("<system-reminder>must never</system-reminder>"))
     assert not noise.spoke and noise.readings_column() is None
-    answer = digest_of(c.assistant("You must never do that."))
-    assert answer.readings_column() is None and answer.transcript == "[Assistant]: You must never do that."
+    answer = digest_of(c.assistant("You must never do that.", calls=(("r", "read", {"path": "a.py"}),)))
+    assert (
+        answer.readings_column() is None
+        and answer.file_calls_column() == [["read", "a.py"]]
+        and answer.transcript.startswith(
+            "[Assistant]: You must never do that.\n\n[Assistant tool calls]: read("
+        )
+    )
     assert digest_of(c.compaction(first_kept=c.last or "")).transcript == ""

@@ -3,6 +3,8 @@ on SQLite and (via `make test`) PostgreSQL."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from sessions_app import store
@@ -19,7 +21,7 @@ pytestmark = [pytest.mark.postgres, pytest.mark.django_db]
 SAYS = ["Never push to main. The tests are slow.", "Please fix src/app.py", "ok"]
 
 
-def _text(t: str) -> list[dict[str, str]]:
+def _text(t: str) -> list[dict[str, Any]]:
     return [{"type": "text", "text": t}]
 
 
@@ -38,6 +40,9 @@ def _session(n: int = 12) -> Session:
             content.append(
                 {"type": "tool_call", "id": f"c{i}", "name": "bash", "arguments": {"command": "make"}}
             )
+            content.append(
+                {"type": "tool_call", "id": f"r{i}", "name": "read", "arguments": {"path": f"f{i}.py"}}
+            )
         parent = store.append(session, parent, kind="message", role=role, content=content, data=data).key
     session.refresh_from_db()
     return session
@@ -55,7 +60,8 @@ def test_append_stores_the_digest_of_what_it_wrote() -> None:
         assert node.transcript == expected.transcript
         assert node.readings == expected.readings_column()
     first = Node.objects.get(session=session, seq=0)
-    assert first.readings == [["Never push to main.", 1]]
+    assert first.readings == [["Never push to main.", 1]] and first.file_calls is None
+    assert Node.objects.get(session=session, seq=1).file_calls == [["read", "f1.py"]]
 
 
 def test_a_compaction_load_carries_the_stored_digests_and_a_context_load_does_not() -> None:

@@ -12,7 +12,7 @@ The garbage collector stays on, as in the server.
 `overhead` is everything a compaction costs outside the model call, as wall time and as CPU time
 of the process (time.process_time: on a machine shared with other work, CPU time compares runs
 fairly). For the never-compacted session the parts are also timed one by one, on the same path:
-the path load from the store, `prepare`, building the summary request, the carry-over guard as
+the path load from the store (with the nodes' digests, as the fork loads it), `prepare`, building the summary request, the carry-over guard as
 the fork runs it (the user's constraints and requests only), and the rest (the task, the stored
 prompt, the write of the compaction and the fork's bookkeeping: overhead minus the parts).
 `without_guard` is the overhead less the guard; issue 17's target is < 150 ms.
@@ -137,7 +137,7 @@ def main() -> None:
             return out
 
         for _ in range(runs):
-            path = timed("path_load_ms", lambda: store.context_path_entries(session))
+            path = timed("path_load_ms", lambda: store.context_path_entries(session, digests=True))
             prep = timed("prepare_ms", lambda path=path: prepare(path, settings))
             assert isinstance(prep, Preparation)
             timed("build_requests_ms", lambda prep=prep: build_requests(prep, None))

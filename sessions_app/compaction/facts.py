@@ -220,8 +220,9 @@ def _conversation_facts(walk: _Walk, span: Sequence[Entry], after: Sequence[Entr
     # An assistant's text is read only when its kinds of fact are wanted.
     assistants = walk.wants(FactKind.DECISION, FactKind.FILE)
     user_text = walk.wants(FactKind.VALUE, FactKind.FILE)
-    digests = {id(e): digest(e) for e in span if e.kind == MESSAGE and e.role == USER}
-    users = [e for e in span if e.kind == MESSAGE and e.role == USER and digests[id(e)].spoke]
+    user_entries = [e for e in span if e.kind == MESSAGE and e.role == USER]
+    digests = {id(e): digest(e) for e in user_entries}
+    users = [e for e in user_entries if digests[id(e)].spoke]
     # The last request is open at the cut when its turn goes on after it (a split turn, or the
     # kept tail starts inside it) or when nothing at all was kept.
     first_after = next((e for e in after if e.kind != COMPACTION), None)
@@ -237,7 +238,8 @@ def _conversation_facts(walk: _Walk, span: Sequence[Entry], after: Sequence[Entr
             if not d.spoke:
                 continue
             is_last = last_open and e is users[-1]
-            _user_facts(walk, e, d.said, is_last, constraints, user_text)
+            if d.said or is_last or user_text:  # else the message holds nothing wanted
+                _user_facts(walk, e, d.said, is_last, constraints, user_text)
         elif e.role == ASSISTANT and assistants:
             text = message_text(e)
             for s in sentences(text):

@@ -123,8 +123,13 @@ def serialize_entries(entries: Iterable[Entry], *, pi: bool = False) -> str:
     Outside pi mode each entry's part stands alone, so the transcript is the parts joined: the
     stored ones when the store loaded them (digest.py), which saves rendering a long span again."""
     if not pi:
-        parts = (e.digest.transcript if e.digest is not None else entry_transcript(e) for e in entries)
-        return "\n\n".join(p for p in parts if p)
+        return "\n\n".join(
+            [
+                part
+                for e in entries
+                if (part := e.digest.transcript if e.digest is not None else entry_transcript(e))
+            ]
+        )
     messages = []
     for e in entries:
         if e.kind == COMPACTION:

@@ -327,7 +327,7 @@ def _lazy_entry(
 ) -> Entry:
     e = object.__new__(_LazyEntry)
     e.key, e.parent, e.kind, e.role = key, parent, MESSAGE, role
-    e.tokens, e.timestamp, e.pi_tokens = 0, ts, None
+    e.tokens, e.timestamp, e.pi_tokens, e.digest = 0, ts, None, None
     e._raw = raw
     return e
 

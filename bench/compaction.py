@@ -12,9 +12,10 @@ The garbage collector stays on, as in the server.
 `overhead` is everything a compaction costs outside the model call, as wall time and as CPU time
 of the process (time.process_time: on a machine shared with other work, CPU time compares runs
 fairly). For the never-compacted session the parts are also timed one by one, on the same path:
-the path load from the store (with the nodes' digests, as the fork loads it), `prepare`, building the summary request, the carry-over guard as
-the fork runs it (the user's constraints and requests only), and the rest (the task, the stored
-prompt, the write of the compaction and the fork's bookkeeping: overhead minus the parts).
+the path load from the store (with the nodes' digests, as the fork loads it), `prepare`, building
+the summary request, the carry-over guard as the fork runs it (the user's constraints and requests
+only), and the rest (the task, the recorded prompt, the write of the compaction and the fork's
+bookkeeping: overhead minus the parts).
 `without_guard` is the overhead less the guard; issue 17's target is < 150 ms.
 
 The full retention audit is not part of the overhead: the compaction is written without it and

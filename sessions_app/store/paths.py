@@ -364,6 +364,8 @@ def _rows_to_entries(rows: Sequence[Sequence[Any]], *, digests: bool = False) ->
             readings, calls = row[12], row[13]
             if calls is None and (readings is None or readings == "[]"):  # the common rows, quickly
                 entry.digest = Digest(row[11], readings is not None, ())
+            elif readings is None:  # an assistant's file calls
+                entry.digest = Digest(row[11], False, (), tuple(map(tuple, load_list(calls))))
             else:
                 entry.digest = digest_of(row[11], load_list(readings), load_list(calls))
         add(entry)

@@ -187,12 +187,13 @@ class Node(models.Model):
     # The node's digest, what a compaction reads of it, written with it (compaction/digest.py):
     # its part of the summarizer's transcript, for a user message the sentences that read as
     # constraints or requests, for an assistant's the files its tool calls read and changed.
-    # `digest_version` 0 (rows from before digests) or an older version means they are worked out
+    # No `digest_version` (rows from before digests) or an older one means they are worked out
     # from the content when needed.
     transcript = models.TextField(null=True, blank=True)
     readings = models.JSONField(null=True, blank=True)
     file_calls = models.JSONField(null=True, blank=True)
-    digest_version = models.PositiveSmallIntegerField(default=0)
+    # Nullable with no default, so adding it is an ALTER TABLE, not a copy of the node table.
+    digest_version = models.PositiveSmallIntegerField(null=True, blank=True)
 
     class Meta:
         constraints = [

@@ -79,13 +79,15 @@ def unstorable(text: str) -> str | None:
     return None
 
 
-def digest_columns(entry: Entry) -> tuple[str | None, list[list[Any]] | None, list[list[str]] | None, int]:
+def digest_columns(
+    entry: Entry,
+) -> tuple[str | None, list[list[Any]] | None, list[list[str]] | None, int | None]:
     """(transcript, readings, file_calls, digest_version) of the node row `entry` becomes
-    (compaction/digest.py). Text a database would not store alike gets no digest (version 0): it
+    (compaction/digest.py). Text a database would not store alike gets no digest (no version): it
     is worked out when read."""
     digest = digest_of(entry)
     if unstorable(digest.transcript) is not None:
-        return None, None, None, 0
+        return None, None, None, None
     return digest.transcript, digest.readings_column(), digest.file_calls_column(), DIGEST_VERSION
 
 

@@ -64,7 +64,7 @@ def test_pi_mode_and_rows_without_digests_record_the_text() -> None:
     history = build_requests(pi).history
     assert history is not None and history.span is None
     assert fork_prompt.record(history, pi) == {"prompt": history.prompt}
-    Node.objects.filter(session=session, seq=1).update(digest_version=0)
+    Node.objects.filter(session=session, seq=1).update(digest_version=None)
     old = _plan(session)
     assert old.summarize[1].digest is None
     history = build_requests(old).history

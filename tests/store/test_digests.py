@@ -78,11 +78,13 @@ def test_a_compaction_load_carries_the_stored_digests_and_a_context_load_does_no
 
 
 def test_rows_without_a_current_digest_are_worked_out_alike() -> None:
-    """Rows written before digests (version 0) or by another version give the same plan."""
+    """Rows written before digests (no version) or by another version give the same plan."""
     session = _session(30)
     settings = CompactionSettings(keep_recent_tokens=20)
     fresh = prepare(store.context_path_entries(session, digests=True), settings)
-    Node.objects.filter(session=session, seq__lt=10).update(digest_version=0, transcript=None, readings=None)
+    Node.objects.filter(session=session, seq__lt=10).update(
+        digest_version=None, transcript=None, readings=None
+    )
     Node.objects.filter(session=session, seq__gte=10).update(
         digest_version=DIGEST_VERSION + 1, transcript="stale"
     )

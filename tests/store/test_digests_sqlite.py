@@ -18,6 +18,6 @@ def test_text_a_database_would_not_store_alike_gets_no_digest() -> None:
         session, None, kind="message", role="user", content=[{"type": "text", "text": "lone \ud800 half"}]
     )
     row = Node.objects.get(pk=node.pk)
-    assert (row.digest_version, row.transcript, row.readings) == (0, None, None)
+    assert (row.digest_version, row.transcript, row.readings) == (None, None, None)
     (entry,) = store.context_path_entries(session, digests=True)
     assert entry.digest is None and "lone" in serialize_entries([entry])

@@ -57,6 +57,12 @@ class _Stop:
 _SQLITE_TEXT = {"timestamp": "CAST(n.timestamp AS TEXT)"}
 
 
+def _select(columns: Iterable[str], *, sqlite_text: bool) -> str:
+    """The select list of `columns` of node `n`; with `sqlite_text`, on SQLite, `_SQLITE_TEXT`'s."""
+    text = _SQLITE_TEXT if sqlite_text and connection.vendor == "sqlite" else {}
+    return ", ".join(text.get(c, f"n.{c}") for c in columns)
+
+
 def _path_sql(
     session_pk: int,
     leaf: PathRef,
@@ -104,7 +110,7 @@ def _path_sql(
         stop_sql = ""
     # The stop node itself is included; recursion ends once it has been reached.
     where = f"WHERE p.id <> COALESCE(({stop_sql}), -1)" if stop_sql else ""
-    cols = ", ".join(_SQLITE_TEXT.get(c, f"n.{c}") if sqlite_text else f"n.{c}" for c in columns)
+    cols = _select(columns, sqlite_text=sqlite_text)
     walk = (
         f"WITH RECURSIVE path(id, parent_id, hop) AS ({anchor} UNION ALL"
         f" SELECT n.id, n.parent_id, p.hop + 1 FROM {NODE_TABLE} n JOIN path p ON n.id = p.parent_id {where})"
@@ -150,9 +156,7 @@ def _entries(session: Session, leaf: PathRef | None, stop: _Stop, *, digests: bo
         by_chains = _chain_entries(session, target, columns)
         if by_chains is not None:
             return by_chains
-    sql, params = _path_sql(
-        session.pk, target, stop, columns, sorted_by_depth=False, sqlite_text=connection.vendor == "sqlite"
-    )
+    sql, params = _path_sql(session.pk, target, stop, columns, sorted_by_depth=False, sqlite_text=True)
     with collector_paused(), connection.cursor() as cursor:
         cursor.execute(sql, params)
         rows = cursor.fetchall()
@@ -203,9 +207,7 @@ def _chain_entries(session: Session, leaf: PathRef, columns: Sequence[str]) -> l
                 break
             chain, hi = parent, start - 1
         ranges = " OR ".join(["(n.chain_id = %s AND n.depth BETWEEN %s AND %s)"] * len(segments))
-        cols = ", ".join(
-            _SQLITE_TEXT.get(c, f"n.{c}") if connection.vendor == "sqlite" else f"n.{c}" for c in columns
-        )
+        cols = _select(columns, sqlite_text=True)
         cursor.execute(
             f"SELECT {cols}, n.depth FROM {NODE_TABLE} n WHERE n.session_id = %s AND ({ranges})",
             [session.pk, *(v for segment in segments for v in segment)],

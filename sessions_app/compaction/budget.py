@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from .context import context_layout
+from .context import context_from_end
 from .messages import ASSISTANT, MESSAGE, Entry, Usage
 from .settings import CompactionSettings
 from .tokens import pi_tokens
@@ -47,16 +47,12 @@ def context_tokens(path: list[Entry], settings: CompactionSettings | None = None
     (docs/pi-compat.md, quirk P7).
     """
     pi = settings is not None and settings.is_pi
-    layout = context_layout(path)
-    entries = layout.entries
-    # Summary and kept tail were measured before the compaction: their usage is stale (default).
-    stale_before = 0 if pi else layout.after_pos
     trailing = 0
-    # Walk from the end so only the entries after the last report are estimated (matters for
-    # lazily parsed files, where estimating means parsing).
-    for i in range(len(entries) - 1, -1, -1):
-        e = entries[i]
-        if i >= stale_before:
+    # From the end, so only the entries after the last report are estimated (matters for lazily
+    # parsed files, where estimating means parsing). Default mode: the summary and the kept tail
+    # were measured before the compaction, so their usage is stale.
+    for e, after in context_from_end(path):
+        if after or pi:
             usage = usable_usage(e)
             if usage is not None and (pi or usage.context_tokens > 0):
                 return ContextTokens(usage.context_tokens + trailing, usage.context_tokens, trailing, e.key)

@@ -8,6 +8,7 @@ skipped like any other non-message entry.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from .convert import to_llm
@@ -42,7 +43,7 @@ def applied_compaction_index(path: list[Entry]) -> int:
 def kept_start_index(path: list[Entry], compaction_index: int) -> int:
     """Index of the compaction's `first_kept` before it on the path, or -1 (then nothing is kept)."""
     first_kept = path[compaction_index].data.get("first_kept")
-    for i in range(compaction_index):
+    for i in range(compaction_index - 1, -1, -1):  # keys are unique on a path; the cut is near
         if path[i].key == first_kept:
             return i
     return -1
@@ -77,6 +78,26 @@ def context_layout(path: list[Entry]) -> ContextLayout:
     after = len(entries)
     entries.extend(e for e in path[c + 1 :] if reaches_model(e))
     return ContextLayout(entries, c, k, after)
+
+
+def context_from_end(path: list[Entry]) -> Iterator[tuple[Entry, bool]]:
+    """`context_layout(path).entries` from the last one back, without building the list, each
+    with whether it comes after the applied compaction (True for all without one). A walk that
+    stops at the last usage report reads only what follows it (budget.context_tokens)."""
+    c = applied_compaction_index(path)
+    for i in range(len(path) - 1, c, -1):
+        e = path[i]
+        if reaches_model(e):
+            yield e, True
+    if c < 0:
+        return
+    k = kept_start_index(path, c)
+    if k >= 0:
+        for i in range(c - 1, k - 1, -1):
+            e = path[i]
+            if reaches_model(e):
+                yield e, False
+    yield path[c], False
 
 
 def context_entries(path: list[Entry]) -> list[Entry]:

@@ -201,8 +201,10 @@ def extract_facts(
     _conversation_facts(walk, span, after)
     if walk.wants(*_CALL_KINDS):
         _all_call_facts(walk, span, after)
-    order = {e.key: i for i, e in enumerate(span)}
-    walk.facts.sort(key=lambda f: order.get(f.node, len(order)))
+    # In span order. Only the nodes that gave a fact are looked up: a long span has few.
+    nodes = {f.node for f in walk.facts}
+    order = {e.key: i for i, e in enumerate(span) if e.key in nodes}
+    walk.facts.sort(key=lambda f: order.get(f.node, len(span)))
     return walk.facts
 
 
@@ -229,7 +231,7 @@ def _conversation_facts(walk: _Walk, span: Sequence[Entry], after: Sequence[Entr
     last_open = bool(users) and (
         first_after is None or not (first_after.kind == MESSAGE and first_after.role == USER)
     )
-    constraints: list[Fact] = []
+    constraints: dict[str, Fact] = {}  # by normalized text: one per wording, in order
     for e in span:
         if e.kind != MESSAGE:
             continue
@@ -251,13 +253,13 @@ def _conversation_facts(walk: _Walk, span: Sequence[Entry], after: Sequence[Entr
                         walk.add(Fact(FactKind.FILE, path, e.key, (path_alternatives(path),)))
             for path in text_paths(text):
                 walk.add(Fact(FactKind.FILE, path, e.key, (path_alternatives(path),)))
-    for c in constraints:
+    for c in constraints.values():
         if c.detail != "reversed":
             walk.add(c)
 
 
 def _user_facts(
-    walk: _Walk, e: Entry, said: Sequence[Said], is_last: bool, constraints: list[Fact], with_text: bool
+    walk: _Walk, e: Entry, said: Sequence[Said], is_last: bool, constraints: dict[str, Fact], with_text: bool
 ) -> None:
     """`said`: the message's sentences that read as a constraint or a request (the others add
     no constraint or request); its text is read only for the last request and for `with_text`."""
@@ -270,8 +272,7 @@ def _user_facts(
             fact = Fact(FactKind.CONSTRAINT, clip(s), key, anchor_tokens(s), stems(s))
             if is_reversal(s):
                 _reverse(constraints, fact)
-            if all(normalize(c.text) != normalize(fact.text) for c in constraints):
-                constraints.append(fact)
+            constraints.setdefault(normalize(fact.text), fact)
         if reading.request and (reading.deferred or is_last):
             requests.append(s)
     text = message_text(e) if is_last or with_text else ""
@@ -296,9 +297,9 @@ def _context(said: list[str], value: str) -> str:
     return ""
 
 
-def _reverse(constraints: list[Fact], reversal: Fact) -> None:
+def _reverse(constraints: dict[str, Fact], reversal: Fact) -> None:
     """Mark the earlier constraints a reversal lifts."""
-    for i, old in enumerate(constraints):
+    for i, old in constraints.items():
         if old.detail != "reversed" and lifts(reversal.text, old.text):
             constraints[i] = Fact(old.kind, old.text, old.node, old.anchors, old.words, detail="reversed")
 

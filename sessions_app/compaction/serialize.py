@@ -17,6 +17,8 @@ from .tool_outcomes import exit_code
 
 TOOL_RESULT_MAX_CHARS = 2000
 
+PART_SEPARATOR = "\n\n"  # between the parts of a transcript: a blank line
+
 
 def truncate(text: str, limit: int = TOOL_RESULT_MAX_CHARS, *, utf16: bool = False) -> str:
     """Keep the first `limit` characters and say that the rest was cut.
@@ -102,7 +104,7 @@ def serialize_messages(
             if text:
                 tag = "[Tool result]" if pi else _result_tag(m, codes)
                 parts.append(f"{tag}: {truncate(text, utf16=pi)}")
-    return "\n\n".join(parts)
+    return PART_SEPARATOR.join(parts)
 
 
 def entry_transcript(entry: Entry) -> str:
@@ -117,19 +119,31 @@ def entry_transcript(entry: Entry) -> str:
     return serialize_messages((m,), exit_codes=codes)
 
 
+def transcript_parts(entries: Iterable[Entry]) -> tuple[list[str], bool]:
+    """The default-mode transcript of a span as its entries' non-empty parts, to be joined by a
+    blank line; and whether every part was stored (digest.py) rather than rendered now."""
+    parts: list[str] = []
+    add = parts.append
+    stored = True
+    for e in entries:
+        d = e.digest
+        if d is None:
+            stored = False
+            part = entry_transcript(e)
+        else:
+            part = d.transcript
+        if part:
+            add(part)
+    return parts, stored
+
+
 def serialize_entries(entries: Iterable[Entry], *, pi: bool = False) -> str:
     """Serialize a span of the path; older compaction entries are left to <previous-summary>.
 
     Outside pi mode each entry's part stands alone, so the transcript is the parts joined: the
     stored ones when the store loaded them (digest.py), which saves rendering a long span again."""
     if not pi:
-        return "\n\n".join(
-            [
-                part
-                for e in entries
-                if (part := e.digest.transcript if e.digest is not None else entry_transcript(e))
-            ]
-        )
+        return PART_SEPARATOR.join(transcript_parts(entries)[0])
     messages = []
     for e in entries:
         if e.kind == COMPACTION:

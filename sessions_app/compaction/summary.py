@@ -22,7 +22,7 @@ from .prompts import (
     with_focus,
 )
 from .sections import strip_file_lists
-from .serialize import serialize_entries
+from .serialize import PART_SEPARATOR, serialize_entries, transcript_parts
 from .validate import CompactionPayload
 
 MAX_SUMMARY_TOKENS = 16384
@@ -65,10 +65,20 @@ def turn_prefix_max_tokens(reserve_tokens: int) -> int:
 
 
 _OPEN = "<conversation>\n"
+_CLOSE = "\n</conversation>\n\n"
 
 
 def _conversation(text: str) -> str:
-    return f"{_OPEN}{text}\n</conversation>\n\n"
+    return f"{_OPEN}{text}{_CLOSE}"
+
+
+def _separated(parts: list[str]) -> list[str]:
+    """`parts` with `PART_SEPARATOR` between them: their join, still in pieces."""
+    if len(parts) < 2:
+        return parts
+    out = [PART_SEPARATOR] * (2 * len(parts) - 1)
+    out[::2] = parts
+    return out
 
 
 def _uses_prefix(prep: Preparation) -> bool:
@@ -90,20 +100,24 @@ def build_requests(prep: Preparation, custom_instructions: str | None = None) ->
     if not (split and not prep.summarize_messages):
         max_tokens = history_max_tokens(settings.reserve_tokens, pi=pi)
         target = min(TARGET_SUMMARY_TOKENS, max_tokens)
-        transcript = serialize_entries(prep.summarize, pi=pi)
-        text = _conversation(transcript)
-        stored = not pi and all(e.digest is not None for e in prep.summarize)
-        span = (len(_OPEN), len(_OPEN) + len(transcript)) if stored and transcript else None
+        # The prompt is joined once from the span's parts: a long span's transcript is megabytes,
+        # and each intermediate string would copy it again.
+        if pi:
+            parts, stored = [serialize_entries(prep.summarize, pi=True)], False
+        else:
+            parts, stored = transcript_parts(prep.summarize)
+        pieces = [_OPEN, *_separated(parts), _CLOSE]
+        length = sum(map(len, pieces)) - len(_OPEN) - len(_CLOSE)
+        span = (len(_OPEN), len(_OPEN) + length) if stored and length else None
         if prep.previous_summary:
             # The file lists are appended again after this summary; the model need not copy them.
             previous = prep.previous_summary if pi else strip_file_lists(prep.previous_summary)
-            text += f"<previous-summary>\n{previous}\n</previous-summary>\n\n"
+            pieces.append(f"<previous-summary>\n{previous}\n</previous-summary>\n\n")
             instructions = update_prompt(sections, target, split_turn=split)
         else:
             instructions = initial_prompt(sections, target)
-        history = SummaryRequest(
-            "history", SYSTEM_PROMPT, text + with_focus(instructions, custom_instructions), max_tokens, span
-        )
+        pieces.append(with_focus(instructions, custom_instructions))
+        history = SummaryRequest("history", SYSTEM_PROMPT, "".join(pieces), max_tokens, span)
 
     prefix: SummaryRequest | None = None
     if split:

@@ -104,7 +104,8 @@ def validate_payload(
     elif not path:
         errors.append("first_kept: the path is empty, there is nothing to keep or summarize")
     else:
-        index = next((i for i, e in enumerate(path) if e.key == fk), -1)
+        # Keys are unique on a path and the cut lies near its end: search from there.
+        index = next((i for i in range(len(path) - 1, -1, -1) if path[i].key == fk), -1)
         if index < 0:
             errors.append(f"first_kept: {fk!r} is not on the path")
         else:

@@ -20,6 +20,7 @@ from django.db import connection
 from sessions_app.compaction.collector import collector_paused
 from sessions_app.compaction.digest import DIGEST_VERSION, Digest
 from sessions_app.compaction.messages import Block, Entry, Usage
+from sessions_app.compaction.serialize import PART_SEPARATOR
 from sessions_app.models import CompactionEntry, Node, Session
 from sessions_app.store.errors import StoreError, UnknownNodeError
 from sessions_app.store.sql import CHAIN_TABLE, NODE_TABLE, unknown_key_message
@@ -27,9 +28,9 @@ from sessions_app.store.sql import CHAIN_TABLE, NODE_TABLE, unknown_key_message
 # A path end is a node id (int), a key (str) or a Node.
 PathRef = Node | str | int
 
+# A path's rows are root first and each node's parent is the row before it, so neither ids nor
+# parent ids are read: the first row's depth says whether it is the root.
 _ENTRY_COLUMNS = (
-    "id",
-    "parent_id",
     "key",
     "kind",
     "role",
@@ -39,6 +40,7 @@ _ENTRY_COLUMNS = (
     "stop_reason",
     "token_estimate",
     "timestamp",
+    "depth",
 )
 _DIGEST_COLUMNS = ("transcript", "readings", "file_calls", "digest_version")
 
@@ -53,8 +55,12 @@ class _Stop:
 
 
 # SQLite hands a datetime column to Python through Django's converter, a parse per row (a tenth
-# of a 20,000-node path load); the text is what `_iso` makes of it anyway.
-_SQLITE_TEXT = {"timestamp": "CAST(n.timestamp AS TEXT)"}
+# of a 20,000-node path load). SQLite keeps it as naive UTC text, "YYYY-MM-DD HH:MM:SS[.ffffff]",
+# which SQL turns into the ISO 8601 text `_iso` would make of it: no per-row Python at all.
+_SQLITE_TEXT = {
+    "timestamp": "CASE WHEN n.timestamp GLOB '*+*' OR n.timestamp GLOB '*Z'"
+    " THEN replace(n.timestamp, ' ', 'T') ELSE replace(n.timestamp, ' ', 'T') || '+00:00' END"
+}
 
 
 def _select(columns: Iterable[str], *, sqlite_text: bool) -> str:
@@ -209,12 +215,12 @@ def _chain_entries(session: Session, leaf: PathRef, columns: Sequence[str]) -> l
         ranges = " OR ".join(["(n.chain_id = %s AND n.depth BETWEEN %s AND %s)"] * len(segments))
         cols = _select(columns, sqlite_text=True)
         cursor.execute(
-            f"SELECT {cols}, n.depth FROM {NODE_TABLE} n WHERE n.session_id = %s AND ({ranges})",
+            f"SELECT {cols} FROM {NODE_TABLE} n WHERE n.session_id = %s AND ({ranges})",
             [session.pk, *(v for segment in segments for v in segment)],
         )
         with collector_paused():
             rows = cursor.fetchall()
-            rows.sort(key=itemgetter(-1))  # by depth: a chain's rows come in index order already
+            rows.sort(key=_BY_DEPTH)  # a chain's rows come in index order already: a linear sort
             return _rows_to_entries(rows, digests=True)
 
 
@@ -246,10 +252,11 @@ def span_transcript(session: Session, first: str, last: str) -> str | None:
         rows = cursor.fetchall()
     if not rows or rows[0][1] != first or any(t is None for t, _ in rows):
         return None
-    return "\n\n".join(t for t, _ in rows if t)
+    return PART_SEPARATOR.join(t for t, _ in rows if t)
 
 
 _EMPTY_JSON: dict[str, Any] = {"{}": None, "[]": None, "null": None}
+_BY_DEPTH = itemgetter(_ENTRY_COLUMNS.index("depth"))
 
 
 def _json(value: Any) -> Any:
@@ -322,55 +329,62 @@ setattr(StoredEntry, "content", property(_stored_content, _set_content))  # noqa
 
 
 def _rows_to_entries(rows: Sequence[Sequence[Any]], *, digests: bool = False) -> list[Entry]:
-    """Engine entries from path rows (`_ENTRY_COLUMNS` order, the `_DIGEST_COLUMNS` with
-    `digests`, then the steps from the leaf), root first. Callers building many at once pause the
-    collector around it (`collector_paused`).
+    """Engine entries from the rows of a path, root first: `_ENTRY_COLUMNS`, then the
+    `_DIGEST_COLUMNS` with `digests`, then anything (a sort key). Callers building many at once
+    pause the collector around it (`collector_paused`).
 
-    With `digests`, each entry carries its stored digest (compaction/digest.py); a row without one
-    of the current version leaves the entry's to be worked out when used."""
-    keys_by_id: dict[int, str] = {}
+    With `digests`, each entry carries its stored digest (compaction/digest.py) and its content
+    is decoded when first read (`StoredEntry`); a row without a digest of the current version
+    leaves the entry's to be worked out when used."""
     entries: list[Entry] = []
+    if not rows:
+        return entries
     add = entries.append
-    load = _json
     usage_of = Usage.from_dict
     digest_of = Digest.from_columns
     version = DIGEST_VERSION
     new = object.__new__
     load_list = _json_list
+    empty = _EMPTY_JSON
+    loads = _json
+    # A path cut at an ancestor starts below a parent it did not load: parent "" then.
+    parent: str | None = None if rows[0][9] == 0 else ""
     for row in rows:
-        nid, parent_id, key, kind, role, content, data, usage, stop_reason, tokens, ts = row[:11]
-        keys_by_id[nid] = key
-        # A path cut at an ancestor starts below a parent it did not load: parent "" then.
-        parent = keys_by_id.get(parent_id, "") if parent_id is not None else None
-        if digests and isinstance(content, str):
+        key, kind, role, content, data, usage, stop_reason, tokens, ts = row[:9]
+        if ts.__class__ is not str:
+            ts = _iso(ts)
+        if digests and content.__class__ is str:
             stored: StoredEntry = new(StoredEntry)
             stored._raw = content
             entry: Entry = stored
             entry.key, entry.parent, entry.kind, entry.role = key, parent, kind, role
-            entry.data, entry.usage, entry.stop_reason = load(data) or {}, usage_of(load(usage)), stop_reason
-            entry.tokens, entry.timestamp, entry.pi_tokens, entry.digest = tokens, _iso(ts), None, None
+            entry.data = {} if data is None or data in empty else loads(data) or {}
+            entry.usage = None if usage is None or usage in empty else usage_of(loads(usage))
+            entry.stop_reason, entry.tokens, entry.timestamp = stop_reason, tokens, ts
+            entry.pi_tokens, entry.digest = None, None
         else:
             entry = Entry(
                 key,
                 parent,
                 kind,
                 role,
-                load(content) or [],
-                load(data) or {},
-                usage_of(load(usage)),
+                loads(content) or [],
+                loads(data) or {},
+                usage_of(loads(usage)),
                 stop_reason,
                 tokens,
-                _iso(ts),
+                ts,
             )
-        if digests and row[14] == version and row[11] is not None:
-            readings, calls = row[12], row[13]
+        if digests and row[13] == version and row[10] is not None:
+            transcript, readings, calls = row[10], row[11], row[12]
             if calls is None and (readings is None or readings == "[]"):  # the common rows, quickly
-                entry.digest = Digest(row[11], readings is not None, ())
+                entry.digest = Digest(transcript, readings is not None, ())
             elif readings is None:  # an assistant's file calls
-                entry.digest = Digest(row[11], False, (), tuple(map(tuple, load_list(calls))))
+                entry.digest = Digest(transcript, False, (), tuple(map(tuple, load_list(calls))))
             else:
-                entry.digest = digest_of(row[11], load_list(readings), load_list(calls))
+                entry.digest = digest_of(transcript, load_list(readings), load_list(calls))
         add(entry)
+        parent = key
     return entries
 
 

@@ -137,12 +137,18 @@ def _needles(fact: Fact) -> Needles:
 class Visible:
     """One source of model-visible text (the summary, or the kept tail) indexed by line."""
 
-    def __init__(self, lines: Sequence[str]) -> None:
+    def __init__(self, lines: Sequence[str], read: dict[str, frozenset[str]] | None = None) -> None:
+        """`read`: the stems of lines already read, shared by the texts of one audit (a guarded
+        summary repeats the model's, file lists and all), and filled with these lines'."""
         self.lines = [normalize(line) for line in lines if line.strip()]
         self.text = "\n".join(self.lines)
         self._index: dict[str, list[int]] = {}
+        known = read if read is not None else {}
         for i, line in enumerate(self.lines):
-            for stem in stems(line):
+            words = known.get(line)
+            if words is None:
+                words = known[line] = stems(line)
+            for stem in words:
                 self._index.setdefault(stem, []).append(i)
         self._searches = 0
         self._grams: frozenset[str] | None = None
@@ -261,12 +267,13 @@ class Auditor:
         self.first_kept = first_kept
         self._in_kept: Visible | None = None
         self._needles: list[Needles] = []
+        self._read: dict[str, frozenset[str]] = {}  # stems by summary line, for the next summary
 
     def audit(self, summary: str) -> Audit:
         if self._in_kept is None:
             self._in_kept = Visible(entry_lines(self.kept))
             self._needles = [_needles(f) for f in self.facts]
-        checked = _check(self.facts, self._needles, Visible(summary.splitlines()), self._in_kept)
+        checked = _check(self.facts, self._needles, Visible(summary.splitlines(), self._read), self._in_kept)
         return Audit(checked, self.span_start, self.first_kept)
 
 

@@ -52,7 +52,7 @@ def context_tokens(path: list[Entry], settings: CompactionSettings | None = None
     # parsed files, where estimating means parsing). Default mode: the summary and the kept tail
     # were measured before the compaction, so their usage is stale.
     for e, after in context_from_end(path):
-        if after or pi:
+        if (after or pi) and e.usage is not None:
             usage = usable_usage(e)
             if usage is not None and (pi or usage.context_tokens > 0):
                 return ContextTokens(usage.context_tokens + trailing, usage.context_tokens, trailing, e.key)

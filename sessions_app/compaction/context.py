@@ -87,7 +87,7 @@ def context_from_end(path: list[Entry]) -> Iterator[tuple[Entry, bool]]:
     c = applied_compaction_index(path)
     for i in range(len(path) - 1, c, -1):
         e = path[i]
-        if reaches_model(e):
+        if e.kind == MESSAGE or reaches_model(e):  # the common kind first: a long path is mostly messages
             yield e, True
     if c < 0:
         return

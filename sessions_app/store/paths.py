@@ -19,7 +19,7 @@ from django.db import connection
 
 from sessions_app.compaction.collector import collector_paused
 from sessions_app.compaction.digest import DIGEST_VERSION, Digest
-from sessions_app.compaction.messages import Block, Entry, Usage
+from sessions_app.compaction.messages import USER, Block, Entry, Usage
 from sessions_app.compaction.serialize import PART_SEPARATOR
 from sessions_app.models import CompactionEntry, Node, Session
 from sessions_app.store.errors import StoreError, UnknownNodeError
@@ -42,7 +42,14 @@ _ENTRY_COLUMNS = (
     "timestamp",
     "depth",
 )
-_DIGEST_COLUMNS = ("transcript", "readings", "file_calls", "digest_version")
+# A node's digest in two values: its transcript part when the stored digest is of the current
+# version (else NULL: the digest is worked out when used), and its readings or file calls (a
+# user's or an assistant's; no node has both). Fewer values per row is a faster fetch.
+_DIGEST_COLUMNS = ("current_transcript", "readings_or_calls")
+_DIGEST_SQL = {
+    "current_transcript": f"CASE WHEN n.digest_version = {int(DIGEST_VERSION)} THEN n.transcript END",
+    "readings_or_calls": "COALESCE(n.readings, n.file_calls)",
+}
 
 
 class _Stop:
@@ -66,7 +73,7 @@ _SQLITE_TEXT = {
 def _select(columns: Iterable[str], *, sqlite_text: bool) -> str:
     """The select list of `columns` of node `n`; with `sqlite_text`, on SQLite, `_SQLITE_TEXT`'s."""
     text = _SQLITE_TEXT if sqlite_text and connection.vendor == "sqlite" else {}
-    return ", ".join(text.get(c, f"n.{c}") for c in columns)
+    return ", ".join(text.get(c) or _DIGEST_SQL.get(c) or f"n.{c}" for c in columns)
 
 
 def _path_sql(
@@ -342,7 +349,6 @@ def _rows_to_entries(rows: Sequence[Sequence[Any]], *, digests: bool = False) ->
     add = entries.append
     usage_of = Usage.from_dict
     digest_of = Digest.from_columns
-    version = DIGEST_VERSION
     new = object.__new__
     load_list = _json_list
     empty = _EMPTY_JSON
@@ -375,14 +381,17 @@ def _rows_to_entries(rows: Sequence[Sequence[Any]], *, digests: bool = False) ->
                 tokens,
                 ts,
             )
-        if digests and row[13] == version and row[10] is not None:
-            transcript, readings, calls = row[10], row[11], row[12]
-            if calls is None and (readings is None or readings == "[]"):  # the common rows, quickly
-                entry.digest = Digest(transcript, readings is not None, ())
-            elif readings is None:  # an assistant's file calls
-                entry.digest = Digest(transcript, False, (), tuple(map(tuple, load_list(calls))))
-            else:
-                entry.digest = digest_of(transcript, load_list(readings), load_list(calls))
+        if digests and (transcript := row[10]) is not None:
+            stored = row[11]
+            if stored is None:
+                entry.digest = Digest(transcript, False, ())
+            elif role == USER:
+                if stored == "[]" or stored == []:  # spoke, and said no constraint or request
+                    entry.digest = Digest(transcript, True, ())
+                else:
+                    entry.digest = digest_of(transcript, load_list(stored))
+            else:  # an assistant's file calls
+                entry.digest = Digest(transcript, False, (), tuple(map(tuple, load_list(stored))))
         add(entry)
         parent = key
     return entries

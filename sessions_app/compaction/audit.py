@@ -142,14 +142,8 @@ class Visible:
         summary repeats the model's, file lists and all), and filled with these lines'."""
         self.lines = [normalize(line) for line in lines if line.strip()]
         self.text = "\n".join(self.lines)
-        self._index: dict[str, list[int]] = {}
-        known = read if read is not None else {}
-        for i, line in enumerate(self.lines):
-            words = known.get(line)
-            if words is None:
-                words = known[line] = stems(line)
-            for stem in words:
-                self._index.setdefault(stem, []).append(i)
+        self._read = read if read is not None else {}
+        self._index: dict[str, list[int]] | None = None
         self._searches = 0
         self._grams: frozenset[str] | None = None
 
@@ -173,12 +167,28 @@ class Visible:
         contains = self.contains
         return all(any(map(contains, group)) for group in (needles or _needles(fact)))
 
+    def _stems_index(self) -> dict[str, list[int]]:
+        """Line numbers by stem, made on first use: a fact whose exact identifiers are missing is
+        answered without it, and a summary's file lists are thousands of lines."""
+        index = self._index
+        if index is None:
+            index = self._index = {}
+            known = self._read
+            for i, line in enumerate(self.lines):
+                words = known.get(line)
+                if words is None:
+                    words = known[line] = stems(line)
+                for stem in words:
+                    index.setdefault(stem, []).append(i)
+        return index
+
     def best_share(self, words: frozenset[str]) -> float:
         if not words:
             return 0.0
+        index = self._stems_index()
         hits: Counter[int] = Counter()
         for w in words:
-            for i in self._index.get(w, ()):
+            for i in index.get(w, ()):
                 hits[i] += 1
         return max(hits.values(), default=0) / len(words)
 

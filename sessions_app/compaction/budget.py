@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from .context import context_from_end
+from .context import context_before, reaches_model
 from .messages import ASSISTANT, MESSAGE, Entry, Usage
 from .settings import CompactionSettings
 from .tokens import pi_tokens
@@ -51,10 +51,20 @@ def context_tokens(path: list[Entry], settings: CompactionSettings | None = None
     # From the end, so only the entries after the last report are estimated (matters for lazily
     # parsed files, where estimating means parsing). Default mode: the summary and the kept tail
     # were measured before the compaction, so their usage is stale.
-    for e, after in context_from_end(path):
-        if (after or pi) and e.usage is not None:
+    c, before = context_before(path)
+    for i in range(len(path) - 1, c, -1):
+        e = path[i]
+        if e.kind != MESSAGE and not reaches_model(e):
+            continue
+        if e.usage is not None:
             usage = usable_usage(e)
             if usage is not None and (pi or usage.context_tokens > 0):
+                return ContextTokens(usage.context_tokens + trailing, usage.context_tokens, trailing, e.key)
+        trailing += pi_tokens(e) if pi else e.tokens
+    for e in reversed(before):
+        if pi and e.usage is not None:
+            usage = usable_usage(e)
+            if usage is not None:
                 return ContextTokens(usage.context_tokens + trailing, usage.context_tokens, trailing, e.key)
         trailing += pi_tokens(e) if pi else e.tokens
     return ContextTokens(trailing, 0, trailing, None)

@@ -8,7 +8,6 @@ skipped like any other non-message entry.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
 
 from .convert import to_llm
@@ -80,24 +79,19 @@ def context_layout(path: list[Entry]) -> ContextLayout:
     return ContextLayout(entries, c, k, after)
 
 
-def context_from_end(path: list[Entry]) -> Iterator[tuple[Entry, bool]]:
-    """`context_layout(path).entries` from the last one back, without building the list, each
-    with whether it comes after the applied compaction (True for all without one). A walk that
-    stops at the last usage report reads only what follows it (budget.context_tokens)."""
+def context_before(path: list[Entry]) -> tuple[int, list[Entry]]:
+    """The applied compaction's index (-1 for none) and the part of the context from before it:
+    the compaction entry and the kept tail that reaches the model ([] without one). The rest of
+    the context is what reaches the model of `path` after that index; a walk from the end reads
+    it in place rather than copying a long path (budget.context_tokens)."""
     c = applied_compaction_index(path)
-    for i in range(len(path) - 1, c, -1):
-        e = path[i]
-        if e.kind == MESSAGE or reaches_model(e):  # the common kind first: a long path is mostly messages
-            yield e, True
     if c < 0:
-        return
+        return c, []
     k = kept_start_index(path, c)
+    before = [path[c]]
     if k >= 0:
-        for i in range(c - 1, k - 1, -1):
-            e = path[i]
-            if reaches_model(e):
-                yield e, False
-    yield path[c], False
+        before.extend(e for e in path[k:c] if reaches_model(e))
+    return c, before
 
 
 def context_entries(path: list[Entry]) -> list[Entry]:

@@ -61,18 +61,29 @@ class _Stop:
         self.first_kept = first_kept
 
 
-# SQLite hands a datetime column to Python through Django's converter, a parse per row (a tenth
-# of a 20,000-node path load). SQLite keeps it as naive UTC text, "YYYY-MM-DD HH:MM:SS[.ffffff]",
-# which SQL turns into the ISO 8601 text `_iso` would make of it: no per-row Python at all.
-_SQLITE_TEXT = {
-    "timestamp": "CASE WHEN n.timestamp GLOB '*+*' OR n.timestamp GLOB '*Z'"
-    " THEN replace(n.timestamp, ' ', 'T') ELSE replace(n.timestamp, ' ', 'T') || '+00:00' END"
+# What a raw cursor reads fastest, by backend. SQLite hands a datetime column to Python through
+# Django's converter, a parse per row (a tenth of a 20,000-node path load); it keeps it as naive
+# UTC text, "YYYY-MM-DD HH:MM:SS[.ffffff]", which SQL turns into the ISO 8601 text `_iso` would
+# make of it. psycopg decodes every JSON value with the standard library's parser as it reads
+# the row; as text they are decoded by orjson, and content only when read (`StoredEntry`).
+_AS_TEXT = {
+    "sqlite": {
+        "timestamp": "CASE WHEN n.timestamp GLOB '*+*' OR n.timestamp GLOB '*Z'"
+        " THEN replace(n.timestamp, ' ', 'T') ELSE replace(n.timestamp, ' ', 'T') || '+00:00' END"
+    },
+    "postgresql": {
+        "content": "n.content::text",
+        "data": "n.data::text",
+        "usage": "n.usage::text",
+        "readings_or_calls": "COALESCE(n.readings, n.file_calls)::text",
+    },
 }
 
 
-def _select(columns: Iterable[str], *, sqlite_text: bool) -> str:
-    """The select list of `columns` of node `n`; with `sqlite_text`, on SQLite, `_SQLITE_TEXT`'s."""
-    text = _SQLITE_TEXT if sqlite_text and connection.vendor == "sqlite" else {}
+def _select(columns: Iterable[str], *, as_text: bool) -> str:
+    """The select list of `columns` of node `n`; with `as_text`, as `_AS_TEXT` has them for the
+    backend (raw cursors only: the values are not what a model field expects)."""
+    text = _AS_TEXT.get(connection.vendor, {}) if as_text else {}
     return ", ".join(text.get(c) or _DIGEST_SQL.get(c) or f"n.{c}" for c in columns)
 
 
@@ -83,7 +94,7 @@ def _path_sql(
     columns: Iterable[str],
     *,
     sorted_by_depth: bool = True,
-    sqlite_text: bool = False,
+    as_text: bool = False,
 ) -> tuple[str, list[Any]]:
     """One recursive CTE walking leaf→root (or leaf→stop), returning rows root first.
 
@@ -92,7 +103,7 @@ def _path_sql(
     compute it once (SQLite caches the subquery, PostgreSQL makes it an init plan). Fragments are
     generated in SQL-text order so that `params` lines up.
 
-    `sqlite_text` reads the timestamp as SQLite's text rather than a datetime (raw cursors only).
+    `as_text` reads values as `_AS_TEXT` has them (raw cursors only).
 
     Without `sorted_by_depth`, the rows come in no promised order with one more column, the number
     of steps from the leaf (`_root_first` orders them): sorting 20,000 rows with their content
@@ -123,7 +134,7 @@ def _path_sql(
         stop_sql = ""
     # The stop node itself is included; recursion ends once it has been reached.
     where = f"WHERE p.id <> COALESCE(({stop_sql}), -1)" if stop_sql else ""
-    cols = _select(columns, sqlite_text=sqlite_text)
+    cols = _select(columns, as_text=as_text)
     walk = (
         f"WITH RECURSIVE path(id, parent_id, hop) AS ({anchor} UNION ALL"
         f" SELECT n.id, n.parent_id, p.hop + 1 FROM {NODE_TABLE} n JOIN path p ON n.id = p.parent_id {where})"
@@ -169,7 +180,7 @@ def _entries(session: Session, leaf: PathRef | None, stop: _Stop, *, digests: bo
         by_chains = _chain_entries(session, target, columns)
         if by_chains is not None:
             return by_chains
-    sql, params = _path_sql(session.pk, target, stop, columns, sorted_by_depth=False, sqlite_text=True)
+    sql, params = _path_sql(session.pk, target, stop, columns, sorted_by_depth=False, as_text=True)
     with collector_paused(), connection.cursor() as cursor:
         cursor.execute(sql, params)
         rows = cursor.fetchall()
@@ -220,15 +231,13 @@ def _chain_entries(session: Session, leaf: PathRef, columns: Sequence[str]) -> l
                 break
             chain, hi = parent, start - 1
         ranges = " OR ".join(["(n.chain_id = %s AND n.depth BETWEEN %s AND %s)"] * len(segments))
-        cols = _select(columns, sqlite_text=True)
+        cols = _select(columns, as_text=True)
         cursor.execute(
-            f"SELECT {cols} FROM {NODE_TABLE} n WHERE n.session_id = %s AND ({ranges})",
+            f"SELECT {cols} FROM {NODE_TABLE} n WHERE n.session_id = %s AND ({ranges}) ORDER BY n.depth",
             [session.pk, *(v for segment in segments for v in segment)],
         )
         with collector_paused():
-            rows = cursor.fetchall()
-            rows.sort(key=_BY_DEPTH)  # a chain's rows come in index order already: a linear sort
-            return _rows_to_entries(rows, digests=True)
+            return _rows_to_entries(cursor.fetchall(), digests=True)
 
 
 def path_entries(
@@ -263,7 +272,6 @@ def span_transcript(session: Session, first: str, last: str) -> str | None:
 
 
 _EMPTY_JSON: dict[str, Any] = {"{}": None, "[]": None, "null": None}
-_BY_DEPTH = itemgetter(_ENTRY_COLUMNS.index("depth"))
 
 
 def _json(value: Any) -> Any:

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from sessions_app.compaction.audit import audit_at, audit_preparation, audit_span
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sessions_app.compaction.audit import audit_at, audit_preparation, audit_span, span_auditor
 from sessions_app.compaction.prepare import Preparation, prepare
 from sessions_app.compaction.settings import CompactionSettings
 from sessions_app.compaction.vocabulary import FactKind
@@ -89,3 +92,33 @@ def test_audit_at_a_stored_compaction_and_one_that_keeps_nothing() -> None:
         "Next: add gzip support."
     ]
     assert second.to_dict()["facts"][0]["node"] in {"4", "6"}
+
+
+LINES = st.sampled_from(
+    [
+        "- Must stay compatible with python 3.9",
+        "- Keep the exporter compatible with Python 3.9",
+        "- The server listens on port 8081",
+        "- src/export.py",
+        "- I used csv, not pandas: no new dependencies",
+        "## Progress",
+        "- pytest -q tests/test_export.py failed: header row missing",
+        "never deploy on fridays",
+        "",
+    ]
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.lists(LINES, max_size=8), min_size=1, max_size=4))
+def test_an_auditor_reused_for_several_summaries_audits_each_as_a_fresh_one(
+    summaries: list[list[str]],
+) -> None:
+    # The guard audits the model's summary and then its own with one auditor, which keeps what
+    # it read of the first (audit.Visible): each audit must equal a fresh auditor's.
+    c = session()
+    kept = [c.user("Also src/export.py should stream rows.")]
+    reused = span_auditor(c.entries[:-1], kept)
+    for lines in summaries:
+        summary = "\n".join(lines)
+        assert reused.audit(summary) == span_auditor(c.entries[:-1], kept).audit(summary)

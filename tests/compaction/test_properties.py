@@ -9,12 +9,14 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sessions_app.compaction.context import build_context, is_valid_compaction
+from sessions_app.compaction.budget import context_tokens, usable_usage
+from sessions_app.compaction.context import build_context, context_layout, is_valid_compaction
 from sessions_app.compaction.convert import to_llm
-from sessions_app.compaction.messages import Entry, LlmMessage
+from sessions_app.compaction.messages import Entry, LlmMessage, Usage
 from sessions_app.compaction.prepare import NothingToDo, Preparation, prepare
 from sessions_app.compaction.settings import CompactionSettings, Compat
 from sessions_app.compaction.summary import assemble_summary, make_payload
+from sessions_app.compaction.tokens import pi_tokens
 from sessions_app.compaction.tree import path_to
 from sessions_app.compaction.validate import validate_payload
 
@@ -231,3 +233,36 @@ def test_sibling_branches_never_enter_the_context(path: list[Entry], data: Any) 
     leaf_path = path_to(by_key, path[-1].key)
     assert [id(e) for e in leaf_path] == [id(e) for e in path]
     assert not any(m.source_key.startswith("side-") for m in build_context(leaf_path))
+
+
+def _reference_context_tokens(path: list[Entry], pi: bool) -> int:
+    """What the context built from `path` weighs, read plainly off the laid-out context: the last
+    usable usage report (default mode: one made after the applied compaction), plus the estimates
+    of what follows it."""
+    layout = context_layout(path)
+    entries = layout.entries
+    for i in range(len(entries) - 1, -1, -1):
+        e = entries[i]
+        trusted = pi or i >= layout.after_pos
+        usage = usable_usage(e)
+        if trusted and usage is not None and (pi or usage.context_tokens > 0):
+            later = entries[i + 1 :]
+            return usage.context_tokens + sum(pi_tokens(x) if pi else x.tokens for x in later)
+    return sum(pi_tokens(x) if pi else x.tokens for x in entries)
+
+
+@PROPS
+@given(sessions(), modes, st.data())
+def test_context_tokens_is_the_last_usable_report_plus_what_follows(
+    path: list[Entry], compat: Compat, data: Any
+) -> None:
+    # Usage reports on some assistants, some unusable (an error, an abort) or empty.
+    for e in path:
+        if e.kind == "message" and e.role == "assistant" and data.draw(st.booleans()):
+            total = data.draw(st.integers(0, 50_000))
+            e.usage = Usage(input=total, total=data.draw(st.sampled_from([0, total])))
+            e.stop_reason = data.draw(st.sampled_from(["stop", "tool_use", "error", "aborted"]))
+    pi = compat == "pi"
+    got = context_tokens(path, CompactionSettings(compat=compat))
+    assert got.tokens == _reference_context_tokens(path, pi)
+    assert got.tokens == got.usage_tokens + got.trailing_tokens

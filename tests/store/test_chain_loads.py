@@ -76,6 +76,16 @@ def test_chain_ranges_load_what_the_walk_loads(ops: list[tuple[str, int]], pick:
     assert [e.key for e in by_chains] == [e.key for e in walked]
     assert by_chains == walked  # every compared field, content decoded on access
     assert [e.parent for e in by_chains] == [e.parent for e in walked]
+    # A path's parents are read off its order, not its rows: they are the nodes' own parents
+    # (the first one's "" when the path starts below a parent it did not load).
+    parents = dict(Node.objects.filter(session=session).values_list("key", "parent__key"))
+    expected = [parents[e.key] for e in walked]
+    if expected and expected[0] is not None:
+        expected[0] = ""
+    assert [e.parent for e in walked] == expected
+    assert [e.parent for e in store.path_entries(session, leaf)] == [
+        parents[e.key] for e in store.active_path(session, leaf)
+    ]
 
 
 def test_a_node_without_a_chain_is_loaded_by_the_walk() -> None:

@@ -64,14 +64,20 @@ class _Stop:
 # What a raw cursor reads fastest, by backend. SQLite hands a datetime column to Python through
 # Django's converter, a parse per row (a tenth of a 20,000-node path load); it keeps it as naive
 # UTC text, "YYYY-MM-DD HH:MM:SS[.ffffff]", which SQL turns into the ISO 8601 text `_iso` would
-# make of it. psycopg decodes every JSON value with the standard library's parser as it reads
-# the row; as text they are decoded by orjson, and content only when read (`StoredEntry`).
+# make of it. PostgreSQL formats it the same way (microseconds only when there are some, as
+# `datetime.isoformat` writes them). psycopg decodes every JSON value with the standard library's
+# parser as it reads the row; as text they are decoded by orjson, and content only when read
+# (`StoredEntry`).
 _AS_TEXT = {
     "sqlite": {
         "timestamp": "CASE WHEN n.timestamp GLOB '*+*' OR n.timestamp GLOB '*Z'"
         " THEN replace(n.timestamp, ' ', 'T') ELSE replace(n.timestamp, ' ', 'T') || '+00:00' END"
     },
     "postgresql": {
+        # psycopg turns each timestamptz into an aware datetime, a time-zone lookup per row.
+        "timestamp": "to_char(n.timestamp AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS')"
+        " || CASE WHEN mod(extract(microseconds FROM n.timestamp)::bigint, 1000000) = 0 THEN ''"
+        " ELSE to_char(n.timestamp AT TIME ZONE 'UTC', '.US') END || '+00:00'",
         "content": "n.content::text",
         "data": "n.data::text",
         "usage": "n.usage::text",

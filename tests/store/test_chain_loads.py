@@ -3,6 +3,8 @@ reads, on random trees with branches and compactions; on SQLite and (via `make t
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -94,3 +96,25 @@ def test_a_node_without_a_chain_is_loaded_by_the_walk() -> None:
     loaded = store.context_path_entries(session, digests=True)
     assert [e.key for e in loaded] == [e.key for e in _entries(session, None, _Stop(first_kept=True))]
     assert len(loaded) == 3
+
+
+def test_timestamps_read_as_text_are_what_isoformat_writes() -> None:
+    # Path loads read the timestamp as text made in SQL (store/paths.py, `_AS_TEXT`); it must be
+    # the text the ORM's datetime prints, whole seconds (no fraction) included.
+    session = Session.objects.create(title="times")
+    parent = None
+    for micro in (0, 5, 123456, 999999, 0):
+        at = datetime(2026, 3, 4, 5, 6, 7, micro, tzinfo=UTC)
+        parent = store.append(
+            session,
+            parent,
+            kind="message",
+            role="user",
+            content=[{"type": "text", "text": "t"}],
+            timestamp=at,
+        ).key
+    session.refresh_from_db()
+    expected = [n.timestamp.isoformat() for n in store.active_path(session)]
+    assert expected[0] == "2026-03-04T05:06:07+00:00" and expected[2] == "2026-03-04T05:06:07.123456+00:00"
+    assert [e.timestamp for e in store.context_path_entries(session, digests=True)] == expected
+    assert [e.timestamp for e in store.path_entries(session)] == expected

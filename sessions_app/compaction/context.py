@@ -66,31 +66,30 @@ class ContextLayout:
 
 
 def context_layout(path: list[Entry]) -> ContextLayout:
-    c = applied_compaction_index(path)
-    if c < 0:
-        entries = [e for e in path if reaches_model(e)]
-        return ContextLayout(entries, -1, -1, 0)
-    k = kept_start_index(path, c)
-    entries = [path[c]]
-    if k >= 0:
-        entries.extend(e for e in path[k:c] if reaches_model(e))
-    after = len(entries)
-    entries.extend(e for e in path[c + 1 :] if reaches_model(e))
-    return ContextLayout(entries, c, k, after)
+    c, k, before = _before_compaction(path)
+    entries = before + [e for e in path[c + 1 :] if reaches_model(e)]
+    return ContextLayout(entries, c, k, len(before))
 
 
-def context_before(path: list[Entry]) -> tuple[int, list[Entry]]:
-    """The applied compaction's index (-1 for none) and the part of the context from before it:
-    the compaction entry and the kept tail that reaches the model ([] without one). The rest of
-    the context is what reaches the model of `path` after that index; a walk from the end reads
-    it in place rather than copying a long path (budget.context_tokens)."""
+def _before_compaction(path: list[Entry]) -> tuple[int, int, list[Entry]]:
+    """The applied compaction's index and its kept start's (both -1 when there is none), and the
+    part of the context from before it: the compaction entry and the kept tail that reaches the
+    model ([] without one)."""
     c = applied_compaction_index(path)
     if c < 0:
-        return c, []
+        return c, -1, []
     k = kept_start_index(path, c)
     before = [path[c]]
     if k >= 0:
         before.extend(e for e in path[k:c] if reaches_model(e))
+    return c, k, before
+
+
+def context_before(path: list[Entry]) -> tuple[int, list[Entry]]:
+    """`context_layout` without copying what comes after the compaction: its index (-1 for none)
+    and the entries before it. The rest of the context is what reaches the model of `path` after
+    that index; a walk from the end reads it in place (budget.context_tokens)."""
+    c, _, before = _before_compaction(path)
     return c, before
 
 

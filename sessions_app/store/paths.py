@@ -63,8 +63,8 @@ class _Stop:
 
 # What a raw cursor reads fastest, by backend. SQLite hands a datetime column to Python through
 # Django's converter, a parse per row (a tenth of a 20,000-node path load); it keeps it as naive
-# UTC text, "YYYY-MM-DD HH:MM:SS[.ffffff]", which SQL turns into the ISO 8601 text `_iso` would
-# make of it. PostgreSQL formats it the same way (microseconds only when there are some, as
+# UTC text, "YYYY-MM-DD HH:MM:SS[.ffffff]", which SQL turns into the ISO 8601 text the aware
+# datetime prints (`_iso`). PostgreSQL formats it the same way (microseconds only when there are some, as
 # `datetime.isoformat` writes them). psycopg decodes every JSON value with the standard library's
 # parser as it reads the row; as text they are decoded by orjson, and content only when read
 # (`StoredEntry`).
@@ -278,6 +278,10 @@ def span_transcript(session: Session, first: str, last: str) -> str | None:
 
 
 _EMPTY_JSON: dict[str, Any] = {"{}": None, "[]": None, "null": None}
+# Positions in a path row (`_ENTRY_COLUMNS`, then `_DIGEST_COLUMNS`).
+_DEPTH = _ENTRY_COLUMNS.index("depth")
+_TRANSCRIPT = len(_ENTRY_COLUMNS)
+_READINGS_OR_CALLS = _TRANSCRIPT + 1
 
 
 def _json(value: Any) -> Any:
@@ -368,7 +372,7 @@ def _rows_to_entries(rows: Sequence[Sequence[Any]], *, digests: bool = False) ->
     empty = _EMPTY_JSON
     loads = _json
     # A path cut at an ancestor starts below a parent it did not load: parent "" then.
-    parent: str | None = None if rows[0][9] == 0 else ""
+    parent: str | None = None if rows[0][_DEPTH] == 0 else ""
     for row in rows:
         key, kind, role, content, data, usage, stop_reason, tokens, ts = row[:9]
         if ts.__class__ is not str:
@@ -395,17 +399,17 @@ def _rows_to_entries(rows: Sequence[Sequence[Any]], *, digests: bool = False) ->
                 tokens,
                 ts,
             )
-        if digests and (transcript := row[10]) is not None:
-            stored = row[11]
-            if stored is None:
+        if digests and (transcript := row[_TRANSCRIPT]) is not None:
+            said_or_calls = row[_READINGS_OR_CALLS]
+            if said_or_calls is None:
                 entry.digest = Digest(transcript, False, ())
             elif role == USER:
-                if stored == "[]" or stored == []:  # spoke, and said no constraint or request
+                if said_or_calls == "[]" or said_or_calls == []:  # spoke; no constraint or request
                     entry.digest = Digest(transcript, True, ())
                 else:
-                    entry.digest = digest_of(transcript, load_list(stored))
+                    entry.digest = digest_of(transcript, load_list(said_or_calls))
             else:  # an assistant's file calls
-                entry.digest = Digest(transcript, False, (), tuple(map(tuple, load_list(stored))))
+                entry.digest = Digest(transcript, False, (), tuple(map(tuple, load_list(said_or_calls))))
         add(entry)
         parent = key
     return entries
@@ -417,12 +421,9 @@ def _json_list(value: Any) -> Any:
 
 
 def _iso(value: Any) -> str | None:
+    """A datetime the cursor read, as ISO 8601 text (the backends in `_AS_TEXT` send that text)."""
     if value is None:
         return None
-    if isinstance(value, str):
-        # SQLite: naive UTC text "YYYY-MM-DD HH:MM:SS[.ffffff]"; string surgery beats parsing.
-        text = value.replace(" ", "T", 1)
-        return text if ("+" in text[10:] or text.endswith("Z")) else text + "+00:00"
     iso: str = value.isoformat()
     # A naive value is UTC (USE_TZ): its text plus the offset is what the aware value would print.
     return iso + "+00:00" if value.tzinfo is None else iso

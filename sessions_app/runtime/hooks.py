@@ -63,6 +63,11 @@ def register_after_compact(hook: AfterHook) -> AfterHook:
     return hook
 
 
+def has_before() -> bool:
+    """Whether any before_compact hook is registered."""
+    return bool(_before)
+
+
 def unregister(hook: Any) -> None:
     for registry in (_before, _after):
         while hook in registry:

@@ -5,6 +5,7 @@ One public surface over its parts:
 - `appends`: compare-and-swap appends on the active node, and the pointer-only node switch;
 - `compactions`: a validated compaction node with its CompactionEntry;
 - `paths`: root→leaf path loads, one recursive-CTE statement each;
+- `stored_entries`: a compaction's load, whose entries read their bodies when used;
 - `bulk_import`: a whole file's entries in one transaction (with `batch_writer` counting tokens on
   a second thread and `sqlite` holding SQLite's specifics).
 """
@@ -28,6 +29,7 @@ from sessions_app.store.paths import (
     span_transcript,
     to_entry,
 )
+from sessions_app.store.stored_entries import load_bodies
 
 __all__ = [
     "IMPORT_REASON",
@@ -44,6 +46,7 @@ __all__ = [
     "append_compaction",
     "context_path_entries",
     "import_entries",
+    "load_bodies",
     "load_path_entries",
     "new_key",
     "path_entries",

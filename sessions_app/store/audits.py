@@ -48,7 +48,12 @@ def auditor_of(compaction: CompactionEntry) -> Auditor:
     """
     node = compaction.node
     session = Session(pk=node.session_id)
-    path = context_path_entries(session, node.parent_id, digests=True) if node.parent_id is not None else []
+    # The audit reads every message of the span: their bodies come with the rows.
+    path = (
+        context_path_entries(session, node.parent_id, digests=True, bodies_now=True)
+        if node.parent_id is not None
+        else []
+    )
     entry = Entry(
         key=node.key,
         parent=path[-1].key if path else None,

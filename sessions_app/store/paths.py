@@ -7,23 +7,20 @@ model instances on the hot path.
 
 from __future__ import annotations
 
-import dataclasses
-import json
-import re
 from collections.abc import Iterable, Sequence
 from operator import itemgetter
 from typing import Any
 
-import orjson
 from django.db import connection
 
 from sessions_app.compaction.collector import collector_paused
-from sessions_app.compaction.digest import DIGEST_VERSION, Digest
-from sessions_app.compaction.messages import USER, Block, Entry, Usage
+from sessions_app.compaction.digest import DIGEST_VERSION
+from sessions_app.compaction.messages import Entry, Usage
 from sessions_app.compaction.serialize import PART_SEPARATOR
 from sessions_app.models import CompactionEntry, Node, Session
 from sessions_app.store.errors import StoreError, UnknownNodeError
 from sessions_app.store.sql import CHAIN_TABLE, NODE_TABLE, unknown_key_message
+from sessions_app.store.stored_entries import BODY_COLUMNS, Bodies, decode_json, stored_entries
 
 # A path end is a node id (int), a key (str) or a Node.
 PathRef = Node | str | int
@@ -42,10 +39,21 @@ _ENTRY_COLUMNS = (
     "timestamp",
     "depth",
 )
-# A node's digest in two values: its transcript part when the stored digest is of the current
-# version (else NULL: the digest is worked out when used), and its readings or file calls (a
-# user's or an assistant's; no node has both). Fewer values per row is a faster fetch.
-_DIGEST_COLUMNS = ("current_transcript", "readings_or_calls")
+# What a compaction's load reads of each node (store/stored_entries.py): everything but the body
+# (`BODY_COLUMNS`), fetched when read, and its digest in two values: its transcript part when
+# the stored digest is of the current version (else NULL: the digest is worked out when used),
+# and its readings or file calls (a user's or an assistant's; no node has both). The order is
+# `stored_entries`' (depth last: only the first row's is read).
+_STORED_COLUMNS = (
+    "key",
+    "kind",
+    "role",
+    "usage",
+    "token_estimate",
+    "current_transcript",
+    "readings_or_calls",
+    "depth",
+)
 _DIGEST_SQL = {
     "current_transcript": f"CASE WHEN n.digest_version = {int(DIGEST_VERSION)} THEN n.transcript END",
     "readings_or_calls": "COALESCE(n.readings, n.file_calls)",
@@ -177,13 +185,19 @@ def active_path(session: Session, leaf: PathRef | None = None, stop_at: PathRef 
     return nodes
 
 
-def _entries(session: Session, leaf: PathRef | None, stop: _Stop, *, digests: bool = False) -> list[Entry]:
+def _entries(
+    session: Session, leaf: PathRef | None, stop: _Stop, *, digests: bool = False, bodies_now: bool = False
+) -> list[Entry]:
     target = _target(session, leaf)
     if target is None:
         return []
-    columns = _ENTRY_COLUMNS + _DIGEST_COLUMNS if digests else _ENTRY_COLUMNS
+    columns: tuple[str, ...]
+    if digests:
+        columns = _STORED_COLUMNS + BODY_COLUMNS if bodies_now else _STORED_COLUMNS
+    else:
+        columns = _ENTRY_COLUMNS
     if digests and stop.first_kept:
-        by_chains = _chain_entries(session, target, columns)
+        by_chains = _chain_entries(session, target, columns, bodies_now=bodies_now)
         if by_chains is not None:
             return by_chains
     sql, params = _path_sql(session.pk, target, stop, columns, sorted_by_depth=False, as_text=True)
@@ -193,10 +207,14 @@ def _entries(session: Session, leaf: PathRef | None, stop: _Stop, *, digests: bo
         if not rows:
             raise UnknownNodeError(unknown_key_message(session.pk, _ref_name(target)))
         rows = _root_first(rows)
-        return _rows_to_entries(rows, digests=True) if digests else _rows_to_entries(rows)
+        if digests:
+            return _stored(session.pk, rows, with_bodies=bodies_now)
+        return _rows_to_entries(rows)
 
 
-def _chain_entries(session: Session, leaf: PathRef, columns: Sequence[str]) -> list[Entry] | None:
+def _chain_entries(
+    session: Session, leaf: PathRef, columns: Sequence[str], *, bodies_now: bool
+) -> list[Entry] | None:
     """A compaction's path load (from the latest compaction's first kept node down to `leaf`) by
     `(chain, depth)` ranges of the `node_chain_depth` index instead of the recursive walk, which
     costs a fifth of a 20,000-node load (docs/architecture.md, "Chains"). None when a node it needs
@@ -243,7 +261,7 @@ def _chain_entries(session: Session, leaf: PathRef, columns: Sequence[str]) -> l
             [session.pk, *(v for segment in segments for v in segment)],
         )
         with collector_paused():
-            return _rows_to_entries(cursor.fetchall(), digests=True)
+            return _stored(session.pk, cursor.fetchall(), with_bodies=bodies_now)
 
 
 def path_entries(
@@ -254,14 +272,16 @@ def path_entries(
 
 
 def context_path_entries(
-    session: Session, leaf: PathRef | None = None, *, digests: bool = False
+    session: Session, leaf: PathRef | None = None, *, digests: bool = False, bodies_now: bool = False
 ) -> list[Entry]:
     """What a context build needs: from the first kept node of the latest compaction on the path
     down to the leaf (the whole path when there is none). One statement.
 
     `digests`: with each entry's stored digest, what a compaction reads of it (compaction/digest.py);
-    a compaction's plan loads them, a context build has no use for them."""
-    return _entries(session, leaf, _Stop(first_kept=True), digests=digests)
+    a compaction's plan loads them, a context build has no use for them. Such a load reads the
+    entries' bodies when they are first used (store/stored_entries.py), or with `bodies_now` in
+    the same statement, for a caller that reads them all (the retention audit)."""
+    return _entries(session, leaf, _Stop(first_kept=True), digests=digests, bodies_now=bodies_now)
 
 
 def span_transcript(session: Session, first: str, last: str) -> str | None:
@@ -277,117 +297,28 @@ def span_transcript(session: Session, first: str, last: str) -> str | None:
     return PART_SEPARATOR.join(t for t, _ in rows if t)
 
 
-_EMPTY_JSON: dict[str, Any] = {"{}": None, "[]": None, "null": None}
-# Positions in a path row (`_ENTRY_COLUMNS`, then `_DIGEST_COLUMNS`).
+# Positions in a path row of `_ENTRY_COLUMNS` and of `_STORED_COLUMNS`.
 _DEPTH = _ENTRY_COLUMNS.index("depth")
-_TRANSCRIPT = len(_ENTRY_COLUMNS)
-_READINGS_OR_CALLS = _TRANSCRIPT + 1
+_STORED_DEPTH = _STORED_COLUMNS.index("depth")
 
 
-def _json(value: Any) -> Any:
-    # Both backends hand JSON columns to a raw cursor as text. Empty values are common enough
-    # (data of plain messages, usage of non-assistant nodes) to skip the decoder for them; orjson
-    # decodes the rest several times faster than the standard library, which still reads what
-    # orjson refuses (an escaped lone surrogate written by `json.dumps`).
-    if isinstance(value, str):
-        if value in _EMPTY_JSON:
-            return None
-        try:
-            return orjson.loads(value)
-        except orjson.JSONDecodeError:
-            return json.loads(value)
-    return value
-
-
-class StoredEntry(Entry):
-    """An entry of a compaction's path load whose content is decoded on first access.
-
-    With the nodes' digests (compaction/digest.py) a compaction reads little of the span's
-    content: the kept tail, the tool calls file tracking looks at, the last request. Decoding
-    every row's content up front was a sixth of a 20,000-node load, so the text is kept and
-    decoded when read (pi's reader does the same for file lines: formats/pi/reader.py). Everything
-    else sees an ordinary Entry: it compares equal to one with the same fields, and copies and
-    pickles become plain entries.
-    """
-
-    __slots__ = ("_raw",)
-    _raw: str | None
-
-    def may_call_file_tools(self) -> bool:
-        """False when the stored JSON cannot hold a read/write/edit tool call (fileops.py): a
-        quote inside a JSON string is escaped, so the pair below is a key and its value."""
-        raw = getattr(self, "_raw", None)
-        return raw is None or _FILE_TOOL.search(raw) is not None
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Entry):
-            return NotImplemented
-        return all(getattr(self, f) == getattr(other, f) for f in _COMPARED)
-
-    __hash__ = None  # type: ignore[assignment]  # as Entry's: mutable, compared by value
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (Entry, tuple(getattr(self, f) for f in _FIELDS))
-
-
-_FILE_TOOL = re.compile(r'"name":\s*"(?:read|write|edit)"')
-_FIELDS = tuple(Entry.__dataclass_fields__)
-_COMPARED = tuple(f.name for f in dataclasses.fields(Entry) if f.compare)
-_CONTENT = Entry.__dict__["content"]  # the slot's own descriptor
-
-
-def _stored_content(self: StoredEntry) -> list[Block]:
-    raw = getattr(self, "_raw", None)
-    if raw is not None:
-        self._raw = None
-        _CONTENT.__set__(self, _json(raw) or [])
-    content: list[Block] = _CONTENT.__get__(self, Entry)
-    return content
-
-
-def _set_content(self: StoredEntry, value: list[Block]) -> None:
-    self._raw = None
-    _CONTENT.__set__(self, value)
-
-
-setattr(StoredEntry, "content", property(_stored_content, _set_content))  # noqa: B010  (mypy: a slot)
-
-
-def _rows_to_entries(rows: Sequence[Sequence[Any]], *, digests: bool = False) -> list[Entry]:
-    """Engine entries from the rows of a path, root first: `_ENTRY_COLUMNS`, then the
-    `_DIGEST_COLUMNS` with `digests`, then anything (a sort key). Callers building many at once
-    pause the collector around it (`collector_paused`).
-
-    With `digests`, each entry carries its stored digest (compaction/digest.py) and its content
-    is decoded when first read (`StoredEntry`); a row without a digest of the current version
-    leaves the entry's to be worked out when used."""
+def _rows_to_entries(rows: Sequence[Sequence[Any]]) -> list[Entry]:
+    """Engine entries from the rows of a path, root first: `_ENTRY_COLUMNS`, then anything (a
+    sort key). Callers building many at once pause the collector around it (`collector_paused`)."""
     entries: list[Entry] = []
     if not rows:
         return entries
     add = entries.append
     usage_of = Usage.from_dict
-    digest_of = Digest.from_columns
-    new = object.__new__
-    load_list = _json_list
-    empty = _EMPTY_JSON
-    loads = _json
+    loads = decode_json
     # A path cut at an ancestor starts below a parent it did not load: parent "" then.
     parent: str | None = None if rows[0][_DEPTH] == 0 else ""
     for row in rows:
         key, kind, role, content, data, usage, stop_reason, tokens, ts = row[:9]
         if ts.__class__ is not str:
             ts = _iso(ts)
-        if digests and content.__class__ is str:
-            stored: StoredEntry = new(StoredEntry)
-            stored._raw = content
-            entry: Entry = stored
-            entry.key, entry.parent, entry.kind, entry.role = key, parent, kind, role
-            entry.data = {} if data is None or data in empty else loads(data) or {}
-            entry.usage = None if usage is None or usage in empty else usage_of(loads(usage))
-            entry.stop_reason, entry.tokens, entry.timestamp = stop_reason, tokens, ts
-            entry.pi_tokens, entry.digest = None, None
-        else:
-            entry = Entry(
+        add(
+            Entry(
                 key,
                 parent,
                 kind,
@@ -399,25 +330,33 @@ def _rows_to_entries(rows: Sequence[Sequence[Any]], *, digests: bool = False) ->
                 tokens,
                 ts,
             )
-        if digests and (transcript := row[_TRANSCRIPT]) is not None:
-            said_or_calls = row[_READINGS_OR_CALLS]
-            if said_or_calls is None:
-                entry.digest = Digest(transcript, False, ())
-            elif role == USER:
-                if said_or_calls == "[]" or said_or_calls == []:  # spoke; no constraint or request
-                    entry.digest = Digest(transcript, True, ())
-                else:
-                    entry.digest = digest_of(transcript, load_list(said_or_calls))
-            else:  # an assistant's file calls
-                entry.digest = Digest(transcript, False, (), tuple(map(tuple, load_list(said_or_calls))))
-        add(entry)
+        )
         parent = key
     return entries
 
 
-def _json_list(value: Any) -> Any:
-    """A digest's JSON column: None stays None, "[]" is an empty list (unlike `_json`)."""
-    return orjson.loads(value) if isinstance(value, str) else value
+def _stored(session_pk: int, rows: Sequence[Sequence[Any]], *, with_bodies: bool) -> list[Entry]:
+    """The entries of a compaction's load from rows of `_STORED_COLUMNS`, root first: with their
+    bodies (`BODY_COLUMNS` after them), or fetching them when read (store/stored_entries.py)."""
+    if not rows:
+        return []
+    first_parent = None if rows[0][_STORED_DEPTH] == 0 else ""
+    if with_bodies:
+        return stored_entries(rows, first_parent, None, len(_STORED_COLUMNS))
+    bodies = Bodies(session_pk, [row[0] for row in rows], lambda keys: _fetch_bodies(session_pk, keys))
+    return stored_entries(rows, first_parent, bodies)
+
+
+def _fetch_bodies(session_pk: int, keys: Sequence[str]) -> dict[str, Sequence[Any]]:
+    """The bodies (`BODY_COLUMNS`) of the nodes `keys` of a session, by key: one statement."""
+    marks = ", ".join(["%s"] * len(keys))
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT n.key, {_select(BODY_COLUMNS, as_text=True)} FROM {NODE_TABLE} n"
+            f" WHERE n.session_id = %s AND n.key IN ({marks})",
+            [session_pk, *keys],
+        )
+        return {row[0]: row[1:] for row in cursor.fetchall()}
 
 
 def _iso(value: Any) -> str | None:

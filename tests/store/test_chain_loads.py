@@ -13,7 +13,8 @@ from sessions_app import store
 from sessions_app.compaction.settings import CompactionSettings
 from sessions_app.compaction.validate import CompactionPayload, PayloadError
 from sessions_app.models import Node, Session
-from sessions_app.store.paths import StoredEntry, _entries, _Stop
+from sessions_app.store.paths import _entries, _Stop
+from sessions_app.store.stored_entries import StoredEntry
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db]
 

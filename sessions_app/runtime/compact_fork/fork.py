@@ -36,7 +36,7 @@ from sessions_app.compaction.extractive import compact_extractive
 from sessions_app.compaction.messages import LlmMessage
 from sessions_app.compaction.prepare import NothingToDo, Preparation, prepare
 from sessions_app.compaction.settings import CompactionSettings
-from sessions_app.compaction.summary import SPLIT_DIVIDER, SummaryRequest, build_requests
+from sessions_app.compaction.summary import SPLIT_DIVIDER, SummaryRequest, SummaryRequests, build_requests
 from sessions_app.compaction.validate import CompactionPayload
 from sessions_app.compaction.vocabulary import (
     EXTRACTIVE_SUMMARIZER,
@@ -131,6 +131,11 @@ class CompactFork:
         if isinstance(plan, NothingToDo):
             return await sync_to_async(finish_cancelled)(record, plan.reason)
         prep = plan.preparation
+        # The plan's entries read their bodies from the store when first used, which Django
+        # refuses on the loop's thread: the engine's work on them runs in sync_to_async, and a
+        # hook, which may read any entry, gets them read first (store/stored_entries.py).
+        if hooks.has_before():
+            await sync_to_async(store.load_bodies)([*prep.summarize, *prep.turn_prefix, *prep.kept])
 
         decision = await hooks.run_before(
             hooks.BeforeCompact(session.pk, task.pk, task.trigger, task.reason, task.instructions, prep),
@@ -140,8 +145,7 @@ class CompactFork:
             return await sync_to_async(finish_cancelled)(record, f"before_compact hook: {decision.reason}")
 
         instructions = task.instructions or None
-        with collector_paused():  # a long span makes many small objects and no cycles
-            requests = build_requests(prep, instructions)
+        requests = await sync_to_async(_requests)(prep, instructions)
         extractive_reason = self._extractive_reason(settings)
         summarizer = EXTRACTIVE_SUMMARIZER if extractive_reason else self._provider().model
         await sync_to_async(self._start_fork)(
@@ -166,8 +170,7 @@ class CompactFork:
                 summarizer = EXTRACTIVE_SUMMARIZER
             else:
                 if settings.carry_over:
-                    with collector_paused():
-                        guarded = carry_over(prep, payload)
+                    guarded = await sync_to_async(_guard)(prep, payload)
                     payload = guarded.payload
         if guarded is not None and guarded.before is not None:
             await sync_to_async(self._event)(
@@ -265,7 +268,7 @@ class CompactFork:
         self, prep: Preparation, instructions: str | None, reason: str
     ) -> CompactionPayload:
         """The extractive summary, recorded as such and streamed like a model's (one delta)."""
-        payload = compact_extractive(prep, instructions)
+        payload = await sync_to_async(compact_extractive)(prep, instructions)
         assert self.record is not None
         if self.record.run_id is not None:
             await Run.objects.filter(pk=self.record.run_id).aupdate(model=EXTRACTIVE_SUMMARIZER)
@@ -417,6 +420,16 @@ class CompactFork:
                 "fresh_stream": True,
             },
         )
+
+
+def _requests(prep: Preparation, instructions: str | None) -> SummaryRequests:
+    with collector_paused():  # a long span makes many small objects and no cycles
+        return build_requests(prep, instructions)
+
+
+def _guard(prep: Preparation, payload: CompactionPayload) -> Guarded:
+    with collector_paused():
+        return carry_over(prep, payload)
 
 
 def _replan(session: Session, task: CompactionTask, settings: CompactionSettings) -> Plan | NothingToDo:

@@ -31,6 +31,7 @@ from sessions_app.runtime.agents import list_agent_definitions
 from sessions_app.runtime.auto_compaction import ForkCompaction
 from sessions_app.runtime.compact_fork import prompt as fork_prompt
 from sessions_app.runtime.loop import AgentLoop
+from sessions_app.store import stored_entries
 from tests.fake_anthropic import FakeAnthropic, Reply, overflow_error, text, text_reply
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
@@ -43,6 +44,14 @@ SETTINGS = {"keep_recent_tokens": 300, "reserve_tokens": 1000}
 def _no_leftover_hooks() -> Any:
     yield
     hooks.clear()
+
+
+@pytest.fixture(autouse=True)
+def _small_body_windows(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A plan's entries fetch their bodies when read, by windows (store/stored_entries.py). With
+    windows of 2, planning reads only a few, so any engine step that reads one on the event
+    loop's thread, where Django refuses a query, fails these tests."""
+    monkeypatch.setattr(stored_entries, "FIRST_WINDOW", 2)
 
 
 def anthropic(fake: FakeAnthropic, model: str = "claude-main-test") -> Provider:
@@ -444,6 +453,26 @@ async def test_before_compact_hook_can_supply_the_payload(fake_anthropic: FakeAn
     assert entry.summary == "hook summary" and entry.from_hook
     assert fake_anthropic.message_requests == []
     assert [s.node_key for s in seen] == [outcome.node_key] and seen[0].from_hook
+
+
+async def test_a_hook_reads_every_entry_of_the_plan_on_the_event_loop(fake_anthropic: FakeAnthropic) -> None:
+    # The plan's entries read their bodies from the store when used (store/stored_entries.py);
+    # a hook runs on the loop, where Django refuses a query, so it gets them read already.
+    seen: list[tuple[Any, ...]] = []
+
+    def read_all(ctx: hooks.BeforeCompact) -> None:
+        prep = ctx.preparation
+        for e in [*prep.summarize, *prep.turn_prefix, *prep.kept]:
+            seen.append((e.key, e.content, e.data, e.stop_reason, e.timestamp))
+
+    hooks.register_before_compact(read_all)
+    fake_anthropic.queue(text_reply(SUMMARY))
+    session = await sync_to_async(build_session)()
+    expected = await sync_to_async(store.path_entries)(session)
+    outcome = await compact_fork.compact(session, provider=anthropic(fake_anthropic))
+    assert outcome.status == "completed", outcome.error
+    assert await Event.objects.filter(session=session, type="hook").acount() == 0
+    assert seen == [(e.key, e.content, e.data, e.stop_reason, e.timestamp) for e in expected]
 
 
 async def test_a_raising_hook_does_not_block_the_default_compaction(fake_anthropic: FakeAnthropic) -> None:

@@ -47,10 +47,11 @@ def test_objects_someone_else_froze_stay_frozen() -> None:
     frozen = Box(-1)
     gc.freeze()
     try:
-        before = gc.get_freeze_count()
         with collector_paused():
             made = Box(1)
-        assert gc.get_freeze_count() == before  # not released by the pause
+        # Not released by the pause (an unfreeze empties the permanent generation). The count
+        # itself may drop meanwhile: a frozen object whose last reference goes is freed.
+        assert gc.get_freeze_count() > 0
         assert _generation_of(frozen) is None  # still in the permanent generation
         assert _generation_of(made) in (0, 1, 2)
     finally:

@@ -74,8 +74,8 @@ class _Stop:
 # UTC text, "YYYY-MM-DD HH:MM:SS[.ffffff]", which SQL turns into the ISO 8601 text the aware
 # datetime prints (`_iso`). PostgreSQL formats it the same way (microseconds only when there are some, as
 # `datetime.isoformat` writes them). psycopg decodes every JSON value with the standard library's
-# parser as it reads the row; as text they are decoded by orjson, and content only when read
-# (`StoredEntry`).
+# parser as it reads the row; as text they are decoded by orjson (a compaction's load decodes
+# content only when read: store/stored_entries.py).
 _AS_TEXT = {
     "sqlite": {
         "timestamp": "CASE WHEN n.timestamp GLOB '*+*' OR n.timestamp GLOB '*Z'"

@@ -204,16 +204,14 @@ for _name, _slot in (("data", _DATA), ("stop_reason", _STOP_REASON), ("timestamp
 def load_bodies(entries: Iterable[Entry]) -> None:
     """Read now the bodies of those `entries` that are still to be read (sync code only): before
     handing a plan to code that runs on an event loop and may read any entry (a hook)."""
-    pending: dict[int, tuple[Bodies, list[int]]] = {}
-    stored = [e for e in entries if getattr(e, "_bodies", None) is not None]
-    for e in stored:
-        assert isinstance(e, StoredEntry) and e._bodies is not None
-        pending.setdefault(id(e._bodies), (e._bodies, []))[1].append(e._at)
-    for bodies, indices in pending.values():
+    unread = [(e, b) for e in entries if isinstance(e, StoredEntry) and (b := getattr(e, "_bodies", None))]
+    by_load: dict[int, tuple[Bodies, list[int]]] = {}
+    for e, bodies in unread:
+        by_load.setdefault(id(bodies), (bodies, []))[1].append(e._at)
+    for bodies, indices in by_load.values():
         for start in range(0, len(indices), LARGEST_WINDOW):
             bodies.fetch(indices[start : start + LARGEST_WINDOW])
-    for e in stored:
-        assert isinstance(e, StoredEntry)
+    for e, _ in unread:
         _read_body(e)
 
 

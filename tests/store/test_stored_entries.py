@@ -28,7 +28,7 @@ def _session(n: int = NODES) -> Session:
     parent = None
     for i in range(n):
         role = ("user", "assistant", "tool_result")[i % 3]
-        content = [{"type": "text", "text": f"{role} {i}"}]
+        content = _content(i)
         data = {"tool_call_id": f"c{i}", "is_error": False} if role == "tool_result" else {}
         stop = "tool_use" if role == "assistant" else None
         parent = store.append(
@@ -36,6 +36,11 @@ def _session(n: int = NODES) -> Session:
         ).key
     session.refresh_from_db()
     return session
+
+
+def _content(i: int) -> list[dict[str, str]]:
+    """The content `_session` gave its node `i`."""
+    return [{"type": "text", "text": f"{('user', 'assistant', 'tool_result')[i % 3]} {i}"}]
 
 
 def _bodies(entries: list[Entry]) -> list[tuple[object, ...]]:
@@ -48,16 +53,17 @@ def test_a_body_is_read_with_a_window_around_it() -> None:
     assert all(isinstance(e, StoredEntry) and not e.body_read for e in entries)
     with CaptureQueriesContext(connection) as reads:
         last = entries[-1].content
-    role = ("user", "assistant", "tool_result")[(NODES - 1) % 3]
-    assert len(reads) == 1 and last == [{"type": "text", "text": f"{role} {NODES - 1}"}]
+    assert len(reads) == 1 and last == _content(NODES - 1)
     # The window reaches back a quarter of its size from the entry read (kept tails are read
     # forwards), and no further.
     behind = FIRST_WINDOW // 4
     with CaptureQueriesContext(connection) as reads:
-        assert all(e.content for e in entries[-1 - behind :])
+        assert [e.content for e in entries[-1 - behind :]] == [
+            _content(i) for i in range(NODES - 1 - behind, NODES)
+        ]
     assert len(reads) == 0
     with CaptureQueriesContext(connection) as reads:
-        assert entries[-2 - behind].content
+        assert entries[-2 - behind].content == _content(NODES - 2 - behind)
     assert len(reads) == 1
 
 
@@ -91,7 +97,7 @@ def store_queries_of_a_load(session: Session) -> list[dict[str, str]]:
 def test_load_bodies_reads_them_all_at_once() -> None:
     session = _session()
     entries = store.context_path_entries(session, digests=True)
-    assert entries[5].content  # one window read already: load_bodies reads the rest
+    assert entries[5].content == _content(5)  # one window read already: load_bodies reads the rest
     with CaptureQueriesContext(connection) as reads:
         store.load_bodies(entries)
     assert len(reads) == 1
@@ -151,12 +157,12 @@ def test_a_window_starts_a_quarter_behind_the_entry_read(monkeypatch: pytest.Mon
     entries = store.context_path_entries(session, digests=True)
     with CaptureQueriesContext(connection) as reads:
         for i in (20, 19, 21, 22):
-            assert entries[i].content
+            assert entries[i].content == _content(i)
     assert len(reads) == 1
     # Each window doubles: the second is 8 wide from 16, the third 16 wide from 20.
     with CaptureQueriesContext(connection) as reads:
-        assert entries[18].content and entries[23].content and entries[16].content
+        assert [entries[i].content for i in (18, 23, 16)] == [_content(i) for i in (18, 23, 16)]
     assert len(reads) == 1
     with CaptureQueriesContext(connection) as reads:
-        assert entries[24].content and entries[35].content
+        assert [entries[i].content for i in (24, 35)] == [_content(24), _content(35)]
     assert len(reads) == 1

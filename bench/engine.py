@@ -1,8 +1,8 @@
 """Benchmark the compaction engine against pi itself: load a pi session file, plan a compaction,
 build the context.
 
-    python bench/engine.py [--file PATH] [--keep N] [--runs R] [--synthetic N] [--no-gc]
-                           [--pi-dir DIR] [--json]
+    python bench/engine.py [--file PATH] [--keep N] [--runs R] [--rounds K] [--synthetic N]
+                           [--no-gc] [--pi-dir DIR] [--json]
 
 Files measured (without --file):
   - both vendored pi fixtures as they are (schema v1, `native`);
@@ -21,8 +21,10 @@ Comparison with pi 0.73.1: install it outside the repository and name the folder
     PI_BENCH_DIR=/tmp/pi-bench python bench/engine.py      # or --pi-dir /tmp/pi-bench
 
 A small node script (written to a temporary folder at run time) then times pi's own code on the
-same files in one node process: `new SessionManager(...)` + `getBranch()` (load),
-`prepareCompaction` (prepare) and `buildSessionContext` (context), and the table shows pi's
+same files in one node process that stays up for the whole bench: `new SessionManager(...)` +
+`getBranch()` (load), `prepareCompaction` (prepare) and `buildSessionContext` (context). Blocks
+of engine runs alternate with blocks of pi runs (`--rounds`, each block after an untimed run),
+so a machine whose speed drifts during the bench slows both alike. The table shows pi's
 figures, the ratio engine/pi and whether both planned the same compaction. Without node or the
 package the comparison is skipped with a note. Standalone: no Django needed.
 """
@@ -284,21 +286,38 @@ def plan_of(prep: object) -> dict[str, Any]:
     }
 
 
-def bench_file(case: Case, keep: int) -> Row:
+def bench_file(case: Case, keep: int, pi: Pi | None, rounds: int) -> Row:
+    """Time the engine on `case`, and with `pi` pi itself, in `rounds` rounds: in each, a block
+    of engine runs, then a block of pi runs on the same file, so that a machine whose speed
+    drifts during the bench slows both alike. Each block starts with an untimed run: the first
+    run after the other program ran meets cold caches (and node's background threads)."""
     settings = CompactionSettings(keep_recent_tokens=keep, reserve_tokens=RESERVE, compat="pi")
     row = Row(case)
-    for run in range(case.runs + 1):  # run 0 warms up
-        # A fresh load each run: nothing parsed or estimated by an earlier run is reused.
-        load_ms, path = ms(lambda: pi_jsonl.load(case.file).path())
-        prep_ms, prep = ms(lambda path=path: prepare(path, settings))
-        ctx_ms, _ = ms(lambda path=path: build_context(path))
-        if run:
-            row.load.append(load_ms)
-            row.prep.append(prep_ms)
-            row.ctx.append(ctx_ms)
-        row.entries = len(path)
-        row.plan = plan_of(prep)
-        del path, prep
+    theirs: dict[str, Any] = {"load": [], "prep": [], "ctx": []}
+    rounds = max(1, min(rounds, case.runs))
+    for block in range(rounds):
+        runs = case.runs // rounds + (block < case.runs % rounds)
+        for run in range(runs + 1):  # run 0 warms up
+            # A fresh load each run: nothing parsed or estimated by an earlier run is reused.
+            load_ms, path = ms(lambda: pi_jsonl.load(case.file).path())
+            prep_ms, prep = ms(lambda path=path: prepare(path, settings))
+            ctx_ms, _ = ms(lambda path=path: build_context(path))
+            if run:
+                row.load.append(load_ms)
+                row.prep.append(prep_ms)
+                row.ctx.append(ctx_ms)
+            row.entries = len(path)
+            row.plan = plan_of(prep)
+            del path, prep
+        if pi is not None:
+            answer = pi.run(case.file, runs + 1)
+            for k in ("load", "prep", "ctx"):
+                theirs[k].extend(answer[k][1:])
+            theirs["entries"], theirs["plan"] = answer["entries"], answer["plan"]
+    if pi is not None:
+        if case.origin is not None:
+            theirs["key_order_matches_pi_migration"] = pi.key_order_matches(case.file, case.origin)
+        row.pi = theirs
     return row
 
 
@@ -407,14 +426,17 @@ def bench_prepare_in_memory(n: int, keep: int, runs: int) -> list[dict[str, Any]
 
 # --- pi ------------------------------------------------------------------------------------------
 
-# Runs in node, written to a temporary folder at run time. It imports pi's own modules from the
-# installed package by file URL and times them exactly like the Python side: a warm-up run, then
-# `runs` fresh loads, each followed by prepareCompaction and buildSessionContext.
+# Runs in node, written to a temporary folder at run time, and stays up for the whole bench: it
+# imports pi's own modules from the installed package by file URL and answers one request per
+# line on stdin (a block of runs on one file, see `bench_file`). A run times pi exactly like the
+# Python side:
+# `new SessionManager(...)` + `getBranch()` (load), `prepareCompaction`, `buildSessionContext`.
 PI_HARNESS = r"""
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { performance } from "node:perf_hooks";
+import { createInterface } from "node:readline";
 
 const spec = JSON.parse(readFileSync(process.argv[2], "utf8"));
 const core = join(spec.package, "dist", "core");
@@ -423,42 +445,47 @@ const sm = await load("session-manager.js");
 const cp = await load("compaction/compaction.js");
 const utils = await load("compaction/utils.js");
 const settings = { enabled: true, reserveTokens: spec.reserve, keepRecentTokens: spec.keep };
-const out = [];
-for (const c of spec.cases) {
-  const row = { file: c.file, load: [], prep: [], ctx: [] };
-  for (let run = 0; run <= c.runs; run++) {
+
+function run(file, runs) {
+  const out = { load: [], prep: [], ctx: [] };
+  for (let i = 0; i < runs; i++) {
     const t0 = performance.now();
-    const manager = new sm.SessionManager(dirname(c.file), dirname(c.file), c.file, false);
+    const manager = new sm.SessionManager(dirname(file), dirname(file), file, false);
     const path = manager.getBranch();
     const t1 = performance.now();
     const p = cp.prepareCompaction(path, settings);
     const t2 = performance.now();
     manager.buildSessionContext();
     const t3 = performance.now();
-    if (run > 0) { row.load.push(t1 - t0); row.prep.push(t2 - t1); row.ctx.push(t3 - t2); }
-    row.entries = path.length;
+    out.load.push(t1 - t0); out.prep.push(t2 - t1); out.ctx.push(t3 - t2);
+    out.entries = path.length;
+    out.plan = { nothing: "prepareCompaction returned undefined" };
     if (p) {
       const files = utils.computeFileLists(p.fileOps);
-      row.plan = {
+      out.plan = {
         first_kept: p.firstKeptEntryId, split: p.isSplitTurn, summarize: p.messagesToSummarize.length,
         turn_prefix: p.turnPrefixMessages.length, tokens_before: p.tokensBefore,
         read_files: files.readFiles.length, modified_files: files.modifiedFiles.length,
       };
-    } else {
-      row.plan = { nothing: "prepareCompaction returned undefined" };
     }
   }
-  if (c.origin) {
-    // Key order of our migrated copy against pi's own migration of the original, entry by entry.
-    const mine = readFileSync(c.file, "utf8").trim().split("\n").map((l) => Object.keys(JSON.parse(l)));
-    const theirs = sm.loadEntriesFromFile(c.origin);
-    sm.migrateSessionEntries(theirs);
-    row.key_order_matches_pi_migration = theirs.length === mine.length &&
-      theirs.every((e, i) => JSON.stringify(Object.keys(e)) === JSON.stringify(mine[i]));
-  }
-  out.push(row);
+  return out;
 }
-process.stdout.write(JSON.stringify(out));
+
+function keyOrder(file, origin) {
+  // Key order of our migrated copy against pi's own migration of the original, entry by entry.
+  const mine = readFileSync(file, "utf8").trim().split("\n").map((l) => Object.keys(JSON.parse(l)));
+  const theirs = sm.loadEntriesFromFile(origin);
+  sm.migrateSessionEntries(theirs);
+  return theirs.length === mine.length &&
+    theirs.every((e, i) => JSON.stringify(Object.keys(e)) === JSON.stringify(mine[i]));
+}
+
+for await (const line of createInterface({ input: process.stdin })) {
+  const req = JSON.parse(line);
+  const answer = req.origin ? { matches: keyOrder(req.file, req.origin) } : run(req.file, req.runs);
+  process.stdout.write(JSON.stringify(answer) + "\n");
+}
 """
 
 
@@ -482,34 +509,58 @@ def pi_package(pi_dir: str | None) -> tuple[Path | None, str]:
     return package, "pi 0.73.1 at " + str(package)
 
 
-def run_pi(
-    package: Path, cases: list[Case], keep: int, scratch: Path
-) -> tuple[list[dict[str, Any]] | None, str]:
-    harness = scratch / "pi-harness.mjs"
-    harness.write_text(PI_HARNESS)
-    spec = scratch / "pi-spec.json"
-    spec.write_text(
-        json.dumps(
-            {
-                "package": str(package),
-                "keep": keep,
-                "reserve": RESERVE,
-                "cases": [
-                    {"file": str(c.file), "origin": str(c.origin) if c.origin else None, "runs": c.runs}
-                    for c in cases
-                ],
-            }
-        )
-    )
-    try:
-        done = subprocess.run(
-            ["node", str(harness), str(spec)], capture_output=True, text=True, timeout=1800, check=False
-        )
-    except (OSError, subprocess.TimeoutExpired) as exc:
-        return None, f"pi comparison skipped: node failed to run ({exc})"
-    if done.returncode != 0:
-        return None, f"pi comparison skipped: the node harness failed:\n{done.stderr[-2000:]}"
-    return json.loads(done.stdout), ""
+class PiError(Exception):
+    """The node harness failed; the message says how."""
+
+
+class Pi:
+    """pi itself, in a node process that runs one request at a time (see PI_HARNESS)."""
+
+    def __init__(self, package: Path, keep: int, scratch: Path) -> None:
+        harness = scratch / "pi-harness.mjs"
+        harness.write_text(PI_HARNESS)
+        spec = scratch / "pi-spec.json"
+        spec.write_text(json.dumps({"package": str(package), "keep": keep, "reserve": RESERVE}))
+        self.errors = scratch / "pi-stderr.txt"
+        try:
+            self.proc = subprocess.Popen(
+                ["node", str(harness), str(spec)],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=self.errors.open("w"),
+                text=True,
+            )
+        except OSError as exc:
+            raise PiError(f"node failed to start ({exc})") from exc
+
+    def ask(self, request: dict[str, Any]) -> dict[str, Any]:
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        try:
+            self.proc.stdin.write(json.dumps(request) + "\n")
+            self.proc.stdin.flush()
+            answer = self.proc.stdout.readline()
+        except OSError:
+            answer = ""
+        if not answer:
+            self.close()
+            raise PiError("the node harness failed:\n" + self.errors.read_text()[-2000:])
+        result: dict[str, Any] = json.loads(answer)
+        return result
+
+    def run(self, file: Path, runs: int) -> dict[str, Any]:
+        """`runs` runs on `file`: lists of load, prep and ctx times, the path's length, the plan."""
+        return self.ask({"file": str(file), "runs": runs})
+
+    def key_order_matches(self, file: Path, origin: Path) -> bool:
+        return bool(self.ask({"file": str(file), "origin": str(origin)})["matches"])
+
+    def close(self) -> None:
+        if self.proc.stdin is not None:
+            self.proc.stdin.close()
+        try:
+            self.proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
 
 
 def same_plan(ours: dict[str, Any], theirs: dict[str, Any], keys_from_file: bool) -> bool:
@@ -530,6 +581,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--synthetic", type=int, default=100_000, help="entries of the synthetic file")
     ap.add_argument("--pi-dir", default=os.environ.get("PI_BENCH_DIR"), help="npm prefix holding pi")
     ap.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    ap.add_argument(
+        "--rounds", type=int, default=5, help="blocks of engine runs alternating with pi's (default 5)"
+    )
     ap.add_argument("--no-gc", action="store_true", help="pause the garbage collector while timing")
     args = ap.parse_args(argv)
     global KEEP_GC
@@ -552,17 +606,19 @@ def main(argv: list[str] | None = None) -> int:
             write_synthetic(args.synthetic, big)
             cases.append(Case(big.name, "native v3", big, runs=big_runs))
 
-        rows = [bench_file(c, args.keep) for c in cases]
-        in_memory = [] if args.file else bench_prepare_in_memory(args.synthetic, args.keep, big_runs)
-
         package, pi_note = pi_package(args.pi_dir)
-        if package is not None:
-            measured, problem = run_pi(package, cases, args.keep, scratch)
-            if measured is None:
-                pi_note = problem
-            else:
-                for row, theirs in zip(rows, measured, strict=True):
-                    row.pi = theirs
+        pi: Pi | None = None
+        try:
+            if package is not None:
+                pi = Pi(package, args.keep, scratch)
+            rows = [bench_file(c, args.keep, pi, args.rounds) for c in cases]
+        except PiError as exc:
+            pi_note = f"pi comparison skipped: {exc}"
+            rows = [bench_file(c, args.keep, None, args.rounds) for c in cases]
+        finally:
+            if pi is not None:
+                pi.close()
+        in_memory = [] if args.file else bench_prepare_in_memory(args.synthetic, args.keep, big_runs)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
 

@@ -166,6 +166,8 @@ def content_blocks(
     if isinstance(content, str):
         return [{"type": "text", "text": content}]
     if isinstance(content, list):
+        if issues is None:  # nothing to report: what is not an object is left out quietly
+            return [block(b, None, where) for b in content if isinstance(b, dict)]
         out: list[Block] = []
         for i, b in enumerate(content):
             if isinstance(b, dict):

@@ -36,6 +36,7 @@ _INT_MIN: Final = -(2**63)
 _INT_END: Final = 2**64  # orjson reads integers in [-2**63, 2**64) exactly, others as doubles
 _MAX_INT_CHARS: Final = 310  # a sign and 309 digits: the longest integer a double can hold
 _OPEN: Final = frozenset(b"[{")
+_NOT_OPENING: Final = bytes(b for b in range(256) if b not in _OPEN)
 # A JSON string (escapes included), or one bracket: enough to measure nesting on the raw text.
 _TOKEN: Final = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]')
 _SURROGATE: Final = re.compile("[\ud800-\udfff]")
@@ -110,9 +111,10 @@ def value_depth(value: Any, limit: int = MAX_DEPTH) -> int:
 
 
 def may_be_deep(line: bytes) -> bool:
-    """False when `line` cannot nest past MAX_DEPTH: it has no more brackets than that (a count
-    done in C, so the exact measure runs only on lines with many brackets)."""
-    return line.count(b"{") + line.count(b"[") > MAX_DEPTH
+    """False when `line` cannot nest past MAX_DEPTH: it has no more opening brackets than that
+    (counted in C, in one pass: what is left once every other byte is deleted), so the exact
+    measure runs only on lines with many brackets."""
+    return len(line.translate(None, _NOT_OPENING)) > MAX_DEPTH
 
 
 def too_deep() -> BadJson:

@@ -15,15 +15,16 @@ import re
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Final, cast
 
 from sessions_app.compaction.messages import ASSISTANT, COMPACTION, CUSTOM, MESSAGE, Block, Entry, Usage
 from sessions_app.compaction.tokens import estimate_entry
 from sessions_app.compaction.tree import path_to
 
 from .. import jsonl
-from ..fields import Issues, note, rest, stop_reason, string, usage_counts
+from ..fields import Issues, content_blocks, note, rest, stop_reason, string, usage_counts
 from .schema import (
+    CONTENT,
     ENTRY_FIELDS,
     ENTRY_KEYS,
     HEADER_TYPE,
@@ -34,6 +35,7 @@ from .schema import (
     STOP_REASONS,
     USAGE_FIELDS,
     VERSION,
+    block_from_pi,
     blocks_from_pi,
     details_from_pi,
     fields_from_pi,
@@ -112,6 +114,20 @@ _ASSISTANT_KEYS = frozenset(
 _COMPACTION_KEYS = frozenset(
     {"summary", "firstKeptEntryId", "firstKeptEntryIndex", "tokensBefore", "details", "fromHook"}
 )
+
+
+# Roles whose message carries content blocks (bashExecution has none): `_message_content`.
+_CONTENT_ROLES = frozenset(
+    {ASSISTANT, *(role for role, fs in MESSAGE_FIELDS.items() if any(f.how == CONTENT for f in fs))}
+)
+
+
+def _message_content(m: dict[str, Any]) -> list[Block]:
+    """The content `_message` gives `m` (read leniently): a lazy entry's first payload read
+    needs only this, and it costs a fraction of the whole conversion (usage, fields, extras)."""
+    pi_role = m.get("role")
+    role = ROLES.get(pi_role) if isinstance(pi_role, str) else None
+    return content_blocks(m.get("content"), block_from_pi) if role in _CONTENT_ROLES else []
 
 
 def _message(
@@ -210,31 +226,63 @@ def _entry(
 
 # A message line as pi writes it (JSON.stringify keeps key order): the fields before the payload
 # are plain strings, so when this matches, kind, role, id, parent and timestamp are exactly these.
+# Ids and timestamps are taken only when plain ASCII without escapes (a line that is not, or is
+# not valid UTF-8, is decoded in full, which words the problem), and never across a line break.
+_PLAIN = rb'([^"\\\n\x80-\xff]*)'
 _MESSAGE_HEAD = re.compile(
-    rb'\{"type":"message",(?:"id":"([^"\\]*)","parentId":(?:null|"([^"\\]*)"),)?'
-    rb'"timestamp":"([^"\\]*)","message":\{"role":"([A-Za-z]+)"'
+    rb'\{"type":"message",(?:"id":"' + _PLAIN + rb'","parentId":(?:null|"' + _PLAIN + rb'"),)?'
+    rb'"timestamp":"' + _PLAIN + rb'","message":\{"role":"([A-Za-z]+)"'
 )
 
 # pi's v1/v2 → v3 migration writes `{...entry, id, parentId}`: the two keys come last, after the
 # message. A quote inside a JSON string is always escaped, and only the top-level object closes
-# with a single brace at the end of the line, so this tail is exactly the entry's own id/parent.
-_MIGRATED_TAIL = re.compile(rb'\},"id":"([^"\\]*)","parentId":(?:null|"([^"\\]*)")\}\s*$')
+# with a single brace at the end of the line, so this tail, ending the line, is exactly the
+# entry's own id/parent; it holds no quote, so it starts at the line's last `},"id":"`.
+_MIGRATED_TAIL = re.compile(rb'\},"id":"' + _PLAIN + rb'","parentId":(?:null|"' + _PLAIN + rb'")\}')
+_TAIL_START = b'},"id":"'
+# pi's roles as the head pattern captures them, without the legacy ones (read eagerly by `add`).
+_LAZY_ROLES: Final = {pi.encode(): ours for pi, ours in ROLES.items() if pi not in LEGACY_ROLES}
+_BLANK = frozenset(b" \t\r\x0b\x0c")  # what bytes.strip() removes, besides the line break
 
 _FILE_TOOL_CALL = re.compile(rb'"name":"(?:read|write|edit)"')
 
 
 class _LazyEntry(Entry):
-    """A message entry whose payload is read on first access of content/data/usage/stop_reason.
+    """An entry whose payload is read when first used (docs/pi-compat.md, "Session files").
 
     Planning a compaction reads only a fraction of a session's payloads (the kept tail and the
     tool calls of the summarized span), and turning pi's message into ours costs several times
     decoding its JSON, so deferring it makes load + prepare several times faster. `_raw` is the
-    line's text when its head gave the entry's fields without decoding, or the decoded line when
-    its keys came in another order (see `parse`). Everything else sees an ordinary Entry.
+    line's text when its head gave a message's fields without decoding, or the decoded line when
+    its keys came in another order or it is no message (see `add_decoded`), or once a message's
+    content was read. Reading `content` converts only a message's content (what the cut walk and
+    file tracking read); `data`, `usage` or `stop_reason` convert the rest, and `_raw` is dropped.
+    Everything else sees an ordinary Entry.
     """
 
     __slots__ = ("_raw",)
     _raw: bytes | dict[str, Any] | None
+
+    def _read_content(self) -> list[Block]:
+        """Read and keep the content. A message's line is decoded and kept for the rest of the
+        payload; anything else, or a line that only looked complete, is read whole."""
+        raw = self._raw
+        if self.kind == MESSAGE and raw is not None:
+            obj: Any = raw
+            if not isinstance(raw, dict):
+                try:
+                    obj = jsonl.loads(raw)
+                except jsonl.BadJson:
+                    obj = None
+            m = obj.get("message") if isinstance(obj, dict) else None
+            if isinstance(m, dict):
+                self._raw = obj
+                content = _message_content(m)
+                _CONTENT.__set__(self, content)
+                return content
+        self._materialize()
+        value: list[Block] = _CONTENT.__get__(self, Entry)
+        return value
 
     def _materialize(self) -> None:
         raw = self._raw
@@ -244,6 +292,10 @@ class _LazyEntry(Entry):
         obj: Any
         if isinstance(raw, dict):
             obj = raw
+            if self.kind != MESSAGE:
+                e = _entry(obj, self.key, self.parent, None)
+                _set_payload(self, e.content, e.data, e.usage, e.stop_reason)
+                return
         else:
             try:
                 obj = jsonl.loads(raw)
@@ -255,7 +307,11 @@ class _LazyEntry(Entry):
             return
         extra = {k: v for k, v in obj.items() if k not in _BASE and k != "message"}
         full = _message(obj["message"], self.key, self.parent, self.timestamp, extra)
-        _set_payload(self, full.content, full.data, full.usage, full.stop_reason)
+        # Content already read stays the same object (the conversion gives an equal one).
+        content = _content_read(self)
+        if content is None:
+            content = full.content
+        _set_payload(self, content, full.data, full.usage, full.stop_reason)
 
     def may_call_file_tools(self) -> bool:
         """False when the raw line cannot hold a read/write/edit tool call, so file tracking can
@@ -294,13 +350,29 @@ def _names_file_tool(obj: dict[str, Any]) -> bool:
 
 _FIELDS = tuple(Entry.__dataclass_fields__)
 _SLOTS = {name: Entry.__dict__[name] for name in ("content", "data", "usage", "stop_reason")}
+_CONTENT = _SLOTS["content"]
+
+
+# The content slot of a lazy entry whose content was never read: no list is this object.
+_UNREAD: Final[list[Block]] = cast(list[Block], object())
+
+
+def _content_read(e: Entry) -> list[Block] | None:
+    """The content slot's value, or None while it is unread."""
+    value: list[Block] = _CONTENT.__get__(e, Entry)
+    return None if value is _UNREAD else value
 
 
 def _set_payload(e: Entry, content: Any, data: Any, usage: Any, stop: Any) -> None:
-    _SLOTS["content"].__set__(e, content)
+    _CONTENT.__set__(e, content)
     _SLOTS["data"].__set__(e, data)
     _SLOTS["usage"].__set__(e, usage)
     _SLOTS["stop_reason"].__set__(e, stop)
+
+
+def _get_content(self: _LazyEntry) -> list[Block]:
+    content: list[Block] = _CONTENT.__get__(self, Entry)
+    return self._read_content() if content is _UNREAD else content
 
 
 def _lazy_field(slot: Any) -> property:
@@ -315,7 +387,7 @@ def _lazy_field(slot: Any) -> property:
             self._materialize()  # so a later parse cannot overwrite this assignment
         slot.__set__(self, value)
 
-    return property(get, put)
+    return property(get if slot is not _CONTENT else _get_content, put)
 
 
 for _name, _slot in _SLOTS.items():
@@ -323,11 +395,12 @@ for _name, _slot in _SLOTS.items():
 
 
 def _lazy_entry(
-    key: str, parent: str | None, role: str, ts: str | None, raw: bytes | dict[str, Any]
+    key: str, parent: str | None, kind: str, role: str | None, ts: str | None, raw: bytes | dict[str, Any]
 ) -> Entry:
     e = object.__new__(_LazyEntry)
-    e.key, e.parent, e.kind, e.role = key, parent, MESSAGE, role
+    e.key, e.parent, e.kind, e.role = key, parent, kind, role
     e.tokens, e.timestamp, e.pi_tokens, e.digest = 0, ts, None, None
+    _CONTENT.__set__(e, _UNREAD)
     e._raw = raw
     return e
 
@@ -396,29 +469,41 @@ class Builder:
         return e
 
     def add_lazy(
-        self, key: str, parent: str | None, role: str, ts: str | None, raw: bytes | dict[str, Any]
+        self,
+        key: str,
+        parent: str | None,
+        role: str | None,
+        ts: str | None,
+        raw: bytes | dict[str, Any],
+        kind: str = MESSAGE,
     ) -> Entry:
         self.index += 1
-        e = _lazy_entry(key, parent, role, ts, raw)
+        e = _lazy_entry(key, parent, kind, role, ts, raw)
         self._added(e)
         return e
 
     def add_decoded(self, obj: dict[str, Any]) -> Entry:
-        """The entry for a decoded line: a message whose fields `add` would read plainly is
-        converted only when its payload is used (whatever the order of the line's keys);
-        anything else is converted now by `add`."""
-        m = obj.get("message")
-        if obj.get("type") == MESSAGE and isinstance(m, dict):
-            pi_role = m.get("role")
+        """The entry for a decoded line: a message whose fields `add` would read plainly, or an
+        entry of a kind with plain fields (settings, labels, custom entries: not compactions,
+        whose first kept entry is resolved here), is converted only when its payload is used,
+        whatever the order of the line's keys; anything else is converted now by `add`."""
+        t = obj.get("type")
+        role: str | None = None
+        if t == MESSAGE:
+            m = obj.get("message")
+            pi_role = m.get("role") if isinstance(m, dict) else None
             role = ROLES.get(pi_role) if isinstance(pi_role, str) else None
-            if role is not None and pi_role not in LEGACY_ROLES:
-                ts = obj.get("timestamp")
-                ts = ts if isinstance(ts, str) else None
-                if self.v1:
-                    return self.add_lazy(v1_key(self.index + 1), self.prev, role, ts, obj)
-                oid, parent = obj.get("id"), obj.get("parentId")
-                if isinstance(oid, str) and (parent is None or isinstance(parent, str)):
-                    return self.add_lazy(oid, parent, role, ts, obj)
+            if role is None or pi_role in LEGACY_ROLES:
+                return self.add(obj)
+        elif not (isinstance(t, str) and t in ENTRY_FIELDS):
+            return self.add(obj)
+        ts = obj.get("timestamp")
+        ts = ts if isinstance(ts, str) else None
+        if self.v1:
+            return self.add_lazy(v1_key(self.index + 1), self.prev, role, ts, obj, kind=t)
+        oid, parent = obj.get("id"), obj.get("parentId")
+        if isinstance(oid, str) and (parent is None or isinstance(parent, str)):
+            return self.add_lazy(oid, parent, role, ts, obj, kind=t)
         return self.add(obj)
 
     def _added(self, e: Entry) -> None:
@@ -477,13 +562,17 @@ def parse(raw: bytes | str, *, estimate: bool = False, lazy: bool = True) -> PiS
     stays in the tree as an empty message instead of being skipped as pi would.
     """
     data = raw.encode("utf-8", "surrogatepass") if isinstance(raw, str) else raw
-    lines = data.split(b"\n")
-    n_lines = len(lines)
+    size = len(data)
+    find = data.find
+    # Lines are found by offset instead of split out: each is copied once, into its entry or to be
+    # decoded.
     header: Any = None
-    body = 0  # first line after the header
-    while body < n_lines:
-        line = lines[body]
-        body += 1
+    pos = 0  # start of the next line
+    while pos < size:
+        end = find(b"\n", pos)
+        end = size if end < 0 else end
+        line = data[pos:end]
+        pos = end + 1
         if line.strip():
             header = _loads(line)
             if header is not None:
@@ -496,33 +585,39 @@ def parse(raw: bytes | str, *, estimate: bool = False, lazy: bool = True) -> PiS
     v1 = builder.v1
     use_lazy = lazy and not estimate
     match_head = _MESSAGE_HEAD.match
+    match_tail = _MIGRATED_TAIL.fullmatch
     entries: list[Entry] = []
     by_key: dict[str, Entry] = {}
-    for li in range(body, n_lines):
-        line = lines[li]
+    while pos < size:
+        end = find(b"\n", pos)
+        end = size if end < 0 else end
         e: Entry | None = None
-        head = match_head(line) if use_lazy else None
-        if head is not None and not head.group().isascii():
-            head = None  # decoded in full below (which refuses invalid UTF-8)
-        tail = None
-        if head is not None and head.group(1) is None and not v1:
-            tail = _MIGRATED_TAIL.search(line)  # a migrated file: id and parentId come last
-        if head is not None and (tail is not None or line.rstrip().endswith(b"}}")):
-            pi_role = head.group(4).decode()
-            role = ROLES.get(pi_role)
-            ids: tuple[bytes | None, bytes | None] | None = None
-            if head.group(1) is not None:
-                ids = (head.group(1), head.group(2))
-            elif tail is not None:
-                ids = (tail.group(1), tail.group(2))
-            if role is not None and pi_role not in LEGACY_ROLES and (ids is None) == v1:
-                if ids is None:
-                    key, parent = v1_key(builder.index + 1), builder.prev
+        head = match_head(data, pos, end) if use_lazy else None
+        role = _LAZY_ROLES.get(head.group(4)) if head is not None else None
+        if head is not None and role is not None:
+            key, parent, ts, _ = head.groups()
+            body, stop = head.end(), end  # stop: the line's end without trailing blanks
+            if data[stop - 1] != 0x7D:  # `}`: blanks after it are rare; the head is not blank
+                while data[stop - 1] in _BLANK:
+                    stop -= 1
+            # Complete: the line ends where a message line in its layout ends.
+            if key is None and not v1:  # a migrated file: id and parentId come last
+                at = data.rfind(_TAIL_START, body, stop)
+                tail = match_tail(data, at, stop) if at >= 0 else None
+                complete = tail is not None
+                if tail is not None:
+                    key, parent = tail.groups()
+            else:
+                complete = data.endswith(b"}}", body, stop)
+            if complete and (key is None) == v1:  # a v1 line has no ids: its key is its position
+                if key is None:
+                    k, p = v1_key(builder.index + 1), builder.prev
                 else:
-                    key = (ids[0] or b"").decode()
-                    parent = ids[1].decode() if ids[1] is not None else None
-                e = builder.add_lazy(key, parent, role, head.group(3).decode(), line)
+                    k, p = key.decode(), parent.decode() if parent is not None else None
+                e = builder.add_lazy(k, p, role, ts.decode(), data[pos:end])
+        line_start, pos = pos, end + 1
         if e is None:
+            line = data[line_start:end]
             if not line.strip():
                 continue
             obj = _loads(line)

@@ -170,10 +170,14 @@ def block_from_pi(b: dict[str, Any], issues: Issues | None = None, where: str = 
         out: Block = {"type": "text", "text": text(value, at(where, "text"), issues)}
         extra = rest(b, TEXT_KEYS)
     elif t == "toolCall":
+        call_id, name = b.get("id"), b.get("name")
+        if len(b) == 4 and "arguments" in b and isinstance(call_id, str) and isinstance(name, str):
+            # pi's own shape (the common case): nothing to check or keep aside.
+            return {"type": "tool_call", "id": call_id, "name": name, "arguments": b["arguments"]}
         out = {
             "type": "tool_call",
-            "id": string(b.get("id"), at(where, "id"), issues),
-            "name": string(b.get("name"), at(where, "name"), issues),
+            "id": string(call_id, at(where, "id"), issues),
+            "name": string(name, at(where, "name"), issues),
             "arguments": b.get("arguments"),
         }
         extra = rest(b, TOOL_CALL_KEYS)

@@ -19,6 +19,7 @@ from sessions_app.compaction.cut import find_cut_pi
 from sessions_app.compaction.messages import Entry
 from sessions_app.compaction.prepare import Preparation, prepare
 from sessions_app.compaction.settings import CompactionSettings
+from sessions_app.compaction.tree import path_to
 from sessions_app.formats.pi import reader as pi_reader
 
 from ..compaction.fixtures import BEFORE, LARGE
@@ -575,3 +576,17 @@ def test_ids_that_are_not_plain_ascii_are_read_from_the_decoded_line() -> None:
     broken = raw.replace(b'"id":"three"', b'"id":"thr\xffee"')
     assert [e.key for e in pi_reader.parse(broken).entries] == ["é1", "e\\2"]
     assert [e.key for e in pi_reader.parse(broken, lazy=False).entries] == ["é1", "e\\2"]
+
+
+def test_the_path_of_a_file_that_never_branched_is_the_file_itself() -> None:
+    linear = pi_reader.parse(_migrated(BEFORE))
+    assert linear.linear and linear.path() == linear.entries
+    assert linear.path() == path_to(linear.by_key, linear.entries[-1].key)
+    lines = _v3_lines()
+    branched = [*lines, {**lines[3], "id": "b", "parentId": "e1"}]  # a second child of e1
+    duplicate = [*lines, {**lines[3], "parentId": "e5"}]  # e2 again, after e5
+    for variant in (branched, duplicate):
+        s = pi_reader.parse(jsonl(*variant))
+        assert not s.linear
+        assert s.path() == path_to(s.by_key, s.entries[-1].key)
+    assert [e.key for e in pi_reader.parse(jsonl(*branched)).path()] == ["e0", "e1", "b"]

@@ -74,6 +74,9 @@ class PiSession:
     version: int  # the file's schema version before any migration
     entries: list[Entry]  # file order, header excluded
     by_key: dict[str, Entry] = field(default_factory=dict)
+    # Every entry's parent is the entry before it (the first is a root) and keys are unique, as
+    # in a session that never branched: the path to the last entry is then the file itself.
+    linear: bool = False
 
     @property
     def leaf(self) -> str | None:
@@ -86,6 +89,8 @@ class PiSession:
             return []
         key = leaf_key if leaf_key is not None and leaf_key in self.by_key else self.leaf
         assert key is not None
+        if self.linear and key == self.leaf:
+            return list(self.entries)
         return path_to(self.by_key, key)
 
     def index(self, key: str) -> int:
@@ -588,6 +593,7 @@ def parse(raw: bytes | str, *, estimate: bool = False, lazy: bool = True) -> PiS
     match_tail = _MIGRATED_TAIL.fullmatch
     entries: list[Entry] = []
     by_key: dict[str, Entry] = {}
+    linear, last = True, None  # see PiSession.linear
     while pos < size:
         end = find(b"\n", pos)
         end = size if end < 0 else end
@@ -625,10 +631,13 @@ def parse(raw: bytes | str, *, estimate: bool = False, lazy: bool = True) -> PiS
                 continue
             # Keys in an order the head pattern does not know: decoded (orjson), converted lazily.
             e = builder.add_decoded(obj) if use_lazy else builder.add(obj, estimate=estimate)
+        linear = linear and e.parent == last
+        last = e.key
         entries.append(e)
         by_key[e.key] = e
     builder.finish()
-    return PiSession(header, builder.version, entries, by_key)
+    linear = linear and len(by_key) == len(entries)
+    return PiSession(header, builder.version, entries, by_key, linear)
 
 
 def load(file: str | Path, *, estimate: bool = False, lazy: bool = True) -> PiSession:

@@ -45,7 +45,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import IO, Any, cast
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -532,13 +532,15 @@ class Pi:
             )
         except OSError as exc:
             raise PiError(f"node failed to start ({exc})") from exc
+        # Both pipes exist: they were asked for above.
+        self.requests = cast(IO[str], self.proc.stdin)
+        self.answers = cast(IO[str], self.proc.stdout)
 
     def ask(self, request: dict[str, Any]) -> dict[str, Any]:
-        assert self.proc.stdin is not None and self.proc.stdout is not None
         try:
-            self.proc.stdin.write(json.dumps(request) + "\n")
-            self.proc.stdin.flush()
-            answer = self.proc.stdout.readline()
+            self.requests.write(json.dumps(request) + "\n")
+            self.requests.flush()
+            answer = self.answers.readline()
         except OSError:
             answer = ""
         if not answer:
@@ -555,8 +557,7 @@ class Pi:
         return bool(self.ask({"file": str(file), "origin": str(origin)})["matches"])
 
     def close(self) -> None:
-        if self.proc.stdin is not None:
-            self.proc.stdin.close()
+        self.requests.close()
         try:
             self.proc.wait(timeout=30)
         except subprocess.TimeoutExpired:

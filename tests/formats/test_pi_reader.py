@@ -415,7 +415,7 @@ def test_migrated_lines_are_read_lazily_and_give_the_same_session() -> None:
     lazy = pi_reader.parse(raw)
     eager = pi_reader.parse(raw, lazy=False)
     messages = [e for e in lazy.entries if e.kind == "message"]
-    assert messages and all(type(e).__name__ == "_LazyEntry" for e in messages)
+    assert messages and all(type(e).__name__ == "LazyEntry" for e in messages)
     assert [dataclasses.astuple(copy.copy(e)) for e in lazy.entries] == [
         dataclasses.astuple(e) for e in eager.entries
     ]

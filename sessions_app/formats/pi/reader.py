@@ -4,8 +4,9 @@ v1 files have no entry ids; pi invents random ones when it migrates them, which 
 every import of the same file different. Here a v1 entry's key is derived from its position in
 the file only, so the same file always yields the same keys. pi's names are mapped onto the
 contract (compaction/messages.py) by `schema`; whatever has no place there is kept under
-`data["extra"]`. `parse`/`load` read a whole file; `Builder` turns one decoded line at a time
-into an entry, for the importer, which streams files into the store with the same keys.
+`data["extra"]` (`entries` converts one line). `parse`/`load` read a whole file, leaving payloads
+to be converted on use (`lazy`); `Builder` turns one decoded line at a time into an entry, for the
+importer, which streams files into the store with the same keys.
 """
 
 from __future__ import annotations
@@ -15,34 +16,25 @@ import re
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Final, cast
+from typing import Any, Final
 
-from sessions_app.compaction.messages import ASSISTANT, COMPACTION, CUSTOM, MESSAGE, Block, Entry, Usage
+from sessions_app.compaction.messages import COMPACTION, MESSAGE, Entry
 from sessions_app.compaction.tokens import estimate_entry
 from sessions_app.compaction.tree import path_to
 
 from .. import jsonl
-from ..fields import Issues, content_blocks, note, rest, stop_reason, string, usage_counts
+from ..fields import Issues, note
+from .entries import line_entry
+from .lazy import lazy_entry
 from .schema import (
-    CONTENT,
     ENTRY_FIELDS,
-    ENTRY_KEYS,
     HEADER_TYPE,
     LEGACY_ROLES,
-    MESSAGE_FIELDS,
-    MESSAGE_KEYS,
     ROLES,
-    STOP_REASONS,
-    USAGE_FIELDS,
     VERSION,
-    block_from_pi,
-    blocks_from_pi,
-    details_from_pi,
-    fields_from_pi,
 )
 
 _V1_SEED = "cutpoint/pi-jsonl/v1/"  # part of every v1 key: changing it changes imported keys
-_BASE = frozenset({"type", "id", "parentId", "timestamp"})
 
 _v1_keys: list[str] = []
 _v1_taken: set[str] = set()
@@ -101,134 +93,6 @@ class PiSession:
         raise KeyError(key)
 
 
-_USAGE_NAMES = tuple(pi for _, pi in USAGE_FIELDS)
-
-
-def _usage(u: Any, extra: dict[str, Any], issues: Issues | None, where: str) -> Usage | None:
-    counts = usage_counts(u, _USAGE_NAMES, extra, where, issues)
-    if counts is None:
-        return None
-    i, o, cache_read, cache_write, total = counts
-    return Usage(i, o, cache_read, cache_write, total)
-
-
-# The assistant message needs more than renames: usage and the stop reason.
-_ASSISTANT_KEYS = frozenset(
-    {"role", "content", "provider", "model", "api", "errorMessage", "usage", "stopReason"}
-)
-_COMPACTION_KEYS = frozenset(
-    {"summary", "firstKeptEntryId", "firstKeptEntryIndex", "tokensBefore", "details", "fromHook"}
-)
-
-
-# Roles whose message carries content blocks (bashExecution has none): `_message_content`.
-_CONTENT_ROLES = frozenset(
-    {ASSISTANT, *(role for role, fs in MESSAGE_FIELDS.items() if any(f.how == CONTENT for f in fs))}
-)
-
-
-def _message_content(m: dict[str, Any]) -> list[Block]:
-    """The content `_message` gives `m` (read leniently): a lazy entry's first payload read
-    needs only this, and it costs a fraction of the whole conversion (usage, fields, extras)."""
-    pi_role = m.get("role")
-    role = ROLES.get(pi_role) if isinstance(pi_role, str) else None
-    return content_blocks(m.get("content"), block_from_pi) if role in _CONTENT_ROLES else []
-
-
-def _message(
-    m: dict[str, Any],
-    key: str,
-    parent: str | None,
-    ts: Any,
-    extra: dict[str, Any],
-    issues: Issues | None = None,
-) -> Entry:
-    pi_role = m.get("role")
-    role = ROLES.get(pi_role) if isinstance(pi_role, str) else None
-    if role is None:
-        # A role this reader does not know: keep the payload, out of the model's way.
-        return Entry(
-            key,
-            parent,
-            CUSTOM,
-            data={"custom_type": f"pi:{pi_role}", "data": m, "extra": extra},
-            timestamp=ts,
-        )
-    if pi_role in LEGACY_ROLES:
-        extra["pi_role"] = pi_role
-    usage = None
-    stop = None
-    if role == ASSISTANT:
-        data: dict[str, Any] = {
-            name: string(m.get(pi), f"message.{pi}", issues)
-            for name, pi in (
-                ("provider", "provider"),
-                ("model", "model"),
-                ("api", "api"),
-                ("error_message", "errorMessage"),
-            )
-        }
-        usage = _usage(m.get("usage"), extra, issues, "message.usage")
-        stop = stop_reason(m.get("stopReason"), STOP_REASONS, "message.stopReason", issues)
-        known = _ASSISTANT_KEYS
-        content = blocks_from_pi(m.get("content"), issues, "message.content")
-    else:
-        content, data = fields_from_pi(m, MESSAGE_FIELDS[role], issues, "message")
-        known = MESSAGE_KEYS[role]
-    extra.update(rest(m, known))
-    if extra:
-        data["extra"] = extra
-    return Entry(key, parent, MESSAGE, role, content, data, usage, stop, 0, ts)
-
-
-def _entry(
-    obj: dict[str, Any], key: str, parent: str | None, first_kept: str | None, issues: Issues | None = None
-) -> Entry:
-    t = obj.get("type")
-    ts = obj.get("timestamp")
-    ts = ts if isinstance(ts, str) else None
-    extra: dict[str, Any] = {}
-    if t == MESSAGE:
-        for k, v in obj.items():
-            if k not in _BASE and k != "message":
-                extra[k] = v
-        m = obj.get("message")
-        return _message(m if isinstance(m, dict) else {}, key, parent, ts, extra, issues)
-
-    def take(names: frozenset[str]) -> None:
-        for k, v in obj.items():
-            if k not in _BASE and k not in names:
-                extra[k] = v
-
-    kind: str
-    content: list[Block] = []
-    if t == COMPACTION:
-        details = obj.get("details")
-        if details is not None and not isinstance(details, dict):
-            note(issues, f"details is {jsonl.describe(details)}, not an object", "no details are recorded")
-            details = None
-        data: dict[str, Any] = {
-            "summary": obj.get("summary"),
-            "first_kept": first_kept,
-            "tokens_before": obj.get("tokensBefore"),
-            "details": details_from_pi(details),
-            "from_hook": bool(obj.get("fromHook")),
-        }
-        take(_COMPACTION_KEYS)
-        kind = COMPACTION
-    elif isinstance(t, str) and t in ENTRY_FIELDS:
-        content, data = fields_from_pi(obj, ENTRY_FIELDS[t], issues)
-        take(ENTRY_KEYS[t])
-        kind = t
-    else:
-        # Unknown entry type from a newer pi: carried along as an opaque custom entry.
-        data = {"custom_type": f"pi:{t}", "data": {k: v for k, v in obj.items() if k not in _BASE}}
-        kind = CUSTOM
-    if extra:
-        data["extra"] = extra
-    return Entry(key, parent, kind, None, content, data, None, None, 0, ts)
-
-
 # A message line as pi writes it (JSON.stringify keeps key order): the fields before the payload
 # are plain strings, so when this matches, kind, role, id, parent and timestamp are exactly these.
 # Ids and timestamps are taken only when plain ASCII without escapes (a line that is not, or is
@@ -248,166 +112,6 @@ _TAIL_START = b'},"id":"'
 # pi's roles as the head pattern captures them, without the legacy ones (read eagerly by `add`).
 _LAZY_ROLES: Final = {pi.encode(): ours for pi, ours in ROLES.items() if pi not in LEGACY_ROLES}
 _BLANK = frozenset(b" \t\r\x0b\x0c")  # what bytes.strip() removes, besides the line break
-
-_FILE_TOOL_CALL = re.compile(rb'"name":"(?:read|write|edit)"')
-
-
-class _LazyEntry(Entry):
-    """An entry whose payload is read when first used (docs/pi-compat.md, "Session files").
-
-    Planning a compaction reads only a fraction of a session's payloads (the kept tail and the
-    tool calls of the summarized span), and turning pi's message into ours costs several times
-    decoding its JSON, so deferring it makes load + prepare several times faster. `_raw` is the
-    line's text when its head gave a message's fields without decoding, or the decoded line when
-    its keys came in another order or it is no message (see `add_decoded`), or once a message's
-    content was read. Reading `content` converts only a message's content (what the cut walk and
-    file tracking read); `data`, `usage` or `stop_reason` convert the rest, and `_raw` is dropped.
-    Everything else sees an ordinary Entry.
-    """
-
-    __slots__ = ("_raw",)
-    _raw: bytes | dict[str, Any] | None
-
-    def _read_content(self) -> list[Block]:
-        """Read and keep the content. A message's line is decoded and kept for the rest of the
-        payload; anything else, or a line that only looked complete, is read whole."""
-        raw = self._raw
-        if self.kind == MESSAGE and raw is not None:
-            obj: Any = raw
-            if not isinstance(raw, dict):
-                try:
-                    obj = jsonl.loads(raw)
-                except jsonl.BadJson:
-                    obj = None
-            m = obj.get("message") if isinstance(obj, dict) else None
-            if isinstance(m, dict):
-                self._raw = obj
-                content = _message_content(m)
-                _CONTENT.__set__(self, content)
-                return content
-        self._materialize()
-        value: list[Block] = _CONTENT.__get__(self, Entry)
-        return value
-
-    def _materialize(self) -> None:
-        raw = self._raw
-        self._raw = None  # before decoding: the setters below must not recurse
-        if raw is None:
-            return
-        obj: Any
-        if isinstance(raw, dict):
-            obj = raw
-            if self.kind != MESSAGE:
-                e = _entry(obj, self.key, self.parent, None)
-                _set_payload(self, e.content, e.data, e.usage, e.stop_reason)
-                return
-        else:
-            try:
-                obj = jsonl.loads(raw)
-            except jsonl.BadJson:
-                obj = None
-        if not isinstance(obj, dict) or not isinstance(obj.get("message"), dict):
-            # The line looked like a message but is not valid JSON: keep it, empty.
-            _set_payload(self, [], {"extra": {"malformed_line": True}}, None, None)
-            return
-        extra = {k: v for k, v in obj.items() if k not in _BASE and k != "message"}
-        full = _message(obj["message"], self.key, self.parent, self.timestamp, extra)
-        # Content already read stays the same object (the conversion gives an equal one).
-        content = _content_read(self)
-        if content is None:
-            content = full.content
-        _set_payload(self, content, full.data, full.usage, full.stop_reason)
-
-    def may_call_file_tools(self) -> bool:
-        """False when the raw line cannot hold a read/write/edit tool call, so file tracking can
-        skip decoding it. Exact for pi's output: JSON.stringify writes `"name":"read"` literally
-        and a quote inside a string value is always escaped. A decoded line is looked at as is."""
-        raw = self._raw
-        if raw is None:
-            return True
-        if isinstance(raw, dict):
-            return _names_file_tool(raw)
-        return _FILE_TOOL_CALL.search(raw) is not None
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        # Copies and pickles become plain, fully parsed entries.
-        return (Entry, tuple(getattr(self, f) for f in _FIELDS))
-
-
-_FILE_TOOLS = frozenset({"read", "write", "edit"})
-
-
-def _names_file_tool(obj: dict[str, Any]) -> bool:
-    # Any value named "name" that is a file tool's, at any depth of the message: a superset of
-    # the tool calls file tracking looks at, as the byte pattern above is.
-    stack: list[Any] = [obj.get("message")]
-    while stack:
-        value = stack.pop()
-        if isinstance(value, dict):
-            name = value.get("name")
-            if isinstance(name, str) and name in _FILE_TOOLS:
-                return True
-            stack.extend(value.values())
-        elif isinstance(value, list):
-            stack.extend(value)
-    return False
-
-
-_FIELDS = tuple(Entry.__dataclass_fields__)
-_SLOTS = {name: Entry.__dict__[name] for name in ("content", "data", "usage", "stop_reason")}
-_CONTENT = _SLOTS["content"]
-
-
-# The content slot of a lazy entry whose content was never read: no list is this object.
-_UNREAD: Final[list[Block]] = cast(list[Block], object())
-
-
-def _content_read(e: Entry) -> list[Block] | None:
-    """The content slot's value, or None while it is unread."""
-    value: list[Block] = _CONTENT.__get__(e, Entry)
-    return None if value is _UNREAD else value
-
-
-def _set_payload(e: Entry, content: Any, data: Any, usage: Any, stop: Any) -> None:
-    _CONTENT.__set__(e, content)
-    _SLOTS["data"].__set__(e, data)
-    _SLOTS["usage"].__set__(e, usage)
-    _SLOTS["stop_reason"].__set__(e, stop)
-
-
-def _get_content(self: _LazyEntry) -> list[Block]:
-    content: list[Block] = _CONTENT.__get__(self, Entry)
-    return self._read_content() if content is _UNREAD else content
-
-
-def _lazy_field(slot: Any) -> property:
-    # `_raw` is unset on entries built by dataclasses.replace & co: nothing to parse then.
-    def get(self: _LazyEntry) -> Any:
-        if getattr(self, "_raw", None) is not None:
-            self._materialize()
-        return slot.__get__(self, Entry)
-
-    def put(self: _LazyEntry, value: Any) -> None:
-        if getattr(self, "_raw", None) is not None:
-            self._materialize()  # so a later parse cannot overwrite this assignment
-        slot.__set__(self, value)
-
-    return property(get if slot is not _CONTENT else _get_content, put)
-
-
-for _name, _slot in _SLOTS.items():
-    setattr(_LazyEntry, _name, _lazy_field(_slot))
-
-
-def _lazy_entry(
-    key: str, parent: str | None, kind: str, role: str | None, ts: str | None, raw: bytes | dict[str, Any]
-) -> Entry:
-    e = object.__new__(_LazyEntry)
-    e.key, e.parent, e.kind, e.role = key, parent, kind, role
-    e.tokens, e.timestamp, e.pi_tokens, e.digest = 0, ts, None, None
-    _CONTENT.__set__(e, _UNREAD)
-    e._raw = raw
-    return e
 
 
 def _loads(line: bytes) -> Any:
@@ -460,7 +164,7 @@ class Builder:
             fk = obj.get("firstKeptEntryId")
             if isinstance(fk, str):
                 first_kept = fk
-        e = _entry(obj, key, parent, first_kept, issues)
+        e = line_entry(obj, key, parent, first_kept, issues)
         if e.kind == COMPACTION and first_kept is None:
             idx = first_kept_index(obj)
             if idx is not None:
@@ -483,7 +187,7 @@ class Builder:
         kind: str = MESSAGE,
     ) -> Entry:
         self.index += 1
-        e = _lazy_entry(key, parent, kind, role, ts, raw)
+        e = lazy_entry(key, parent, kind, role, ts, raw)
         self._added(e)
         return e
 

@@ -1,0 +1,173 @@
+"""Entries of a pi session file whose payload is converted only when used (docs/pi-compat.md,
+"Session files"): `reader.parse` makes them, planning a compaction reads a fraction of them.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Final, cast
+
+from sessions_app.compaction.messages import MESSAGE, Block, Entry
+
+from .. import jsonl
+from .entries import BASE_KEYS, line_entry, message_content, message_entry
+
+_FILE_TOOL_CALL = re.compile(rb'"name":"(?:read|write|edit)"')
+
+
+class LazyEntry(Entry):
+    """An entry whose payload is read when first used (docs/pi-compat.md, "Session files").
+
+    Planning a compaction reads only a fraction of a session's payloads (the kept tail and the
+    tool calls of the summarized span), and turning pi's message into ours costs several times
+    decoding its JSON, so deferring it makes load + prepare several times faster. `_raw` is the
+    line's text when its head gave a message's fields without decoding, or the decoded line when
+    its keys came in another order or it is no message (see `reader.Builder.add_decoded`), or once a message's
+    content was read. Reading `content` converts only a message's content (what the cut walk and
+    file tracking read); `data`, `usage` or `stop_reason` convert the rest, and `_raw` is dropped.
+    Everything else sees an ordinary Entry.
+    """
+
+    __slots__ = ("_raw",)
+    _raw: bytes | dict[str, Any] | None
+
+    def _read_content(self) -> list[Block]:
+        """Read and keep the content. A message's line is decoded and kept for the rest of the
+        payload; anything else, or a line that only looked complete, is read whole."""
+        raw = self._raw
+        if self.kind == MESSAGE and raw is not None:
+            obj: Any = raw
+            if not isinstance(raw, dict):
+                try:
+                    obj = jsonl.loads(raw)
+                except jsonl.BadJson:
+                    obj = None
+            m = obj.get("message") if isinstance(obj, dict) else None
+            if isinstance(m, dict):
+                self._raw = obj
+                content = message_content(m)
+                _CONTENT.__set__(self, content)
+                return content
+        self._materialize()
+        value: list[Block] = _CONTENT.__get__(self, Entry)
+        return value
+
+    def _materialize(self) -> None:
+        raw = self._raw
+        self._raw = None  # before decoding: the setters below must not recurse
+        if raw is None:
+            return
+        obj: Any
+        if isinstance(raw, dict):
+            obj = raw
+            if self.kind != MESSAGE:
+                e = line_entry(obj, self.key, self.parent, None)
+                _set_payload(self, e.content, e.data, e.usage, e.stop_reason)
+                return
+        else:
+            try:
+                obj = jsonl.loads(raw)
+            except jsonl.BadJson:
+                obj = None
+        if not isinstance(obj, dict) or not isinstance(obj.get("message"), dict):
+            # The line looked like a message but is not valid JSON: keep it, empty.
+            _set_payload(self, [], {"extra": {"malformed_line": True}}, None, None)
+            return
+        extra = {k: v for k, v in obj.items() if k not in BASE_KEYS and k != "message"}
+        full = message_entry(obj["message"], self.key, self.parent, self.timestamp, extra)
+        # Content already read stays the same object (the conversion gives an equal one).
+        content = _content_read(self)
+        if content is None:
+            content = full.content
+        _set_payload(self, content, full.data, full.usage, full.stop_reason)
+
+    def may_call_file_tools(self) -> bool:
+        """False when the raw line cannot hold a read/write/edit tool call, so file tracking can
+        skip decoding it. Exact for pi's output: JSON.stringify writes `"name":"read"` literally
+        and a quote inside a string value is always escaped. A decoded line is looked at as is."""
+        raw = self._raw
+        if raw is None:
+            return True
+        if isinstance(raw, dict):
+            return _names_file_tool(raw)
+        return _FILE_TOOL_CALL.search(raw) is not None
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Copies and pickles become plain, fully parsed entries.
+        return (Entry, tuple(getattr(self, f) for f in _FIELDS))
+
+
+_FILE_TOOLS = frozenset({"read", "write", "edit"})
+
+
+def _names_file_tool(obj: dict[str, Any]) -> bool:
+    # Any value named "name" that is a file tool's, at any depth of the message: a superset of
+    # the tool calls file tracking looks at, as the byte pattern above is.
+    stack: list[Any] = [obj.get("message")]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, dict):
+            name = value.get("name")
+            if isinstance(name, str) and name in _FILE_TOOLS:
+                return True
+            stack.extend(value.values())
+        elif isinstance(value, list):
+            stack.extend(value)
+    return False
+
+
+_FIELDS = tuple(Entry.__dataclass_fields__)
+_SLOTS = {name: Entry.__dict__[name] for name in ("content", "data", "usage", "stop_reason")}
+_CONTENT = _SLOTS["content"]
+
+
+# The content slot of a lazy entry whose content was never read: no list is this object.
+_UNREAD: Final[list[Block]] = cast(list[Block], object())
+
+
+def _content_read(e: Entry) -> list[Block] | None:
+    """The content slot's value, or None while it is unread."""
+    value: list[Block] = _CONTENT.__get__(e, Entry)
+    return None if value is _UNREAD else value
+
+
+def _set_payload(e: Entry, content: Any, data: Any, usage: Any, stop: Any) -> None:
+    _CONTENT.__set__(e, content)
+    _SLOTS["data"].__set__(e, data)
+    _SLOTS["usage"].__set__(e, usage)
+    _SLOTS["stop_reason"].__set__(e, stop)
+
+
+def _get_content(self: LazyEntry) -> list[Block]:
+    content: list[Block] = _CONTENT.__get__(self, Entry)
+    return self._read_content() if content is _UNREAD else content
+
+
+def _lazy_field(slot: Any) -> property:
+    # `_raw` is unset on entries built by dataclasses.replace & co: nothing to parse then.
+    def get(self: LazyEntry) -> Any:
+        if getattr(self, "_raw", None) is not None:
+            self._materialize()
+        return slot.__get__(self, Entry)
+
+    def put(self: LazyEntry, value: Any) -> None:
+        if getattr(self, "_raw", None) is not None:
+            self._materialize()  # so a later parse cannot overwrite this assignment
+        slot.__set__(self, value)
+
+    return property(get if slot is not _CONTENT else _get_content, put)
+
+
+for _name, _slot in _SLOTS.items():
+    setattr(LazyEntry, _name, _lazy_field(_slot))
+
+
+def lazy_entry(
+    key: str, parent: str | None, kind: str, role: str | None, ts: str | None, raw: bytes | dict[str, Any]
+) -> Entry:
+    e = object.__new__(LazyEntry)
+    e.key, e.parent, e.kind, e.role = key, parent, kind, role
+    e.tokens, e.timestamp, e.pi_tokens, e.digest = 0, ts, None, None
+    _CONTENT.__set__(e, _UNREAD)
+    e._raw = raw
+    return e

@@ -590,3 +590,44 @@ def test_the_path_of_a_file_that_never_branched_is_the_file_itself() -> None:
         assert not s.linear
         assert s.path() == path_to(s.by_key, s.entries[-1].key)
     assert [e.key for e in pi_reader.parse(jsonl(*branched)).path()] == ["e0", "e1", "b"]
+
+
+@given(
+    st.sampled_from([1, 3]),
+    st.booleans(),
+    st.booleans(),
+    st.sampled_from(["", " ", "\r", " \t\r", "\x0b", " \x0c"]),
+)
+@settings(max_examples=40, deadline=None)
+def test_a_message_line_reads_the_same_wherever_its_ids_are(
+    version: int, ids_first: bool, ids_last: bool, blanks: str
+) -> None:
+    """Ids before the message (pi), after it (pi's migration), in both places (the last ones
+    count, as in JSON.parse) or nowhere (a v1 line; a v3 line then gets a positional key); JSON's
+    blanks after the line, or others, which JSON.parse refuses."""
+    header = _line({"type": "session", "version": version, "id": "s", "timestamp": "t", "cwd": "/"})
+    lines = [header]
+    for n in range(3):
+        head = {"id": f"h{n}", "parentId": f"h{n - 1}" if n else None} if ids_first else {}
+        tail = {"id": f"t{n}", "parentId": f"t{n - 1}" if n else None} if ids_last else {}
+        body = {"timestamp": "t", "message": {"role": "user", "content": f"m{n}"}}
+        text = _line({"type": "message", **head, **body})
+        if tail:  # a key written twice: json.dumps of a dict cannot, so the tail is appended
+            text = text[:-1] + b"," + _line(tail)[1:]
+        lines.append(text + blanks.encode())
+    raw = b"\n".join(lines) + b"\n"
+    lazy, eager = pi_reader.parse(raw), pi_reader.parse(raw, lazy=False)
+    is_json = not blanks.strip(" \t\r")
+    if is_json:
+        # pi's own layouts are read without decoding: ids in one place (v3) or in none (v1).
+        plain = ids_first != ids_last if version == 3 else not (ids_first or ids_last)
+        assert [isinstance(getattr(e, "_raw", None), bytes) for e in lazy.entries] == [plain] * 3
+    assert [fields(e) for e in lazy.entries] == [fields(e) for e in eager.entries]
+    if not is_json:  # every line is skipped, as pi skips it
+        assert lazy.entries == []
+        return
+    assert [e.content for e in lazy.entries] == [[{"type": "text", "text": f"m{n}"}] for n in range(3)]
+    if version == 3 and ids_last:
+        assert [e.key for e in lazy.entries] == ["t0", "t1", "t2"]
+    elif version == 3 and ids_first:
+        assert [e.key for e in lazy.entries] == ["h0", "h1", "h2"]

@@ -93,25 +93,29 @@ class PiSession:
         raise KeyError(key)
 
 
-# A message line as pi writes it (JSON.stringify keeps key order): the fields before the payload
-# are plain strings, so when this matches, kind, role, id, parent and timestamp are exactly these.
-# Ids and timestamps are taken only when plain ASCII without escapes (a line that is not, or is
-# not valid UTF-8, is decoded in full, which words the problem), and never across a line break.
+# A message line as pi writes it (JSON.stringify keeps key order), matched whole in one call. The
+# fields before the payload are plain strings, so when this matches, kind, role, id, parent and
+# timestamp are exactly these. Ids and timestamps are taken only when plain ASCII without escapes
+# (a line that is not, or is not valid UTF-8, is decoded in full, which words the problem).
+# Where the ids sit depends on who wrote the line:
+# - pi writes a new entry `{type, id, parentId, timestamp, message}`: ids in the head (groups 1,
+#   2), and the line ends with the message's and the entry's closing braces;
+# - pi's v1/v2 → v3 migration writes `{...entry, id, parentId}`: the two keys come last (groups
+#   5, 6). A quote inside a JSON string is always escaped, and only the top-level object closes
+#   with a single brace at the end of the line, so such a tail, ending the line, is exactly the
+#   entry's own id and parent;
+# - a v1 line has neither: its key is its position.
+# The payload in between is skipped, not scanned (a greedy any-byte run backs off from the end),
+# and JSON's blanks (not bytes.strip()'s: JSON.parse refuses \v and \f) may follow the closing brace.
 _PLAIN = rb'([^"\\\n\x80-\xff]*)'
-_MESSAGE_HEAD = re.compile(
+_MESSAGE_LINE = re.compile(
     rb'\{"type":"message",(?:"id":"' + _PLAIN + rb'","parentId":(?:null|"' + _PLAIN + rb'"),)?'
     rb'"timestamp":"' + _PLAIN + rb'","message":\{"role":"([A-Za-z]+)"'
+    rb'.*(?:\}\}|\},"id":"' + _PLAIN + rb'","parentId":(?:null|"' + _PLAIN + rb'")\})[ \t\r]*',
+    re.DOTALL,
 )
-
-# pi's v1/v2 → v3 migration writes `{...entry, id, parentId}`: the two keys come last, after the
-# message. A quote inside a JSON string is always escaped, and only the top-level object closes
-# with a single brace at the end of the line, so this tail, ending the line, is exactly the
-# entry's own id/parent; it holds no quote, so it starts at the line's last `},"id":"`.
-_MIGRATED_TAIL = re.compile(rb'\},"id":"' + _PLAIN + rb'","parentId":(?:null|"' + _PLAIN + rb'")\}')
-_TAIL_START = b'},"id":"'
-# pi's roles as the head pattern captures them, without the legacy ones (read eagerly by `add`).
+# pi's roles as the pattern captures them, without the legacy ones (read eagerly by `add`).
 _LAZY_ROLES: Final = {pi.encode(): ours for pi, ours in ROLES.items() if pi not in LEGACY_ROLES}
-_BLANK = frozenset(b" \t\r\x0b\x0c")  # what bytes.strip() removes, besides the line break
 
 
 def _loads(line: bytes) -> Any:
@@ -293,51 +297,46 @@ def parse(raw: bytes | str, *, estimate: bool = False, lazy: bool = True) -> PiS
     builder = Builder(header)
     v1 = builder.v1
     use_lazy = lazy and not estimate
-    match_head = _MESSAGE_HEAD.match
-    match_tail = _MIGRATED_TAIL.fullmatch
+    match_line = _MESSAGE_LINE.fullmatch
+    lazy_roles = _LAZY_ROLES
     entries: list[Entry] = []
     by_key: dict[str, Entry] = {}
     linear, last = True, None  # see PiSession.linear
+    append = entries.append
     while pos < size:
         end = find(b"\n", pos)
         end = size if end < 0 else end
-        e: Entry | None = None
-        head = match_head(data, pos, end) if use_lazy else None
-        role = _LAZY_ROLES.get(head.group(4)) if head is not None else None
-        if head is not None and role is not None:
-            key, parent, ts, _ = head.groups()
-            body, stop = head.end(), end  # stop: the line's end without trailing blanks
-            if data[stop - 1] != 0x7D:  # `}`: blanks after it are rare; the head is not blank
-                while data[stop - 1] in _BLANK:
-                    stop -= 1
-            # Complete: the line ends where a message line in its layout ends.
-            if key is None and not v1:  # a migrated file: id and parentId come last
-                at = data.rfind(_TAIL_START, body, stop)
-                tail = match_tail(data, at, stop) if at >= 0 else None
-                complete = tail is not None
-                if tail is not None:
-                    key, parent = tail.groups()
-            else:
-                complete = data.endswith(b"}}", body, stop)
-            if complete and (key is None) == v1:  # a v1 line has no ids: its key is its position
+        m = match_line(data, pos, end) if use_lazy else None
+        if m is not None:
+            head_id, head_parent, ts, pi_role, tail_id, tail_parent = m.groups()
+            role = lazy_roles.get(pi_role)
+            # Ids in one place (or, in v1, in none: the key is the position). Ids in both places
+            # are decoded in full, so that the last ones count, as in JSON.parse.
+            key, parent = (tail_id, tail_parent) if head_id is None else (head_id, head_parent)
+            if role is not None and (head_id is None or tail_id is None) and (key is None) == v1:
                 if key is None:
                     k, p = v1_key(builder.index + 1), builder.prev
                 else:
                     k, p = key.decode(), parent.decode() if parent is not None else None
                 e = builder.add_lazy(k, p, role, ts.decode(), data[pos:end])
-        line_start, pos = pos, end + 1
-        if e is None:
-            line = data[line_start:end]
-            if not line.strip():
+                linear = linear and p == last
+                last = k
+                append(e)
+                by_key[k] = e
+                pos = end + 1
                 continue
-            obj = _loads(line)
-            if not isinstance(obj, dict):
-                continue
-            # Keys in an order the head pattern does not know: decoded (orjson), converted lazily.
-            e = builder.add_decoded(obj) if use_lazy else builder.add(obj, estimate=estimate)
+        line = data[pos:end]
+        pos = end + 1
+        if not line.strip():
+            continue
+        obj = _loads(line)
+        if not isinstance(obj, dict):
+            continue
+        # Keys in an order the pattern does not know: decoded (orjson), converted lazily.
+        e = builder.add_decoded(obj) if use_lazy else builder.add(obj, estimate=estimate)
         linear = linear and e.parent == last
         last = e.key
-        entries.append(e)
+        append(e)
         by_key[e.key] = e
     builder.finish()
     linear = linear and len(by_key) == len(entries)

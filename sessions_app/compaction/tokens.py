@@ -158,13 +158,21 @@ def _js_number(value: float) -> str:
     return f"{sign}{head}e{'+' if e > 0 else '-'}{abs(e)}"
 
 
+_NO_FLOAT_TYPES = frozenset({str, int, bool, type(None)})
+
+
 def _has_float(value: Any) -> bool:
-    if isinstance(value, float):
-        return True
-    if isinstance(value, dict):
-        return any(_has_float(v) for v in value.values())
-    if isinstance(value, list):
-        return any(_has_float(v) for v in value)
+    # Exact types first: tool arguments are mostly flat objects of strings, estimated one by one.
+    t = type(value)
+    if t is dict or (t is not list and isinstance(value, dict)):
+        items = value.values()
+    elif t is list or isinstance(value, list):
+        items = value
+    else:
+        return isinstance(value, float)
+    for v in items:  # noqa: SIM110 (a generator in any() costs more than the check itself)
+        if type(v) not in _NO_FLOAT_TYPES and _has_float(v):
+            return True
     return False
 
 

@@ -158,6 +158,32 @@ def test_js_stringify_without_floats_is_the_standard_compact_json(value: object)
     assert js_stringify(value) == json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
+# The same with integral floats anywhere, which JavaScript writes as integers (2.0 → "2").
+_JSON_INTEGRAL_FLOATS = st.recursive(
+    st.none() | st.booleans() | st.integers(-1000, 1000) | st.integers(-1000, 1000).map(float) | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
+    max_leaves=20,
+)
+
+
+def _floats_as_ints(value: object) -> object:
+    if isinstance(value, float):
+        return int(value)
+    if isinstance(value, dict):
+        return {k: _floats_as_ints(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_floats_as_ints(v) for v in value]
+    return value
+
+
+@given(_JSON_INTEGRAL_FLOATS)
+@settings(max_examples=300, deadline=None)
+def test_js_stringify_finds_a_float_at_any_depth(value: object) -> None:
+    # A float that went unnoticed would be written by orjson, as "2.0".
+    expected = json.dumps(_floats_as_ints(value), ensure_ascii=False, separators=(",", ":"))
+    assert js_stringify(value) == expected
+
+
 def test_pi_tokens_are_cached_on_the_entry() -> None:
     e = Entry("k", None, "message", "user", [{"type": "text", "text": "abcdefgh"}])
     assert e.pi_tokens is None

@@ -239,6 +239,10 @@ def write_synthetic(n: int, target: Path) -> None:
     with target.open("w", encoding="utf-8") as out:
         for obj in synthetic_lines(n):
             out.write(dumps(obj) + "\n")
+        # Flushed to disk before anything is timed: the kernel otherwise writes the file's pages
+        # back (100k entries: ~60 MB) while the fixtures are measured, on a core they would use.
+        out.flush()
+        os.fsync(out.fileno())
 
 
 @dataclass
@@ -583,7 +587,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--pi-dir", default=os.environ.get("PI_BENCH_DIR"), help="npm prefix holding pi")
     ap.add_argument("--json", action="store_true", help="print JSON instead of a table")
     ap.add_argument(
-        "--rounds", type=int, default=5, help="blocks of engine runs alternating with pi's (default 5)"
+        "--rounds", type=int, default=10, help="blocks of engine runs alternating with pi's (default 10)"
     )
     ap.add_argument("--no-gc", action="store_true", help="pause the garbage collector while timing")
     args = ap.parse_args(argv)

@@ -275,21 +275,15 @@ def parse(raw: bytes | str, *, estimate: bool = False, lazy: bool = True) -> PiS
     stays in the tree as an empty message instead of being skipped as pi would.
     """
     data = raw.encode("utf-8", "surrogatepass") if isinstance(raw, str) else raw
-    size = len(data)
-    find = data.find
-    # Lines are found by offset instead of split out: each is copied once, into its entry or to be
-    # decoded.
+    # Split in C; a line's bytes object is what a lazy entry keeps, so nothing is copied twice.
+    lines = data.split(b"\n")
     header: Any = None
-    pos = 0  # start of the next line
-    while pos < size:
-        end = find(b"\n", pos)
-        end = size if end < 0 else end
-        line = data[pos:end]
-        pos = end + 1
+    start = 0  # the first line after the header, once found
+    while header is None and start < len(lines):
+        line = lines[start]
+        start += 1
         if line.strip():
             header = _loads(line)
-            if header is not None:
-                break
     if not is_header(header) or version_problem(header) is not None:
         # pi treats a file without a valid header as empty; a version this reader does not know
         # is no valid header either (importers report it: `version_problem`).
@@ -297,16 +291,16 @@ def parse(raw: bytes | str, *, estimate: bool = False, lazy: bool = True) -> PiS
     builder = Builder(header)
     v1 = builder.v1
     use_lazy = lazy and not estimate
-    match_line = _MESSAGE_LINE.fullmatch
+    body = lines[start:]
+    del lines
     lazy_roles = _LAZY_ROLES
     entries: list[Entry] = []
     by_key: dict[str, Entry] = {}
     linear, last = True, None  # see PiSession.linear
     append = entries.append
-    while pos < size:
-        end = find(b"\n", pos)
-        end = size if end < 0 else end
-        m = match_line(data, pos, end) if use_lazy else None
+    # The pattern runs over all lines in C (map), each line's match then read here.
+    matches = map(_MESSAGE_LINE.fullmatch, body) if use_lazy else (None for _ in body)
+    for line, m in zip(body, matches, strict=True):
         if m is not None:
             head_id, head_parent, ts, pi_role, tail_id, tail_parent = m.groups()
             role = lazy_roles.get(pi_role)
@@ -318,15 +312,12 @@ def parse(raw: bytes | str, *, estimate: bool = False, lazy: bool = True) -> PiS
                     k, p = v1_key(builder.index + 1), builder.prev
                 else:
                     k, p = key.decode(), parent.decode() if parent is not None else None
-                e = builder.add_lazy(k, p, role, ts.decode(), data[pos:end])
+                e = builder.add_lazy(k, p, role, ts.decode(), line)
                 linear = linear and p == last
                 last = k
                 append(e)
                 by_key[k] = e
-                pos = end + 1
                 continue
-        line = data[pos:end]
-        pos = end + 1
         if not line.strip():
             continue
         obj = _loads(line)

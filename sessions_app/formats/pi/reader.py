@@ -292,15 +292,14 @@ def parse(raw: bytes | str, *, estimate: bool = False, lazy: bool = True) -> PiS
     v1 = builder.v1
     use_lazy = lazy and not estimate
     body = lines[start:]
-    del lines
     lazy_roles = _LAZY_ROLES
     entries: list[Entry] = []
     by_key: dict[str, Entry] = {}
     linear, last = True, None  # see PiSession.linear
-    append = entries.append
     # The pattern runs over all lines in C (map), each line's match then read here.
     matches = map(_MESSAGE_LINE.fullmatch, body) if use_lazy else (None for _ in body)
     for line, m in zip(body, matches, strict=True):
+        e: Entry | None = None
         if m is not None:
             head_id, head_parent, ts, pi_role, tail_id, tail_parent = m.groups()
             role = lazy_roles.get(pi_role)
@@ -313,21 +312,17 @@ def parse(raw: bytes | str, *, estimate: bool = False, lazy: bool = True) -> PiS
                 else:
                     k, p = key.decode(), parent.decode() if parent is not None else None
                 e = builder.add_lazy(k, p, role, ts.decode(), line)
-                linear = linear and p == last
-                last = k
-                append(e)
-                by_key[k] = e
+        if e is None:
+            if not line.strip():
                 continue
-        if not line.strip():
-            continue
-        obj = _loads(line)
-        if not isinstance(obj, dict):
-            continue
-        # Keys in an order the pattern does not know: decoded (orjson), converted lazily.
-        e = builder.add_decoded(obj) if use_lazy else builder.add(obj, estimate=estimate)
+            obj = _loads(line)
+            if not isinstance(obj, dict):
+                continue
+            # Keys in an order the pattern does not know: decoded (orjson), converted lazily.
+            e = builder.add_decoded(obj) if use_lazy else builder.add(obj, estimate=estimate)
         linear = linear and e.parent == last
         last = e.key
-        append(e)
+        entries.append(e)
         by_key[e.key] = e
     builder.finish()
     linear = linear and len(by_key) == len(entries)

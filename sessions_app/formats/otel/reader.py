@@ -40,6 +40,7 @@ from .attributes import Attributes, check
 # no limit on nesting, and a hostile body must not make the walk recurse without end.
 MAX_VALUE_DEPTH: Final = 64
 _HEX: Final = frozenset("0123456789abcdefABCDEF")
+_JSON_DOUBLES: Final = frozenset({"NaN", "Infinity", "-Infinity"})
 
 
 @dataclass(slots=True)
@@ -135,30 +136,44 @@ def _json_value(v: Any, depth: int = 0) -> Any:
         raise ValueError(f"an attribute value is {describe(v)}, not an AnyValue object")
     if depth > MAX_VALUE_DEPTH:
         raise ValueError(f"an attribute value is nested more than {MAX_VALUE_DEPTH} levels")
-    for name, snake in (("stringValue", "string_value"), ("boolValue", "bool_value")):
+    for name, snake, kind in (("stringValue", "string_value", str), ("boolValue", "bool_value", bool)):
         value = _get(v, name, snake)
         if value is not None:
+            if not isinstance(value, kind):
+                raise ValueError(f"{name} is {describe(value)}")
             return value
     value = _get(v, "intValue", "int_value")
     if value is not None:
         return _int64(value, "intValue")
     value = _get(v, "doubleValue", "double_value")
     if value is not None:
-        if isinstance(value, str):  # "NaN", "Infinity" as the JSON mapping writes them
+        if isinstance(value, str) and value in _JSON_DOUBLES:  # as the JSON mapping writes them
             return float(value)
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise ValueError(f"doubleValue is {describe(value)}, not a number")
         return value
     value = _get(v, "arrayValue", "array_value")
     if value is not None:
-        return [_json_value(x, depth + 1) for x in value.get("values") or ()]
+        return [_json_value(x, depth + 1) for x in _values(value, "arrayValue")]
     value = _get(v, "kvlistValue", "kvlist_value")
     if value is not None:
-        return _json_attributes(value.get("values") or (), depth + 1)
+        return _json_attributes(_values(value, "kvlistValue"), depth + 1)
     value = _get(v, "bytesValue", "bytes_value")
     if value is not None:  # kept as the base64 text: stored as JSON, like blob parts
         if not isinstance(value, str):
             raise ValueError(f"bytesValue is {describe(value)}, not base64 text")
         return value
     return None
+
+
+def _values(value: Any, what: str) -> list[Any]:
+    """The `values` of an `arrayValue` / `kvlistValue` object (absent: none)."""
+    items = value.get("values") if isinstance(value, dict) else value
+    if items is None:
+        return []
+    if not isinstance(items, list):
+        raise ValueError(f"{what} is {describe(value)} without a values array")
+    return items
 
 
 def _json_attributes(items: Any, depth: int = 0) -> dict[str, Any]:

@@ -336,15 +336,16 @@ def test_nul_in_message_text_is_replaced_in_an_imported_file(tmp_path: Any) -> N
     assert question.content == [{"type": "text", "text": "nul\ufffd and \ufffd here"}]
 
 
+_ANY_VALUE_FIELDS = (
+    *("stringValue", "boolValue", "intValue", "doubleValue", "arrayValue", "kvlistValue", "bytesValue"),
+    *("values", "key", "value"),
+)
 _json = st.recursive(
     st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False), st.text(max_size=8)),
     lambda inner: st.one_of(
         st.lists(inner, max_size=3),
         st.dictionaries(
-            st.sampled_from(
-                ["stringValue", "boolValue", "intValue", "doubleValue", "arrayValue", "kvlistValue"]
-                + ["bytesValue", "values", "key", "value"]
-            ),
+            st.sampled_from(_ANY_VALUE_FIELDS),
             inner,
             max_size=3,
         ),

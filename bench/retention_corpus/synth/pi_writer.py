@@ -196,27 +196,7 @@ class PiSession:
 
     def git_diff(self, paths: list[str]) -> str:
         """`git diff -- paths` between the snapshot and now (new files as /dev/null diffs)."""
-        out: list[str] = []
-        for path in paths:
-            old = self.committed.get(path)
-            new = self.files.get(path)
-            if old == new:
-                continue
-            a = (old or "").splitlines(keepends=True)
-            b = (new or "").splitlines(keepends=True)
-            out.append(f"diff --git a/{path} b/{path}\n")
-            if old is None:
-                out.append("new file mode 100644\n")
-            digest_a = hashlib.sha1((old or "").encode()).hexdigest()[:7] if old else "0000000"
-            digest_b = hashlib.sha1((new or "").encode()).hexdigest()[:7] if new else "0000000"
-            out.append(f"index {digest_a}..{digest_b}" + (" 100644\n" if old and new else "\n"))
-            lines = list(
-                difflib.unified_diff(
-                    a, b, "a/" + path if old else "/dev/null", "b/" + path if new else "/dev/null", n=3
-                )
-            )
-            out.extend(line if line.endswith("\n") else line + "\n" for line in lines)
-        return "".join(out).rstrip("\n")
+        return git_diff(self.committed, self.files, paths)
 
     def save(self, path: Path) -> None:
         with path.open("w", encoding="utf-8") as fh:
@@ -243,3 +223,26 @@ def _diff(before: str, after: str) -> str:
         out.extend(f"-{i + 1:>{width}} {a[i]}" for i in range(i1, i2))
         out.extend(f"+{j + 1:>{width}} {b[j]}" for j in range(j1, j2))
     return "\n".join(out)
+
+
+def git_diff(committed: dict[str, str], files: dict[str, str], paths: list[str]) -> str:
+    """`git diff -- paths` from `committed` to `files` (a path missing on one side is new/deleted)."""
+    out: list[str] = []
+    for path in paths:
+        old = committed.get(path)
+        new = files.get(path)
+        if old == new:
+            continue
+        a = (old or "").splitlines(keepends=True)
+        b = (new or "").splitlines(keepends=True)
+        out.append(f"diff --git a/{path} b/{path}\n")
+        if old is None:
+            out.append("new file mode 100644\n")
+        digest_a = hashlib.sha1(old.encode()).hexdigest()[:7] if old else "0000000"
+        digest_b = hashlib.sha1(new.encode()).hexdigest()[:7] if new else "0000000"
+        out.append(f"index {digest_a}..{digest_b}" + (" 100644\n" if old and new else "\n"))
+        src = "a/" + path if old is not None else "/dev/null"
+        dst = "b/" + path if new is not None else "/dev/null"
+        lines = difflib.unified_diff(a, b, src, dst, n=3)
+        out.extend(line if line.endswith("\n") else line + "\n" for line in lines)
+    return "".join(out).rstrip("\n")

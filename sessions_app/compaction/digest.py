@@ -25,7 +25,7 @@ from .serialize import entry_transcript
 
 # Raise when `entry_transcript`, `message_text`, `sentences`, `read` or `file_calls` changes what it returns:
 # stored digests of other versions are then recomputed when read.
-DIGEST_VERSION: Final = 1
+DIGEST_VERSION: Final = 2  # 2: file_calls reads Claude Code and Codex file tools
 
 _CONSTRAINT, _REQUEST, _DEFERRED = 1, 2, 4
 

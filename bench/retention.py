@@ -28,12 +28,12 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from sessions_app.compaction.audit import audit_at  # noqa: E402
 from sessions_app.compaction.budget import context_tokens  # noqa: E402
-from sessions_app.compaction.extractive import compact_extractive  # noqa: E402
 from sessions_app.compaction.prepare import Preparation  # noqa: E402
 from sessions_app.compaction.tokens import count_text  # noqa: E402
 from sessions_app.compaction.validate import CompactionPayload  # noqa: E402
+from sessions_app.retention.audit import audit_at  # noqa: E402
+from sessions_app.retention.extractive import compact_extractive  # noqa: E402
 from tests.compaction.long_session import KINDS, SETTINGS, WINDOW, Played, entry_text, norm, play  # noqa: E402
 
 

@@ -2,7 +2,7 @@
 compaction (kept / total, per kind, the lost facts first), the model's own summary against the
 carry-over guard's, and the short labels the timeline, the charts and the session list show.
 
-The audit dict is stored JSON (`Audit.to_dict()`, sessions_app/compaction/audit.py); it is read
+The audit dict is stored JSON (`Audit.to_dict()`, sessions_app/retention/audit.py); it is read
 defensively, so an odd or partial stored value degrades to fewer rows, never to an error. Fact
 texts are model and tool output: templates escape them, nothing here marks anything safe.
 """

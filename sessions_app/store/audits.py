@@ -15,9 +15,9 @@ from typing import Any
 
 from django.db.models import QuerySet
 
-from sessions_app.compaction.audit import AUDIT_VERSION, Auditor, compaction_auditor
 from sessions_app.compaction.messages import COMPACTION, Entry
 from sessions_app.models import CompactionEntry, Session
+from sessions_app.retention.audit import AUDIT_VERSION, Auditor, compaction_auditor
 from sessions_app.store.paths import context_path_entries
 
 log = logging.getLogger(__name__)

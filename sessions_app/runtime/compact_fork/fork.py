@@ -29,10 +29,8 @@ from django.db.models import F
 from django.utils import timezone
 
 from sessions_app import store
-from sessions_app.compaction.carry_over import CARRIED_KINDS, Guarded, carry_over
 from sessions_app.compaction.collector import collector_paused
 from sessions_app.compaction.compact import compact as compact_plan
-from sessions_app.compaction.extractive import compact_extractive
 from sessions_app.compaction.messages import LlmMessage
 from sessions_app.compaction.prepare import NothingToDo, Preparation, prepare
 from sessions_app.compaction.settings import CompactionSettings
@@ -55,6 +53,8 @@ from sessions_app.llm.base import (
     TextDelta,
 )
 from sessions_app.models import Agent, CompactionTask, Run, Session
+from sessions_app.retention.carry_over import CARRIED_KINDS, Guarded, carry_over
+from sessions_app.retention.extractive import compact_extractive
 from sessions_app.runtime import hooks, live
 from sessions_app.runtime.agents import COMPACT_AGENT, resolve_definition
 from sessions_app.runtime.compact_fork import prompt as fork_prompt

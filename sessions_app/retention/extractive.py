@@ -17,10 +17,22 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
-from . import sections as S
+from sessions_app.compaction import sections as S
+from sessions_app.compaction.messages import MESSAGE, USER, Entry
+from sessions_app.compaction.prepare import Preparation
+from sessions_app.compaction.prompts import DEFAULT_SECTIONS, PI_SECTIONS, TURN_PREFIX_SECTIONS
+from sessions_app.compaction.summary import (
+    assemble_summary,
+    history_max_tokens,
+    make_payload,
+    turn_prefix_max_tokens,
+)
+from sessions_app.compaction.tokens import count_text
+from sessions_app.compaction.validate import CompactionPayload
+from sessions_app.compaction.vocabulary import FactKind
+
 from .facts import Fact
 from .facts import extract_facts as _extract
-from .messages import MESSAGE, USER, Entry
 from .phrases import (
     clip,
     is_constraint,
@@ -33,12 +45,6 @@ from .phrases import (
     sentences,
     stems,
 )
-from .prepare import Preparation
-from .prompts import DEFAULT_SECTIONS, PI_SECTIONS, TURN_PREFIX_SECTIONS
-from .summary import assemble_summary, history_max_tokens, make_payload, turn_prefix_max_tokens
-from .tokens import count_text
-from .validate import CompactionPayload
-from .vocabulary import FactKind
 
 TARGET_TOKENS: Final = 2800  # the history part; well inside the reserve of any sane setting
 PREFIX_TARGET_TOKENS: Final = 800

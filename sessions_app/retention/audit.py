@@ -21,11 +21,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
+from sessions_app.compaction.messages import ASSISTANT, BASH_EXECUTION, COMPACTION, MESSAGE, Entry
+from sessions_app.compaction.prepare import Preparation
+from sessions_app.compaction.vocabulary import FactKind
+
 from .facts import ALL_KINDS, Fact, extract_facts
-from .messages import ASSISTANT, BASH_EXECUTION, COMPACTION, MESSAGE, Entry
 from .phrases import message_text, normalize, stems
-from .prepare import Preparation
-from .vocabulary import FactKind
 
 AUDIT_VERSION: Final = 1  # stored audits of an older version are recomputed when read
 WORD_SHARE: Final = 0.6  # of a sentence fact's content words that must share one line

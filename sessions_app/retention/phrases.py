@@ -12,7 +12,9 @@ import re
 from dataclasses import dataclass
 from typing import Final
 
-from .messages import USER, Entry
+from sessions_app.compaction.messages import USER, Entry
+from sessions_app.compaction.stored_digest import Reading
+from sessions_app.compaction.text import block_text, folded
 
 _CLIP: Final = 300
 
@@ -115,8 +117,7 @@ _NOISE = re.compile(
 
 
 def message_text(entry: Entry) -> str:
-    parts = [b.get("text") or "" for b in entry.content if isinstance(b, dict) and b.get("type") == "text"]
-    text = "\n".join(p for p in parts if isinstance(p, str))
+    text = block_text(entry)
     return _NOISE.sub("", text) if entry.role == USER else text
 
 
@@ -143,17 +144,8 @@ def anchor_tokens(sentence: str) -> tuple[tuple[str, ...], ...]:
 # matches: lower-casing keeps every position and every \w/\s/\d class, and pairs each character
 # with the same ASCII letter that re.I pairs it with, except for three letters (İ, which lowers to
 # two characters, and the dotless ı and long ſ, which re.I also takes for i and s). A sentence
-# holding one of those is matched with re.I, as before. tests/compaction/test_phrases_identity.py
+# holding one of those is matched with re.I, as before. tests/retention/test_phrases_identity.py
 # checks all of this against the running Python's Unicode tables and the old classifiers.
-
-_REFOLDED: Final = re.compile("[\u0130\u0131\u017f]")
-
-
-def folded(text: str) -> str | None:
-    """`text` lower-cased when the lower-case patterns read it exactly as re.I would, else None."""
-    if text.isascii() or _REFOLDED.search(text) is None:
-        return text.lower()
-    return None
 
 
 class _Keywords:
@@ -322,15 +314,6 @@ def is_deferred(sentence: str) -> bool:
 def is_reversal(sentence: str) -> bool:
     """A sentence that lifts an earlier constraint ("you can push now", "forget the 3.9 limit")."""
     return _REVERSAL.search(sentence, folded(sentence)) is not None
-
-
-@dataclass(frozen=True, slots=True)
-class Reading:
-    """What one sentence says, each test run once (the facts walk asks each several times)."""
-
-    constraint: bool
-    request: bool
-    deferred: bool
 
 
 def read(sentence: str) -> Reading:

@@ -19,8 +19,18 @@ from dataclasses import dataclass, field
 from itertools import chain, islice
 from typing import Any, Final
 
+from sessions_app.compaction.messages import (
+    ASSISTANT,
+    BASH_EXECUTION,
+    COMPACTION,
+    MESSAGE,
+    TOOL_RESULT,
+    USER,
+    Entry,
+)
+from sessions_app.compaction.vocabulary import FactKind
+
 from .digest import Said, digest
-from .messages import ASSISTANT, BASH_EXECUTION, COMPACTION, MESSAGE, TOOL_RESULT, USER, Entry
 from .phrases import (
     anchor_tokens,
     clip,
@@ -50,7 +60,6 @@ from .tool_outcomes import (
     salient_line,
     tool_base,
 )
-from .vocabulary import FactKind
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,15 +5,15 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sessions_app.compaction.audit import audit_preparation
-from sessions_app.compaction.carry_over import carry_over
-from sessions_app.compaction.extractive import compact_extractive
 from sessions_app.compaction.prepare import Preparation, prepare
 from sessions_app.compaction.sections import parse_summary
 from sessions_app.compaction.settings import CompactionSettings
 from sessions_app.compaction.summary import SPLIT_DIVIDER
 from sessions_app.compaction.tokens import count_text
 from sessions_app.compaction.validate import CompactionPayload
+from sessions_app.retention.audit import audit_preparation
+from sessions_app.retention.carry_over import carry_over
+from sessions_app.retention.extractive import compact_extractive
 from tests.compaction.builders import Chain, text
 
 

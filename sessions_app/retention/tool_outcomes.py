@@ -7,8 +7,11 @@ from __future__ import annotations
 import re
 from typing import Any, Final
 
-from .messages import BASH_EXECUTION, TOOL_RESULT, Entry
-from .phrases import clip, folded, looks_like_path, message_text, path_alternatives
+from sessions_app.compaction.exit_status import exit_code
+from sessions_app.compaction.messages import BASH_EXECUTION, Entry
+from sessions_app.compaction.text import folded
+
+from .phrases import clip, looks_like_path, message_text, path_alternatives
 
 _PATH_KEYS: Final = ("path", "file_path", "filePath", "file", "filename", "notebook_path", "target_file")
 
@@ -31,11 +34,6 @@ _SHELL_TOOLS: Final = frozenset(
     }
 )
 _SUBAGENT = re.compile(r"(?:^|[._-])(?:task|agent|subagent|sub_agent|delegate|dispatch_agent)$")
-_EXIT = re.compile(
-    r"\[exit code (-?\d+)\]|\b(?:exit code|exit status|exited with (?:code|status)|process exited with code)"
-    r"\s*:?\s*(-?\d+)",
-    re.I,
-)
 _STATUS_LINE = re.compile(
     r"^\s*(?:\[(?:exit code -?\d+|timed out[^\]]*)\]|exit code:? -?\d+|command exited with code -?\d+|"
     r"process exited with code -?\d+|\(no output\))\s*$",
@@ -103,23 +101,6 @@ def file_args(args: Any) -> list[str]:
     if isinstance(paths, list):
         out.extend(p for p in paths if isinstance(p, str) and looks_like_path(p))
     return out
-
-
-def exit_code(result: Entry) -> int | None:
-    data = result.data
-    details = data.get("details")
-    for source in (details if isinstance(details, dict) else {}, data):
-        code = source.get("exit_code", source.get("exitCode"))
-        if isinstance(code, int) and not isinstance(code, bool):
-            return code
-    text = message_text(result) if result.role == TOOL_RESULT else str(data.get("output") or "")
-    tail = text[-2000:]
-    low = folded(tail)
-    if low is not None and "exit" not in low:
-        return None  # every status line says "exit": most results are answered without the regex
-    for m in reversed(list(_EXIT.finditer(tail))):
-        return int(m.group(1) or m.group(2))
-    return None
 
 
 def is_failure(result: Entry) -> bool:

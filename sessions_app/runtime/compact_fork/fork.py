@@ -38,6 +38,7 @@ from sessions_app.compaction.summary import SPLIT_DIVIDER, SummaryRequest, Summa
 from sessions_app.compaction.validate import CompactionPayload
 from sessions_app.compaction.vocabulary import (
     EXTRACTIVE_SUMMARIZER,
+    MASKING_SUMMARIZER,
     AgentRole,
     StopReason,
     SummaryStrategy,
@@ -55,6 +56,7 @@ from sessions_app.llm.base import (
 from sessions_app.models import Agent, CompactionTask, Run, Session
 from sessions_app.retention.carry_over import CARRIED_KINDS, Guarded, carry_over
 from sessions_app.retention.extractive import compact_extractive
+from sessions_app.retention.masking import compact_masking
 from sessions_app.runtime import hooks, live
 from sessions_app.runtime.agents import COMPACT_AGENT, resolve_definition
 from sessions_app.runtime.compact_fork import prompt as fork_prompt
@@ -146,8 +148,12 @@ class CompactFork:
 
         instructions = task.instructions or None
         requests = await sync_to_async(_requests)(prep, instructions)
-        extractive_reason = self._extractive_reason(settings)
-        summarizer = EXTRACTIVE_SUMMARIZER if extractive_reason else self._provider().model
+        masking = settings.strategy == SummaryStrategy.MASKING
+        extractive_reason = "" if masking else self._extractive_reason(settings)
+        if masking:
+            summarizer = MASKING_SUMMARIZER
+        else:
+            summarizer = EXTRACTIVE_SUMMARIZER if extractive_reason else self._provider().model
         await sync_to_async(self._start_fork)(
             session, prep, requests.all, from_hook=decision is not None, summarizer=summarizer
         )
@@ -156,6 +162,10 @@ class CompactFork:
             payload = decision
             payload.from_hook = True
             summarizer = "hook"
+        elif masking:
+            payload = await self._without_model(
+                prep, instructions, MASKING_SUMMARIZER, "the session's compaction.strategy is masking"
+            )
         elif extractive_reason:
             payload = await self._extractive(prep, instructions, extractive_reason)
         else:
@@ -267,12 +277,22 @@ class CompactFork:
     async def _extractive(
         self, prep: Preparation, instructions: str | None, reason: str
     ) -> CompactionPayload:
-        """The extractive summary, recorded as such and streamed like a model's (one delta)."""
-        payload = await sync_to_async(compact_extractive)(prep, instructions)
+        """The extractive summary, recorded as such and streamed like a model's."""
+        return await self._without_model(prep, instructions, EXTRACTIVE_SUMMARIZER, reason)
+
+    async def _without_model(
+        self, prep: Preparation, instructions: str | None, summarizer: str, reason: str
+    ) -> CompactionPayload:
+        """A summary no model writes (`extractive` or `masking`), recorded as such with a
+        `compact_<summarizer>` event giving the reason, and streamed like a model's."""
+        if summarizer == MASKING_SUMMARIZER:
+            payload = await sync_to_async(compact_masking)(prep)
+        else:
+            payload = await sync_to_async(compact_extractive)(prep, instructions)
         assert self.record is not None
         if self.record.run_id is not None:
-            await Run.objects.filter(pk=self.record.run_id).aupdate(model=EXTRACTIVE_SUMMARIZER)
-        await sync_to_async(self._event)("compact_extractive", {"task_id": self.task_id, "reason": reason})
+            await Run.objects.filter(pk=self.record.run_id).aupdate(model=summarizer)
+        await sync_to_async(self._event)(f"compact_{summarizer}", {"task_id": self.task_id, "reason": reason})
         # Streamed line by line like a model's answer; CUTPOINT_OFFLINE_CHUNK_DELAY paces it so a
         # demo without an API key has a stream to watch.
         delay = float(getattr(django_settings, "CUTPOINT_OFFLINE_CHUNK_DELAY", 0.0) or 0.0)

@@ -283,6 +283,10 @@ class CompactionEntry(models.Model):
     # The summary as the model wrote it, when the carry-over guard added to it: the audit computed
     # later checks it too, to show what the model itself dropped (retention/carry_over.py).
     model_summary = models.TextField(null=True, blank=True)
+    # The probe check beside the audit: a model's answers to one question per fact, from the
+    # context after the compaction alone (retention/probes.py, `summary()` or `failed()`); null
+    # until one was made. docs/compaction.md, rule R7.
+    probe = models.JSONField(null=True, blank=True)
     fork_agent = models.ForeignKey(
         Agent, null=True, blank=True, on_delete=models.SET_NULL, related_name="compactions"
     )

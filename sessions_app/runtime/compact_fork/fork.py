@@ -57,7 +57,7 @@ from sessions_app.models import Agent, CompactionTask, Run, Session
 from sessions_app.retention.carry_over import CARRIED_KINDS, Guarded, carry_over
 from sessions_app.retention.extractive import compact_extractive
 from sessions_app.retention.masking import compact_masking
-from sessions_app.runtime import hooks, live
+from sessions_app.runtime import hooks, live, probe_audit
 from sessions_app.runtime.agents import COMPACT_AGENT, resolve_definition
 from sessions_app.runtime.compact_fork import prompt as fork_prompt
 from sessions_app.runtime.compact_fork.apply import (
@@ -487,17 +487,20 @@ async def compact(
     return await run_task(task.pk, provider=provider, on_delta=on_delta)
 
 
-async def audit_outcome(outcome: CompactionOutcome) -> CompactionOutcome:
+async def audit_outcome(outcome: CompactionOutcome, provider: Provider | None = None) -> CompactionOutcome:
     """Compute the retention audit of the compaction a task wrote, which the compaction itself does
-    not wait for (store/audits.py), so the dashboard and the session list find it ready."""
+    not wait for (store/audits.py), so the dashboard and the session list find it ready; then,
+    when probe checks are on, the probe check beside it (runtime/probe_audit.py)."""
     if outcome.status == TaskStatus.COMPLETED and outcome.compaction_id is not None:
         await sync_to_async(audit_written)(outcome.compaction_id)
+        if probe_audit.enabled():
+            await probe_audit.probe_compaction(outcome.compaction_id, provider)
     return outcome
 
 
 async def run_and_audit(task_id: int, *, provider: Provider | None = None) -> CompactionOutcome:
     """Run a task, then audit what it wrote: for work in the background, where nobody waits."""
-    return await audit_outcome(await run_task(task_id, provider=provider))
+    return await audit_outcome(await run_task(task_id, provider=provider), provider)
 
 
 def start_in_background(task_id: int, *, provider: Provider | None = None) -> None:

@@ -128,8 +128,8 @@ def line(d: dict[str, Any], before: dict[str, Any] | None) -> str:
     return (
         f"{d['session'][:28]:<28} {d['strategy']:<10} {_fmt(d['retention_pct'])} {raw:>9} "
         f"{_fmt(d['must_pct'])} {_fmt(d['recall_pct'], 6)} {_fmt(d['precision_pct'])} "
-        f"{d['summary_tokens']:>6} {d['tokens_after_pct']:>6.1f} {d['command_lines']:>3} {d['stale_next']:>5} "
-        f"{d['reversed_shown']:>3} | {b:>26}"
+        f"{d['summary_tokens']:>6} {d['tokens_after_pct']:>6.1f} {d['command_lines']:>3} "
+        f"{d['stale_next']:>5} {d['reversed_shown']:>3} | {b:>26}"
     )
 
 

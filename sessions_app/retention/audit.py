@@ -44,7 +44,14 @@ _DENIAL_WORDS: Final = (
     "disallowed",
 )
 _SENTENCE_KINDS: Final = frozenset(
-    {FactKind.CONSTRAINT, FactKind.REQUEST, FactKind.DECISION, FactKind.ERROR, FactKind.SUBAGENT}
+    {
+        FactKind.CONSTRAINT,
+        FactKind.REQUEST,
+        FactKind.DECISION,
+        FactKind.ERROR,
+        FactKind.SUBAGENT,
+        FactKind.FINDING,
+    }
 )
 
 Where = Literal["summary", "kept"]

@@ -165,11 +165,11 @@ def main(argv: list[str] | None = None) -> int:
             "totals": {name: totals(scores) for name, scores in by_strategy.items()},
         }
     if args.record_before:
-        command = "PYTHONPATH=CHECKOUT python bench/retention.py --code CHECKOUT " + " ".join(
-            a if a != str(args.code) else "CHECKOUT"
-            for a in (argv if argv is not None else sys.argv[1:])
-            if a not in ("--code",)
-        )
+        given = list(argv if argv is not None else sys.argv[1:])
+        if "--code" in given:  # the checkout's own path says nothing to a reader: CHECKOUT instead
+            i = given.index("--code")
+            del given[i : i + 2]
+        command = "PYTHONPATH=CHECKOUT python bench/retention.py --code CHECKOUT " + " ".join(given)
         recorded = {"code": _commit(args.code), "command": command.strip()} | report
         old = json.loads(BEFORE.read_text()) if BEFORE.is_file() else {}
         recorded["splits"] = old.get("splits", {}) | report["splits"]  # a split measured later joins

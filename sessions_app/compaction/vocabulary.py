@@ -145,6 +145,7 @@ class FactKind(StrEnum):
     DENIED = "denied"
     SUBAGENT = "subagent"
     ARTIFACT = "artifact"
+    FINDING = "finding"  # what the assistant concluded or reported (docs/retention.md)
 
 
 FACT_KIND_LABELS: Final[dict[FactKind, str]] = {
@@ -158,6 +159,7 @@ FACT_KIND_LABELS: Final[dict[FactKind, str]] = {
     FactKind.DENIED: "denied tool calls",
     FactKind.SUBAGENT: "sub-agent results",
     FactKind.ARTIFACT: "artifacts",
+    FactKind.FINDING: "assistant findings",
 }
 
 

@@ -40,11 +40,26 @@ _STOP_WORDS: Final = (
 _STOP: Final = frozenset(_STOP_WORDS.split())
 
 
+# Ways of saying "leave it as it is", read as one word so that a rewording matches
+# ("keep the public API unchanged" = "without changing the public API"; docs/retention.md).
+_UNCHANGED = re.compile(
+    r"\b(?:without (?:changing|touching|modifying|altering|breaking)|(?:do not|don't|dont|never|must not|"
+    r"mustn't|should not|shouldn't|not to) (?:change|touch|modify|alter|break|edit)|unchanged|untouched|"
+    r"intact|as[- ]is|leave (?:\w+ ){0,3}alone|stays? the same)\b"
+)
+UNCHANGED_WORD: Final = "unchanged"
+
+
 def stems(text: str) -> frozenset[str]:
     """Content words of `text`, lower-cased, long ones cut to a 6-letter stem so that
-    "compatible" and "compatibility" meet; tokens with digits or punctuation stay whole."""
+    "compatible" and "compatibility" meet; tokens with digits or punctuation stay whole; the
+    ways of saying "leave it unchanged" are one word."""
     out: set[str] = set()
-    for token in _WORD.findall(text.lower()):
+    low = text.lower()
+    if _UNCHANGED.search(low):
+        low = _UNCHANGED.sub(" ", low)
+        out.add(UNCHANGED_WORD)
+    for token in _WORD.findall(low):
         if token in _STOP or len(token) < 2:
             continue
         out.add(token[:6] if token.isalpha() else token)

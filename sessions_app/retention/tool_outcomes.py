@@ -122,13 +122,14 @@ def is_denial(result: Entry) -> bool:
 
 
 _PY_EXCEPTION = re.compile(
-    r"^\s*(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Failure|Warning)\b(?::|$)"
+    r"^\s*(?:E\s+)?(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Failure|Warning)\b(?::|$)"
 )
 _ERROR_MARK = re.compile(
     r"^\s*(?:E\s{2,}|error(?:\[\w+\])?:|fatal:|FAILED\b|FAIL\b|ERROR\b|panic:|npm ERR!|error TS\d+|"
     r"\S+:\d+(?::\d+)?: error\b)",
     re.I,
 )
+_ERROR_CODE = re.compile(r"\berror\s*\[?[A-Z]{1,4}\d{3,5}\]?|\[[A-Z]{1,4}\d{3,5}\]:")
 _ERROR_WORD = re.compile(
     r"\b(?:error|failed|failure|cannot|can't|could not|couldn't|unable|not found|no such|denied|refused|"
     r"invalid|missing|undefined|unexpected|timed out)\b",
@@ -146,7 +147,10 @@ def salient_line(text: str) -> str:
     for pattern in (_PY_EXCEPTION, _ERROR_MARK):
         hits = [ln for ln in lines if pattern.match(ln)]
         if hits:
-            return clip(hits[-1], 240)
+            # A compiler's first coded error is the cause ("error[E0502]: …", "error TS2322: …");
+            # what follows it ("could not compile …") only summarizes.
+            coded = [ln for ln in hits if _ERROR_CODE.search(ln)]
+            return clip(coded[0] if coded else hits[-1], 240)
     for ln in lines:
         if _ERROR_WORD.search(ln):
             return clip(ln, 240)

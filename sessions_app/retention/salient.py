@@ -10,6 +10,9 @@ a crash first (the process died; nothing after it means much), then the first co
 (later ones often follow from it), then the last exception line of a traceback (Python prints
 the cause last), then the first failing test, then generic `error:` lines, and `make`'s own
 line last (it only reports that a recipe failed).
+
+`tool_outcomes.salient_line` is the audit's reading of a failed result (docs/retention.md): it falls
+back to the first line that speaks of an error, where a masked result wants the last line.
 """
 
 from __future__ import annotations

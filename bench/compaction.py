@@ -50,13 +50,13 @@ def main() -> None:
     from django.db import connection
 
     from sessions_app import store
-    from sessions_app.compaction.carry_over import carry_over
     from sessions_app.compaction.prepare import Preparation, prepare
     from sessions_app.compaction.summary import build_requests
     from sessions_app.compaction.validate import CompactionPayload
     from sessions_app.llm.base import CompletionRequest, Provider
     from sessions_app.llm.profiles import ModelProfile, build_provider
     from sessions_app.models import CompactionEntry, Session
+    from sessions_app.retention.carry_over import carry_over
     from sessions_app.runtime import compact_fork
     from sessions_app.store.audits import audit_written
     from tests.fake_anthropic import running_fake_anthropic, text_reply

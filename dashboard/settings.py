@@ -25,6 +25,9 @@ from typing import Any
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
+# The engine is plain Python (no Django): its vocabulary can be read while settings load.
+from sessions_app.compaction.settings import STRATEGIES
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
@@ -280,9 +283,14 @@ CUTPOINT_COMPACTION: dict[str, Any] = {
     "strategy": os.environ.get("CUTPOINT_SUMMARY_STRATEGY", "auto") or "auto",
     "carry_over": env_bool("CUTPOINT_CARRY_OVER", True),
 }
-if CUTPOINT_COMPACTION["strategy"] not in ("auto", "model", "extractive"):
+if CUTPOINT_COMPACTION["strategy"] not in STRATEGIES:
     _strategy = CUTPOINT_COMPACTION["strategy"]
-    raise ImproperlyConfigured(f"CUTPOINT_SUMMARY_STRATEGY: auto, model or extractive, not {_strategy!r}")
+    _choices = ", ".join(STRATEGIES)
+    raise ImproperlyConfigured(f"CUTPOINT_SUMMARY_STRATEGY: one of {_choices}, not {_strategy!r}")
+# After each compaction's audit, ask the compact model one question per fact from the context
+# after the compaction and store the graded answers beside it: one more model call per compaction
+# (docs/compaction.md, rule R7). Never with the offline provider.
+CUTPOINT_PROBE_AUDIT = env_bool("CUTPOINT_PROBE_AUDIT", False)
 # Without a model (offline turns, extractive summaries) text streams at full speed unless this many
 # seconds separate its chunks (demos and browser tests use it to make streaming visible).
 CUTPOINT_OFFLINE_CHUNK_DELAY = float(os.environ.get("CUTPOINT_OFFLINE_CHUNK_DELAY", "0") or 0)

@@ -184,7 +184,7 @@ class Node(models.Model):
     chain = models.ForeignKey(
         "Chain", null=True, blank=True, db_constraint=False, on_delete=models.DO_NOTHING, related_name="+"
     )
-    # The node's digest, what a compaction reads of it, written with it (compaction/digest.py):
+    # The node's digest, what a compaction reads of it, written with it (retention/digest.py):
     # its part of the summarizer's transcript, for a user message the sentences that read as
     # constraints or requests, for an assistant's the files its tool calls read and changed.
     # No `digest_version` (rows from before digests) or an older one means they are worked out
@@ -276,13 +276,17 @@ class CompactionEntry(models.Model):
     from_hook = models.BooleanField(default=False)
     # Who wrote the summary: a model id, "extractive", or "" when unknown (imported).
     summarizer = models.CharField(max_length=200, blank=True, default="")
-    # The retention audit (compaction/audit.py, `Audit.to_dict()`), and kept/total of it; null
+    # The retention audit (retention/audit.py, `Audit.to_dict()`), and kept/total of it; null
     # until computed. docs/compaction.md, "Retention audit".
     audit = models.JSONField(null=True, blank=True)
     retention = models.FloatField(null=True, blank=True)
     # The summary as the model wrote it, when the carry-over guard added to it: the audit computed
-    # later checks it too, to show what the model itself dropped (compaction/carry_over.py).
+    # later checks it too, to show what the model itself dropped (retention/carry_over.py).
     model_summary = models.TextField(null=True, blank=True)
+    # The probe check beside the audit: a model's answers to one question per fact, from the
+    # context after the compaction alone (retention/probes.py, `summary()` or `failed()`); null
+    # until one was made. docs/compaction.md, rule R7.
+    probe = models.JSONField(null=True, blank=True)
     fork_agent = models.ForeignKey(
         Agent, null=True, blank=True, on_delete=models.SET_NULL, related_name="compactions"
     )

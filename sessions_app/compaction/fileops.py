@@ -8,9 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from .messages import ASSISTANT, MESSAGE, Entry
+from .patch import patch_files
+from .shell_files import shell_files
 
 
 @dataclass(slots=True)
@@ -20,9 +22,8 @@ class FileOps:
     edited: set[str] = field(default_factory=set)
 
     def add_entries(self, entries: Iterable[Entry]) -> None:
-        """Record `read`/`write`/`edit` tool calls; the `path` argument is taken verbatim. An
-        entry the store loaded with its digest names its calls there (digest.py)."""
-        by_name = {"read": self.read, "write": self.written, "edit": self.edited}
+        """Record the files tool calls read, wrote and edited (`file_calls`); paths are taken
+        verbatim. An entry the store loaded with its digest names its calls there (digest.py)."""
         for e in entries:
             if e.kind != MESSAGE or e.role != ASSISTANT:
                 continue
@@ -33,8 +34,17 @@ class FileOps:
                 continue
             else:
                 calls = file_calls(e)
-            for name, path in calls:
-                by_name[name].add(path)
+            self.add_calls(calls)
+
+    def add_calls(self, calls: Iterable[tuple[str, str]]) -> None:
+        """Record (operation, path) pairs as `file_calls` gives them."""
+        for op, path in calls:
+            if op == "read":
+                self.read.add(path)
+            elif op == "write":
+                self.written.add(path)
+            else:
+                self.edited.add(path)
 
     def add_details(self, details: Any) -> None:
         """Carry over a previous compaction's lists (its modified files count as edited)."""
@@ -59,21 +69,64 @@ class FileOps:
 
 
 def file_calls(entry: Entry) -> list[tuple[str, str]]:
-    """(tool, path) of each `read`/`write`/`edit` call of an assistant entry, in order."""
-    calls = []
+    """(operation, path) of each file an assistant entry's tool calls read, write or edit, in
+    order; the operation is `read`, `write` or `edit` whichever agent's tool it was (see
+    FILE_TOOLS)."""
+    calls: list[tuple[str, str]] = []
     for b in entry.content:
-        if b.get("type") != "tool_call" or b.get("name") not in _FILE_TOOLS:
+        if b.get("type") != "tool_call":
             continue
+        name = b.get("name")
+        how = FILE_TOOLS.get(name) if isinstance(name, str) else None
         args = b.get("arguments")
-        if not isinstance(args, dict):
+        if how is None or not isinstance(args, dict):
             continue
-        path = args.get("path")
-        if isinstance(path, str) and path:
-            calls.append((str(b["name"]), path))
+        if isinstance(how, tuple):
+            op, key = how
+            path = args.get(key)
+            if isinstance(path, str) and path:
+                calls.append((op, path))
+        elif how == _PATCH:
+            patch = args.get("patch")
+            if isinstance(patch, str):
+                calls.extend(patch_files(patch))
+        else:
+            command = args.get("command", args.get("cmd"))
+            if isinstance(command, str) or (
+                isinstance(command, list) and command and all(isinstance(c, str) for c in command)
+            ):
+                calls.extend(shell_files(command))
     return calls
 
 
-_FILE_TOOLS = frozenset({"read", "write", "edit"})
+_PATCH: Final = "patch"
+_SHELL: Final = "shell"
+
+# Each agent's file tools, by the name its tool calls carry (docs/compaction.md, "File lists"):
+# the operation and the argument naming the file, or how the call's text names its files.
+# pi's own `bash` is not read: pi tracks only read/write/edit, and pi-mode lists must match pi's.
+FILE_TOOLS: Final[dict[str, tuple[str, str] | str]] = {
+    # pi and this project's runtime
+    "read": ("read", "path"),
+    "write": ("write", "path"),
+    "edit": ("edit", "path"),
+    # Claude Code
+    "Read": ("read", "file_path"),
+    "Write": ("write", "file_path"),
+    "Edit": ("edit", "file_path"),
+    "MultiEdit": ("edit", "file_path"),
+    "NotebookRead": ("read", "notebook_path"),
+    "NotebookEdit": ("edit", "notebook_path"),
+    "Bash": _SHELL,
+    # Codex (formats/codex/calls.py names every spelling of apply_patch `apply_patch`)
+    "apply_patch": _PATCH,
+    "read_file": ("read", "file_path"),
+    "shell": _SHELL,
+    "shell_command": _SHELL,
+    "local_shell": _SHELL,
+    "exec_command": _SHELL,
+    "container.exec": _SHELL,
+}
 
 
 def _yes() -> bool:

@@ -22,6 +22,7 @@ BLOCKED: Final = "blocked"
 DECISIONS: Final = "decisions"
 NEXT: Final = "next"
 CRITICAL: Final = "critical"
+STATE: Final = "state"  # the state of the work: what changed and what the assistant concluded
 FILES: Final = "files"
 TOOLS: Final = "tools"
 CARRIED: Final = "carried"
@@ -41,6 +42,7 @@ _HEADING_KINDS: Final = (
     ("original request", ORIGINAL_REQUEST),
     ("early progress", EARLY_PROGRESS),
     ("suffix", SUFFIX_CONTEXT),
+    ("state of the work", STATE),
     ("goal", GOAL),
     ("objective", GOAL),
     ("constraint", CONSTRAINTS),

@@ -11,9 +11,9 @@ from collections.abc import Iterable
 from typing import Any
 
 from .convert import to_llm
+from .exit_status import exit_code
 from .messages import COMPACTION, TOOL_RESULT, Entry, LlmMessage
 from .tokens import js_stringify, utf16_len
-from .tool_outcomes import exit_code
 
 TOOL_RESULT_MAX_CHARS = 2000
 

@@ -3,10 +3,16 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Final, Literal
+
+from .vocabulary import SummaryStrategy
 
 Compat = Literal["default", "pi"]
-Strategy = Literal["auto", "model", "extractive"]  # vocabulary.SummaryStrategy
+# The values of vocabulary.SummaryStrategy, spelled out for the type checker (a test checks that
+# they agree); the check below uses the enum itself.
+Strategy = Literal["auto", "model", "extractive", "masking"]
+
+STRATEGIES: Final = tuple(s.value for s in SummaryStrategy)
 
 DEFAULT_RESERVE_TOKENS = 16384
 DEFAULT_KEEP_RECENT_TOKENS = 20000
@@ -30,8 +36,8 @@ class CompactionSettings:
     carry_over: bool = True
 
     def __post_init__(self) -> None:
-        if self.strategy not in ("auto", "model", "extractive"):
-            raise ValueError(f"strategy must be 'auto', 'model' or 'extractive', not {self.strategy!r}")
+        if self.strategy not in STRATEGIES:
+            raise ValueError(f"strategy must be one of {', '.join(STRATEGIES)}, not {self.strategy!r}")
         if self.compat not in ("default", "pi"):
             raise ValueError(f"compat must be 'default' or 'pi', not {self.compat!r}")
         if self.reserve_tokens < 0 or self.keep_recent_tokens < 0:

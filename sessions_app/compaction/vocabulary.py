@@ -145,6 +145,7 @@ class FactKind(StrEnum):
     DENIED = "denied"
     SUBAGENT = "subagent"
     ARTIFACT = "artifact"
+    FINDING = "finding"  # what the assistant concluded or reported (docs/retention.md)
 
 
 FACT_KIND_LABELS: Final[dict[FactKind, str]] = {
@@ -158,22 +159,26 @@ FACT_KIND_LABELS: Final[dict[FactKind, str]] = {
     FactKind.DENIED: "denied tool calls",
     FactKind.SUBAGENT: "sub-agent results",
     FactKind.ARTIFACT: "artifacts",
+    FactKind.FINDING: "assistant findings",
 }
 
 
 class SummaryStrategy(StrEnum):
     """Who writes a compaction's summary (docs/compaction.md, "Summarizers").
 
-    `auto` asks the model when one is configured and falls back to `extractive` otherwise.
+    `auto` asks the model when one is configured and falls back to `extractive` otherwise;
+    `extractive` and `masking` never ask a model.
     """
 
     AUTO = "auto"
     MODEL = "model"
     EXTRACTIVE = "extractive"
+    MASKING = "masking"
 
 
 # What a compaction records as its summarizer when no model wrote the summary.
 EXTRACTIVE_SUMMARIZER: Final = "extractive"
+MASKING_SUMMARIZER: Final = "masking"
 
 
 class WorkStatus(StrEnum):

@@ -59,6 +59,7 @@ from sessions_app.store.sqlite import deferred_checkpoint
 from .claude import ClaudeImporter
 from .codex import CodexImporter
 from .errors import ImportFailed, LineProblem
+from .file_lists import with_file_lists
 from .lines import DEFAULT_MAX_LINE_BYTES, LineReader, Problems, Progress
 from .pi import PiImporter
 from .writer import TITLE_MAX, FormatImporter, parse_timestamp
@@ -195,10 +196,13 @@ def import_file(
                     title=(title or "")[:TITLE_MAX], source=fmt, importing=chunked
                 )
                 importer.start(session, first_record)
+                nodes = importer.nodes()
+                if not importer.compactions_list_files:
+                    nodes = with_file_lists(nodes)
                 try:
                     stats = store.import_entries(
                         session,
-                        importer.nodes(),
+                        nodes,
                         active_key=importer.active_key,
                         commit_seconds=import_commit_seconds() if chunked else None,
                     )

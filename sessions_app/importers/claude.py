@@ -110,6 +110,7 @@ def subagent_files(transcript: Path) -> list[Path]:
 
 class ClaudeImporter(FormatImporter):
     source = "claude"
+    compactions_list_files = False
 
     def start(self, session: Session, first: tuple[int, dict[str, Any]] | None) -> None:
         super().start(session, first)

@@ -28,6 +28,7 @@ _EVENT_BATCH = 500
 
 class CodexImporter(FormatImporter):
     source = "codex"
+    compactions_list_files = False
 
     def start(self, session: Session, first: tuple[int, dict[str, Any]] | None) -> None:
         super().start(session, first)

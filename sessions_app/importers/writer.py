@@ -127,6 +127,9 @@ class FormatImporter(abc.ABC):
     """
 
     source = ""  # Session.source
+    # False when the format's compactions do not list the files their span read and modified:
+    # the import works the lists out (file_lists.py).
+    compactions_list_files = True
 
     def __init__(self, reader: LineReader, problems: Problems) -> None:
         self.reader = reader

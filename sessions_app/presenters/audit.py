@@ -2,7 +2,7 @@
 compaction (kept / total, per kind, the lost facts first), the model's own summary against the
 carry-over guard's, and the short labels the timeline, the charts and the session list show.
 
-The audit dict is stored JSON (`Audit.to_dict()`, sessions_app/compaction/audit.py); it is read
+The audit dict is stored JSON (`Audit.to_dict()`, sessions_app/retention/audit.py); it is read
 defensively, so an odd or partial stored value degrades to fewer rows, never to an error. Fact
 texts are model and tool output: templates escape them, nothing here marks anything safe.
 """
@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 import math
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from sessions_app.compaction.vocabulary import FACT_KIND_LABELS, CompactionReason, FactKind, Source
@@ -116,6 +116,12 @@ class FactRow:
     where: str | None
     detail: str
     restored: bool = False  # for the model's own summary: the carry-over guard put it back
+    probe: str | None = None  # the probe check's verdict (kept, lost, unsure), when there is one
+
+    @property
+    def disagrees(self) -> bool:
+        """The probe check says kept where the lexical audit says lost, or the other way round."""
+        return self.probe in ("kept", "lost") and (self.probe == "kept") != self.kept
 
     @property
     def identity(self) -> tuple[str, str, str]:
@@ -161,6 +167,58 @@ class BeforeGuard:
 
 
 @dataclass(frozen=True, slots=True)
+class ProbeView:
+    """The probe check beside the audit (docs/compaction.md, rule R7)."""
+
+    status: str  # "ok" or "failed"
+    model: str
+    error: str = ""
+    kept: int = 0
+    lost: int = 0
+    unsure: int = 0
+    total: int = 0
+    disagreements: int = 0
+
+
+def probe_view(raw: Any) -> tuple[ProbeView | None, dict[tuple[str, str], str]]:
+    """The stored probe check as shown, and its verdict per (kind, text); a malformed one shows as
+    failed rather than breaking the page."""
+    if not isinstance(raw, dict):
+        return None, {}
+    model = str(raw.get("model") or "")
+    if raw.get("status") != "ok":
+        error = str(raw.get("error") or "probe check failed: no reason was recorded")
+        return ProbeView("failed", model, error), {}
+    verdicts: dict[tuple[str, str], str] = {}
+    facts = raw.get("facts")
+    for f in facts if isinstance(facts, list) else []:
+        if isinstance(f, dict) and f.get("verdict") in ("kept", "lost", "unsure"):
+            verdicts[(str(f.get("kind") or ""), str(f.get("text") or ""))] = str(f["verdict"])
+
+    def number(key: str) -> int:
+        value = raw.get(key)
+        return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+    view = ProbeView(
+        "ok",
+        model,
+        kept=number("kept"),
+        lost=number("lost"),
+        unsure=number("unsure"),
+        total=number("total"),
+        disagreements=number("disagreements"),
+    )
+    return view, verdicts
+
+
+def _with_probe(s: Scores, verdicts: dict[tuple[str, str], str]) -> Scores:
+    def mark(rows: list[FactRow]) -> list[FactRow]:
+        return [replace(f, probe=verdicts.get((f.kind, f.text))) for f in rows]
+
+    return replace(s, lost=mark(s.lost), kept_facts=mark(s.kept_facts))
+
+
+@dataclass(frozen=True, slots=True)
 class AuditView:
     compaction_id: int
     session_id: int
@@ -171,6 +229,7 @@ class AuditView:
     first_kept: str | None = None
     refreshed: bool = False
     notes: list[str] = field(default_factory=list)
+    probe: ProbeView | None = None
 
     @property
     def available(self) -> bool:
@@ -263,7 +322,8 @@ def audit_view(entry: CompactionEntry, *, refresh: bool = False) -> AuditView:
     summarizer = summarizer_label(entry, source)
     if not isinstance(audit, dict):
         return AuditView(entry.pk, entry.node.session_id, summarizer, None, refreshed=refresh, notes=notes)
-    after = scores(audit)
+    probe, verdicts = probe_view(entry.probe)
+    after = _with_probe(scores(audit), verdicts)
     raw_span = audit.get("span")
     span: dict[str, Any] = raw_span if isinstance(raw_span, dict) else {}
     start, first_kept = span.get("start"), span.get("first_kept")
@@ -277,6 +337,7 @@ def audit_view(entry: CompactionEntry, *, refresh: bool = False) -> AuditView:
         first_kept=first_kept if isinstance(first_kept, str) else None,
         refreshed=refresh,
         notes=notes,
+        probe=probe,
     )
 
 

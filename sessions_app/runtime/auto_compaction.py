@@ -54,7 +54,7 @@ class ForkCompaction(CompactionHooks):
     async def _run(self, task_id: int) -> compact_fork.CompactionOutcome:
         outcome = await compact_fork.run_task(task_id, provider=self.provider)
         self.outcomes.append(outcome)
-        return await compact_fork.audit_outcome(outcome)
+        return await compact_fork.audit_outcome(outcome, self.provider)
 
     async def ensure_fits(self, loop: AgentLoop, tokens: int, *, overflow: bool) -> bool:
         if not compact_fork.compaction_settings(loop.session).enabled:
@@ -72,7 +72,9 @@ class ForkCompaction(CompactionHooks):
             log.info("recovery compaction refused for session %s: %s", loop.session.pk, refused.reason)
             return False
         self.outcomes.append(outcome)
-        self.background.append(asyncio.get_running_loop().create_task(compact_fork.audit_outcome(outcome)))
+        self.background.append(
+            asyncio.get_running_loop().create_task(compact_fork.audit_outcome(outcome, self.provider))
+        )
         return outcome.status == TaskStatus.COMPLETED
 
     async def drain(self) -> list[Any]:

@@ -11,13 +11,16 @@ waiting), and its audit is computed right after it in the background, or when fi
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import QuerySet
 
-from sessions_app.compaction.audit import AUDIT_VERSION, Auditor, compaction_auditor
+from sessions_app.compaction.context import build_context
 from sessions_app.compaction.messages import COMPACTION, Entry
+from sessions_app.compaction.serialize import serialize_messages
 from sessions_app.models import CompactionEntry, Session
+from sessions_app.retention.audit import AUDIT_VERSION, Auditor, compaction_auditor
 from sessions_app.store.paths import context_path_entries
 
 log = logging.getLogger(__name__)
@@ -122,3 +125,47 @@ def audit_session(
         else:
             out.append((compaction, current_audit(compaction)))
     return out
+
+
+# --- the probe check beside the audit (retention/probes.py, docs/compaction.md rule R7) ---------
+
+
+@dataclass(frozen=True, slots=True)
+class ProbeInputs:
+    """What a probe check of one compaction asks and checks against."""
+
+    facts: list[tuple[str, str]]  # (kind, text) of the audit's facts, in its order
+    lexical: dict[tuple[str, str], bool]  # the lexical verdict per fact
+    context: str  # what the model sees after the compaction, as tagged text
+
+
+def probe_inputs(compaction_id: int) -> ProbeInputs | None:
+    """The audit's facts and the context after the compaction; None when there is no audit or
+    it holds no facts (nothing to ask)."""
+    compaction = (
+        CompactionEntry.objects.select_related("node", "first_kept_node").filter(pk=compaction_id).first()
+    )
+    if compaction is None:
+        return None
+    audit = current_audit(compaction)
+    raw = audit.get("facts") if isinstance(audit, dict) else None
+    if not isinstance(raw, list):
+        return None
+    facts: list[tuple[str, str]] = []
+    lexical: dict[tuple[str, str], bool] = {}
+    for f in raw:
+        if isinstance(f, dict) and isinstance(f.get("kind"), str) and isinstance(f.get("text"), str):
+            key = (f["kind"], f["text"])
+            if key not in lexical:
+                facts.append(key)
+            lexical[key] = lexical.get(key, False) or bool(f.get("kept"))
+    if not facts:
+        return None
+    # The context a model gets on the compaction's path: its summary, then the kept messages.
+    path = context_path_entries(Session(pk=compaction.node.session_id), compaction.node.pk, bodies_now=True)
+    context = serialize_messages(build_context(path))
+    return ProbeInputs(facts, lexical, context)
+
+
+def save_probe(compaction_id: int, probe: dict[str, Any]) -> None:
+    CompactionEntry.objects.filter(pk=compaction_id).update(probe=probe)

@@ -14,10 +14,10 @@ from typing import Any
 from django.db import connection
 
 from sessions_app.compaction.collector import collector_paused
-from sessions_app.compaction.digest import DIGEST_VERSION
 from sessions_app.compaction.messages import Entry, Usage
 from sessions_app.compaction.serialize import PART_SEPARATOR
 from sessions_app.models import CompactionEntry, Node, Session
+from sessions_app.retention.digest import DIGEST_VERSION
 from sessions_app.store.errors import StoreError, UnknownNodeError
 from sessions_app.store.sql import CHAIN_TABLE, NODE_TABLE, unknown_key_message
 from sessions_app.store.stored_entries import BODY_COLUMNS, Bodies, decode_json, stored_entries
@@ -277,7 +277,7 @@ def context_path_entries(
     """What a context build needs: from the first kept node of the latest compaction on the path
     down to the leaf (the whole path when there is none). One statement.
 
-    `digests`: with each entry's stored digest, what a compaction reads of it (compaction/digest.py);
+    `digests`: with each entry's stored digest, what a compaction reads of it (retention/digest.py);
     a compaction's plan loads them, a context build has no use for them. Such a load reads the
     entries' bodies when they are first used (store/stored_entries.py), or with `bodies_now` in
     the same statement, for a caller that reads them all (the retention audit)."""
@@ -286,7 +286,7 @@ def context_path_entries(
 
 def span_transcript(session: Session, first: str, last: str) -> str | None:
     """The stored transcript parts of the path from `first` down to `last`, joined as a compaction
-    joined them (compaction/digest.py): what a fork's prompt recorded by reference held. None when
+    joined them (retention/digest.py): what a fork's prompt recorded by reference held. None when
     a node on it has none stored, or `first` is not above `last`."""
     sql, params = _path_sql(session.pk, last, _Stop(first), ("transcript", "key"))
     with connection.cursor() as cursor:

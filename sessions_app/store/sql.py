@@ -10,9 +10,9 @@ from typing import Any
 
 from django.db import connection
 
-from sessions_app.compaction.digest import DIGEST_VERSION, digest_of
 from sessions_app.compaction.messages import Entry
 from sessions_app.models import Chain, Node, Session
+from sessions_app.retention.digest import DIGEST_VERSION, digest_of
 
 NODE_TABLE = Node._meta.db_table
 SESSION_TABLE = Session._meta.db_table
@@ -83,7 +83,7 @@ def digest_columns(
     entry: Entry,
 ) -> tuple[str | None, list[list[Any]] | None, list[list[str]] | None, int | None]:
     """(transcript, readings, file_calls, digest_version) of the node row `entry` becomes
-    (compaction/digest.py). Text a database would not store alike gets no digest (no version): it
+    (retention/digest.py). Text a database would not store alike gets no digest (no version): it
     is worked out when read."""
     digest = digest_of(entry)
     if unstorable(digest.transcript) is not None:

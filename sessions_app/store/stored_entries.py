@@ -2,7 +2,7 @@
 (docs/architecture.md, "Reading a path").
 
 A compaction reads every node of the span it summarizes, but through the nodes' stored digests
-(compaction/digest.py): the transcript parts, the user's readings and the assistants' file calls.
+(retention/digest.py): the transcript parts, the user's readings and the assistants' file calls.
 A node's body (content, data, stop reason, timestamp) is read only for the few entries something
 looks at: the kept tail, the first message of the span, a hook or the extractive summary. Reading
 the bodies of a 20,000-node span with the rest of each row was a third of the load, so a load
@@ -23,8 +23,8 @@ from typing import Any
 
 import orjson
 
-from sessions_app.compaction.digest import Digest
 from sessions_app.compaction.messages import USER, Block, Entry, Usage
+from sessions_app.retention.digest import Digest
 
 from .errors import UnknownNodeError
 

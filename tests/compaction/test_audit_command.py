@@ -14,6 +14,7 @@ from django.core.management.base import CommandError
 from sessions_app.demo_data import PI_SESSIONS_DIR
 from sessions_app.importers import import_file
 from sessions_app.models import CompactionEntry, Session
+from sessions_app.retention.audit import AUDIT_VERSION
 from tests.web.test_compaction_audit import KEPT, LOST, build_planted
 
 pytestmark = [pytest.mark.django_db, pytest.mark.postgres]
@@ -79,7 +80,7 @@ def test_report_shows_scores_and_lost_facts(db: None) -> None:
 
 def test_one_compaction_by_key_and_refresh(db: None) -> None:
     p = build_planted()
-    fake = {"version": 1, "kept": 0, "total": 0, "by_kind": {}, "span": {}, "facts": []}
+    fake = {"version": AUDIT_VERSION, "kept": 0, "total": 0, "by_kind": {}, "span": {}, "facts": []}
     CompactionEntry.objects.filter(pk=p.entry.pk).update(audit=fake, retention=None)
     stale = run_json(str(p.session.pk), "--compaction", p.entry.node.key)
     assert stale["compactions"][0]["total"] == 0  # the stored audit, as stored

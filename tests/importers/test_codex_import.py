@@ -20,13 +20,13 @@ from django.test import Client
 from django.urls import reverse
 
 from sessions_app import store
-from sessions_app.compaction import tool_outcomes
 from sessions_app.compaction.context import build_context
 from sessions_app.formats import codex as codex_format
 from sessions_app.formats import detect_format
 from sessions_app.importers import import_file
 from sessions_app.models import Agent, CompactionEntry, Event, Node, Session
 from sessions_app.presenters.compaction import compaction_view
+from sessions_app.retention import tool_outcomes
 from tests.web.conftest import HX
 
 from .helpers import DATA, jsonl, raw_lines, row_counts, run, snapshot, write
@@ -452,8 +452,8 @@ def test_an_older_rollout_without_the_envelope(tmp_path: Path) -> None:
 
 def test_codex_shell_command_calls_are_command_facts(imported: Any) -> None:
     """`shell_command` (Codex's newer shell tool) is a shell tool: its commands are audited."""
-    from sessions_app.compaction.facts import extract_facts
     from sessions_app.compaction.vocabulary import FactKind
+    from sessions_app.retention.facts import extract_facts
 
     path = store.path_entries(imported.session)
     commands = {f.text for f in extract_facts(path) if f.kind == FactKind.COMMAND}

@@ -19,13 +19,13 @@ from django.db import connection
 from django.utils import timezone
 
 from sessions_app import store
-from sessions_app.compaction.audit import AUDIT_VERSION
 from sessions_app.compaction.context import build_context
 from sessions_app.compaction.validate import CompactionPayload
 from sessions_app.llm.base import Provider
 from sessions_app.llm.offline import OfflineProvider
 from sessions_app.llm.profiles import ModelProfile, build_provider
 from sessions_app.models import Agent, CompactionEntry, CompactionTask, Event, Node, Run, Session
+from sessions_app.retention.audit import AUDIT_VERSION
 from sessions_app.runtime import compact_fork, hooks
 from sessions_app.runtime.agents import list_agent_definitions
 from sessions_app.runtime.auto_compaction import ForkCompaction

@@ -1,4 +1,4 @@
-"""Digests written with every node and read back by a compaction's path load (compaction/digest.py),
+"""Digests written with every node and read back by a compaction's path load (retention/digest.py),
 on SQLite and (via `make test`) PostgreSQL."""
 
 from __future__ import annotations
@@ -8,13 +8,13 @@ from typing import Any
 import pytest
 
 from sessions_app import store
-from sessions_app.compaction.digest import DIGEST_VERSION, digest_of
 from sessions_app.compaction.messages import Entry
 from sessions_app.compaction.prepare import Preparation, prepare
 from sessions_app.compaction.serialize import serialize_entries
 from sessions_app.compaction.settings import CompactionSettings
 from sessions_app.compaction.summary import build_requests
 from sessions_app.models import Node, Session
+from sessions_app.retention.digest import DIGEST_VERSION, digest_of
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db]
 

@@ -1,5 +1,5 @@
 """A node whose text SQLite takes but no database here stores alike (PostgreSQL refuses the node
-itself): it gets no digest, and its digest is worked out when read (compaction/digest.py)."""
+itself): it gets no digest, and its digest is worked out when read (retention/digest.py)."""
 
 from __future__ import annotations
 

@@ -23,6 +23,7 @@ from sessions_app.demo_data import PI_SESSIONS_DIR
 from sessions_app.importers import import_file
 from sessions_app.models import CompactionEntry, Session
 from sessions_app.presenters.audit import retention_label, score_label
+from sessions_app.retention.audit import AUDIT_VERSION
 from sessions_app.store import audits
 from sessions_app.store.audits import current_audit
 from tests.web.builders import XSS, XSS_ESCAPED, build_session
@@ -245,7 +246,7 @@ def test_an_audit_that_cannot_be_computed_is_a_message_not_a_500(
 
 def test_a_span_without_facts_says_so(viewer_client: Client, planted: Planted) -> None:
     empty = {
-        "version": 1,
+        "version": AUDIT_VERSION,
         "kept": 0,
         "total": 0,
         "by_kind": {},
@@ -263,7 +264,7 @@ def test_a_span_without_facts_says_so(viewer_client: Client, planted: Planted) -
 def _stale(entry: CompactionEntry) -> None:
     """A stored audit of the current version that says nothing (as if computed on other data)."""
     fake = {
-        "version": 1,
+        "version": AUDIT_VERSION,
         "kept": 0,
         "total": 0,
         "by_kind": {},

@@ -7,12 +7,16 @@ from __future__ import annotations
 import re
 from typing import Any, Final, cast
 
+from sessions_app.compaction.fileops import FILE_TOOLS
 from sessions_app.compaction.messages import MESSAGE, Block, Entry
 
 from .. import jsonl
 from .entries import BASE_KEYS, line_entry, message_content, message_entry
 
-_FILE_TOOL_CALL = re.compile(rb'"name":"(?:read|write|edit)"')
+# Every tool file tracking reads (fileops.FILE_TOOLS); pi's own calls are read/write/edit.
+_FILE_TOOL_CALL = re.compile(
+    b'"name":"(?:' + b"|".join(re.escape(name.encode()) for name in FILE_TOOLS) + b')"'
+)
 
 
 class LazyEntry(Entry):
@@ -97,9 +101,6 @@ class LazyEntry(Entry):
         return (Entry, tuple(getattr(self, f) for f in _FIELDS))
 
 
-_FILE_TOOLS = frozenset({"read", "write", "edit"})
-
-
 def _names_file_tool(obj: dict[str, Any]) -> bool:
     # Any value named "name" that is a file tool's, at any depth of the message: a superset of
     # the tool calls file tracking looks at, as the byte pattern above is.
@@ -108,7 +109,7 @@ def _names_file_tool(obj: dict[str, Any]) -> bool:
         value = stack.pop()
         if isinstance(value, dict):
             name = value.get("name")
-            if isinstance(name, str) and name in _FILE_TOOLS:
+            if isinstance(name, str) and name in FILE_TOOLS:
                 return True
             stack.extend(value.values())
         elif isinstance(value, list):

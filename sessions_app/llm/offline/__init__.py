@@ -2,7 +2,7 @@
 
 It plays a scripted `Scenario` (`scenario`), or echoes the latest user text when there is none.
 It writes no summaries: compactions without a model use the engine's extractive summarizer
-(`sessions_app.compaction.extractive`). Token estimates (`estimate`) use the engine's counter.
+(`sessions_app.retention.extractive`). Token estimates (`estimate`) use the engine's counter.
 `provider` holds `OfflineProvider` itself.
 """
 

@@ -18,7 +18,6 @@ from pathlib import Path
 from typing import Any
 
 from sessions_app.compaction.messages import Block, Usage
-from sessions_app.compaction.phrases import clip
 from sessions_app.compaction.vocabulary import StopReason
 from sessions_app.llm.base import (
     AssistantMessage,
@@ -35,6 +34,7 @@ from sessions_app.llm.base import (
 )
 from sessions_app.llm.offline.estimate import block_text, count_text, estimate_request_tokens, message_text
 from sessions_app.llm.offline.scenario import Scenario, normalize_stop, scripted_error
+from sessions_app.retention.phrases import clip
 
 PROVIDER = "offline"
 

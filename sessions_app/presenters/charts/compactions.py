@@ -14,9 +14,9 @@ from django.db.models import F, OuterRef, Q, Subquery, Window
 from django.db.models.fields.json import KeyTransform
 from django.db.models.functions import Length, Mod, RowNumber
 
-from sessions_app.compaction.audit import AUDIT_VERSION
 from sessions_app.models import CompactionEntry, Node, Session
 from sessions_app.presenters.audit import Retention, counts, summarizer_label
+from sessions_app.retention.audit import AUDIT_VERSION
 from sessions_app.store.audits import current_audit, session_compactions
 
 # Compactions drawn at most (three marker points each, so the marker trace stays within

@@ -1,5 +1,5 @@
 """The retention chart: per compaction, the share of the facts of its span still visible to the
-model (the audit of sessions_app/compaction/audit.py). Its own module because it reads only the
+model (the audit of sessions_app/retention/audit.py). Its own module because it reads only the
 audits' counts, not the calls, and the compaction panel's story is told apart from the token lines.
 """
 

@@ -29,10 +29,8 @@ from django.db.models import F
 from django.utils import timezone
 
 from sessions_app import store
-from sessions_app.compaction.carry_over import CARRIED_KINDS, Guarded, carry_over
 from sessions_app.compaction.collector import collector_paused
 from sessions_app.compaction.compact import compact as compact_plan
-from sessions_app.compaction.extractive import compact_extractive
 from sessions_app.compaction.messages import LlmMessage
 from sessions_app.compaction.prepare import NothingToDo, Preparation, prepare
 from sessions_app.compaction.settings import CompactionSettings
@@ -40,6 +38,7 @@ from sessions_app.compaction.summary import SPLIT_DIVIDER, SummaryRequest, Summa
 from sessions_app.compaction.validate import CompactionPayload
 from sessions_app.compaction.vocabulary import (
     EXTRACTIVE_SUMMARIZER,
+    MASKING_SUMMARIZER,
     AgentRole,
     StopReason,
     SummaryStrategy,
@@ -55,7 +54,10 @@ from sessions_app.llm.base import (
     TextDelta,
 )
 from sessions_app.models import Agent, CompactionTask, Run, Session
-from sessions_app.runtime import hooks, live
+from sessions_app.retention.carry_over import CARRIED_KINDS, Guarded, carry_over
+from sessions_app.retention.extractive import compact_extractive
+from sessions_app.retention.masking import compact_masking
+from sessions_app.runtime import hooks, live, probe_audit
 from sessions_app.runtime.agents import COMPACT_AGENT, resolve_definition
 from sessions_app.runtime.compact_fork import prompt as fork_prompt
 from sessions_app.runtime.compact_fork.apply import (
@@ -146,8 +148,12 @@ class CompactFork:
 
         instructions = task.instructions or None
         requests = await sync_to_async(_requests)(prep, instructions)
-        extractive_reason = self._extractive_reason(settings)
-        summarizer = EXTRACTIVE_SUMMARIZER if extractive_reason else self._provider().model
+        masking = settings.strategy == SummaryStrategy.MASKING
+        extractive_reason = "" if masking else self._extractive_reason(settings)
+        if masking:
+            summarizer = MASKING_SUMMARIZER
+        else:
+            summarizer = EXTRACTIVE_SUMMARIZER if extractive_reason else self._provider().model
         await sync_to_async(self._start_fork)(
             session, prep, requests.all, from_hook=decision is not None, summarizer=summarizer
         )
@@ -156,6 +162,10 @@ class CompactFork:
             payload = decision
             payload.from_hook = True
             summarizer = "hook"
+        elif masking:
+            payload = await self._without_model(
+                prep, instructions, MASKING_SUMMARIZER, "the session's compaction.strategy is masking"
+            )
         elif extractive_reason:
             payload = await self._extractive(prep, instructions, extractive_reason)
         else:
@@ -267,12 +277,22 @@ class CompactFork:
     async def _extractive(
         self, prep: Preparation, instructions: str | None, reason: str
     ) -> CompactionPayload:
-        """The extractive summary, recorded as such and streamed like a model's (one delta)."""
-        payload = await sync_to_async(compact_extractive)(prep, instructions)
+        """The extractive summary, recorded as such and streamed like a model's."""
+        return await self._without_model(prep, instructions, EXTRACTIVE_SUMMARIZER, reason)
+
+    async def _without_model(
+        self, prep: Preparation, instructions: str | None, summarizer: str, reason: str
+    ) -> CompactionPayload:
+        """A summary no model writes (`extractive` or `masking`), recorded as such with a
+        `compact_<summarizer>` event giving the reason, and streamed like a model's."""
+        if summarizer == MASKING_SUMMARIZER:
+            payload = await sync_to_async(compact_masking)(prep)
+        else:
+            payload = await sync_to_async(compact_extractive)(prep, instructions)
         assert self.record is not None
         if self.record.run_id is not None:
-            await Run.objects.filter(pk=self.record.run_id).aupdate(model=EXTRACTIVE_SUMMARIZER)
-        await sync_to_async(self._event)("compact_extractive", {"task_id": self.task_id, "reason": reason})
+            await Run.objects.filter(pk=self.record.run_id).aupdate(model=summarizer)
+        await sync_to_async(self._event)(f"compact_{summarizer}", {"task_id": self.task_id, "reason": reason})
         # Streamed line by line like a model's answer; CUTPOINT_OFFLINE_CHUNK_DELAY paces it so a
         # demo without an API key has a stream to watch.
         delay = float(getattr(django_settings, "CUTPOINT_OFFLINE_CHUNK_DELAY", 0.0) or 0.0)
@@ -467,17 +487,20 @@ async def compact(
     return await run_task(task.pk, provider=provider, on_delta=on_delta)
 
 
-async def audit_outcome(outcome: CompactionOutcome) -> CompactionOutcome:
+async def audit_outcome(outcome: CompactionOutcome, provider: Provider | None = None) -> CompactionOutcome:
     """Compute the retention audit of the compaction a task wrote, which the compaction itself does
-    not wait for (store/audits.py), so the dashboard and the session list find it ready."""
+    not wait for (store/audits.py), so the dashboard and the session list find it ready; then,
+    when probe checks are on, the probe check beside it (runtime/probe_audit.py)."""
     if outcome.status == TaskStatus.COMPLETED and outcome.compaction_id is not None:
         await sync_to_async(audit_written)(outcome.compaction_id)
+        if probe_audit.enabled():
+            await probe_audit.probe_compaction(outcome.compaction_id, provider)
     return outcome
 
 
 async def run_and_audit(task_id: int, *, provider: Provider | None = None) -> CompactionOutcome:
     """Run a task, then audit what it wrote: for work in the background, where nobody waits."""
-    return await audit_outcome(await run_task(task_id, provider=provider))
+    return await audit_outcome(await run_task(task_id, provider=provider), provider)
 
 
 def start_in_background(task_id: int, *, provider: Provider | None = None) -> None:

@@ -2,7 +2,7 @@
 
 The run and compaction pages show the exact prompt a fork was given. Most of a long prompt is the
 summarized span's transcript, and when it was joined from the nodes' stored digests those parts
-are on the nodes already (compaction/digest.py): the event then records the text around them and
+are on the nodes already (retention/digest.py): the event then records the text around them and
 the span's first and last node, not a second copy of megabytes (issue 17). Reading it back joins
 the same stored parts, so the text is the one sent.
 """

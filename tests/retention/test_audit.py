@@ -5,10 +5,10 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sessions_app.compaction.audit import audit_at, audit_preparation, audit_span, span_auditor
 from sessions_app.compaction.prepare import Preparation, prepare
 from sessions_app.compaction.settings import CompactionSettings
 from sessions_app.compaction.vocabulary import FactKind
+from sessions_app.retention.audit import audit_at, audit_preparation, audit_span, span_auditor
 from tests.compaction.builders import Chain, text
 
 

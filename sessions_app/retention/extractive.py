@@ -17,15 +17,28 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
-from . import sections as S
-from .facts import Fact
+from sessions_app.compaction import sections as S
+from sessions_app.compaction.messages import MESSAGE, USER, Entry
+from sessions_app.compaction.prepare import Preparation
+from sessions_app.compaction.prompts import DEFAULT_SECTIONS, PI_SECTIONS, TURN_PREFIX_SECTIONS
+from sessions_app.compaction.summary import (
+    assemble_summary,
+    history_max_tokens,
+    make_payload,
+    turn_prefix_max_tokens,
+)
+from sessions_app.compaction.tokens import count_text
+from sessions_app.compaction.validate import CompactionPayload
+from sessions_app.compaction.vocabulary import FactKind
+
+from .fact import Fact
 from .facts import extract_facts as _extract
-from .messages import MESSAGE, USER, Entry
+from .findings import FINAL
 from .phrases import (
+    anchor_tokens,
     clip,
     is_constraint,
     is_deferred,
-    is_request,
     is_reversal,
     lifts,
     message_text,
@@ -33,15 +46,9 @@ from .phrases import (
     sentences,
     stems,
 )
-from .prepare import Preparation
-from .prompts import DEFAULT_SECTIONS, PI_SECTIONS, TURN_PREFIX_SECTIONS
-from .summary import assemble_summary, history_max_tokens, make_payload, turn_prefix_max_tokens
-from .tokens import count_text
-from .validate import CompactionPayload
-from .vocabulary import FactKind
 
-TARGET_TOKENS: Final = 2800  # the history part; well inside the reserve of any sane setting
-PREFIX_TARGET_TOKENS: Final = 800
+TARGET_TOKENS: Final = 3200  # the history part; well inside the reserve of any sane setting
+PREFIX_TARGET_TOKENS: Final = 600
 _ITEM_CHARS: Final = 300
 
 
@@ -52,6 +59,15 @@ COMMAND: Final = 2  # other successful commands
 WORK: Final = 3  # fixed errors, decisions, early progress, previous notes
 CONTEXT: Final = 4  # values, failed commands, sub-agent results, denied calls, stored outputs
 KEEP: Final = 9  # goal, constraints, open requests: never trimmed
+COMMANDS: Final = "commands"  # the Critical Context's command lines, at most MAX_COMMANDS
+MAX_COMMANDS: Final = 10
+# How to build, run or test a project: worth keeping even when it passed.
+_HOW_TO = re.compile(
+    r"\b(?:test|tests|pytest|unittest|tox|nox|jest|vitest|mocha|cargo|go (?:test|build|run|vet)|make|cmake|"
+    r"ctest|npm (?:test|run)|pnpm|yarn|tsc|mypy|ruff|flake8|pylint|eslint|clippy|build|gradle|mvn|"
+    r"dotnet|bazel|just|uv run|poetry run|python -m|bench)\b"
+)
+_SLASH = re.compile(r"^\s*/\S+\s*$")
 _READ_ONLY = re.compile(
     r"^(?:cd\s+\S+\s*&&\s*)*(?:grep|rg|ls|cat|head|tail|wc|find|echo|pwd|which|tree|stat|file|du|df|ss|ps|"
     r"sed -n|awk|less|git (?:status|log|diff|show|branch|remote))\b"
@@ -109,6 +125,11 @@ def _overlaps(a: str, b: str, share: float = 0.6) -> bool:
     return bool(wa) and len(wa & wb) >= share * len(wa)
 
 
+def _named(text: str) -> bool:
+    """The text names something exact (an identifier, a number, a path): trimmed after vaguer text."""
+    return bool(anchor_tokens(text)) or any(ch.isdigit() for ch in text) or "/" in text
+
+
 def _error_line(f: Fact) -> str:
     if f.resolved_by is not None:
         fix = f"; fix: {', '.join(clip(x, 80) for x in f.fix[:3])}" if f.fix else ""
@@ -122,7 +143,16 @@ def _command_line(f: Fact) -> str:
 
 
 def _fact_items(
-    items: _Items, facts: list[Fact], *, tools: str, files: str, critical: str, done: str, blocked: str
+    items: _Items,
+    facts: list[Fact],
+    *,
+    tools: str,
+    files: str,
+    critical: str,
+    done: str,
+    blocked: str,
+    state: str,
+    commands: str,
 ) -> None:
     """File the facts of one span under the sections they belong to."""
     values: dict[str, list[str]] = {}
@@ -132,11 +162,18 @@ def _fact_items(
             items.add(S.CONSTRAINTS, f.text, KEEP)
         elif kind == FactKind.DECISION:
             items.add(S.DECISIONS, f.text, CONTEXT)
+        elif kind == FactKind.FINDING:
+            # A turn's answer says where the work stands; a sentence between tool calls is a
+            # finding on the way, trimmed before it (docs/retention.md, "Summaries").
+            items.add(state, f.text, WORK if f.detail == FINAL and _named(f.text) else MENTION)
         elif kind == FactKind.ERROR:
             items.add(done if f.resolved_by is not None else blocked, _error_line(f), CONTEXT)
         elif kind == FactKind.COMMAND:
-            priority = CONTEXT if f.failed else (LOOKUP if _READ_ONLY.match(f.text) else COMMAND)
-            items.add(critical, _command_line(f), priority)
+            # Commands only when they failed, changed something or build/run/test the project.
+            if f.failed:
+                items.add(commands, _command_line(f), CONTEXT)
+            elif not _READ_ONLY.match(f.text):
+                items.add(commands, _command_line(f), CONTEXT if _HOW_TO.search(f.text) else COMMAND)
         elif kind == FactKind.VALUE:
             values.setdefault(f.detail, []).append(f.text)
         elif kind == FactKind.DENIED:
@@ -148,7 +185,7 @@ def _fact_items(
     # A value is given in the user's own sentence, which holds it verbatim; one item per sentence.
     for context, given in values.items():
         shown = ", ".join(f"`{v}`" for v in given if v not in context)
-        line = f"User gave: {context}" if context else ""
+        line = f"User gave: {clip(context, 200)}" if context else ""
         if shown:
             line = f"{line} ({shown})" if line else f"User gave: {shown}"
         items.add(critical, line, CONTEXT)
@@ -161,6 +198,8 @@ def _previous_priority(kind: str, item: str) -> int:
     """How an item of the previous summary ranks for trimming, from the way U2 wrote it."""
     if kind in (S.GOAL, S.CONSTRAINTS, S.NEXT):
         return KEEP
+    if kind == S.STATE:
+        return WORK if _named(item) else MENTION
     if item.startswith(("Mentioned: ", "User asked: ", "(earlier turn) ", "File: ")):
         return MENTION
     if item.startswith("Ran `") and item.endswith("(exit 0)"):
@@ -174,8 +213,24 @@ def _previous_priority(kind: str, item: str) -> int:
 
 def _merge_previous(items: _Items, previous: S.ParsedSummary, has_new_turns: bool) -> None:
     """Every section of the previous summary, the turn-context block and loose text included."""
-    for kind in (S.GOAL, S.CONSTRAINTS, S.NEXT, S.DONE, S.BLOCKED, S.DECISIONS, S.CRITICAL, S.FILES, S.TOOLS):
+    for kind in (
+        S.GOAL,
+        S.CONSTRAINTS,
+        S.NEXT,
+        S.DONE,
+        S.BLOCKED,
+        S.STATE,
+        S.DECISIONS,
+        S.CRITICAL,
+        S.FILES,
+        S.TOOLS,
+    ):
         for item in previous.items(kind):
+            if item.startswith("Ran `"):
+                # A command line of the previous summary: kept only as it would be now.
+                if not _READ_ONLY.match(item.removeprefix("Ran `")):
+                    items.add(COMMANDS, item, _previous_priority(kind, item))
+                continue
             items.add(kind, item, _previous_priority(kind, item))
     # The split turn of the previous compaction is history now: its request is done once a newer
     # request exists, otherwise still the work in progress; its constraints join the others.
@@ -204,8 +259,10 @@ def _history_items(prep: Preparation, instructions: str | None) -> _Items:
     pi = prep.settings.is_pi
     tools = S.CRITICAL if pi else S.TOOLS
     files = S.CRITICAL if pi else S.FILES
-    if not items.get(S.GOAL) and users:
-        items.add(S.GOAL, clip(message_text(users[0]), 300), KEEP)
+    # The goal is the first message that says something: a lone slash command ("/mode") is not.
+    goal = next((u for u in users if not _SLASH.match(message_text(u))), None)
+    if not items.get(S.GOAL) and goal is not None:
+        items.add(S.GOAL, clip(message_text(goal), 300), KEEP)
     if instructions and instructions.strip():
         items.add(S.CRITICAL, f"Focus requested for this summary: {instructions.strip()}", KEEP)
 
@@ -223,7 +280,17 @@ def _history_items(prep: Preparation, instructions: str | None) -> _Items:
         else:
             items.add(S.BLOCKED, old, CONTEXT)
 
-    _fact_items(items, facts, tools=tools, files=files, critical=S.CRITICAL, done=S.DONE, blocked=S.BLOCKED)
+    _fact_items(
+        items,
+        facts,
+        tools=tools,
+        files=files,
+        critical=S.CRITICAL,
+        done=S.DONE,
+        blocked=S.BLOCKED,
+        state=S.STATE,
+        commands=COMMANDS,
+    )
     requests = _of(facts, FactKind.REQUEST)
     for r in requests:
         items.add(S.NEXT if is_deferred(r.text) else S.IN_PROGRESS, r.text, KEEP)
@@ -231,7 +298,9 @@ def _history_items(prep: Preparation, instructions: str | None) -> _Items:
     open_nodes = {r.node for r in requests if not is_deferred(r.text)}
     for u in users[1:] if not previous.items(S.GOAL) else users:
         if u.key not in open_nodes:
-            items.add(S.DONE, f"User asked: {_asked(message_text(u))}", MENTION)
+            asked = _asked(message_text(u))
+            if asked:
+                items.add(S.DONE, f"User asked: {asked}", WORK)
     listed = [*prep.read_files, *prep.modified_files]
     for f in _of(facts, FactKind.FILE):
         if not any(p == f.text or p.endswith("/" + f.text.lstrip("./~")) for p in listed):
@@ -240,10 +309,11 @@ def _history_items(prep: Preparation, instructions: str | None) -> _Items:
 
 
 def _asked(text: str) -> str:
-    """The requests of a user message without its constraints, else its first sentence."""
-    said = sentences(text)
-    asks = [s for s in said if is_request(s) and not is_constraint(s)]
-    return clip(" ".join(asks or said[:1]) or text, 160)
+    """A finished request in the user's own words (all of them, up to a bound); "" for a message
+    that asks nothing and names nothing ("Nice.", "thanks")."""
+    # Sentences that read as constraints are listed (or, once lifted, dropped) under Constraints.
+    said = [s for s in sentences(text) if (len(stems(s)) >= 2 or anchor_tokens(s)) and not is_constraint(s)]
+    return clip(" ".join(said), _ITEM_CHARS) if said else ""
 
 
 def _prefix_items(prep: Preparation) -> _Items:
@@ -260,6 +330,8 @@ def _prefix_items(prep: Preparation) -> _Items:
         critical=S.SUFFIX_CONTEXT,
         done=S.EARLY_PROGRESS,
         blocked=S.SUFFIX_CONTEXT,
+        state=S.EARLY_PROGRESS,
+        commands=S.SUFFIX_CONTEXT,
     )
     # Repeated here so that a merge files them with the other constraints (`_merge_previous`).
     for f in _of(facts, FactKind.CONSTRAINT):
@@ -278,6 +350,19 @@ _PROGRESS_PARTS: Final = (
 )
 
 
+STATE_HEADING: Final = "State of the Work"
+
+
+def with_state(layout: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str], ...]:
+    """The extractive layout: the summary prompt's sections plus "State of the Work" after Progress."""
+    out: list[tuple[str, str]] = []
+    for name, hint in layout:
+        out.append((name, hint))
+        if name == "Progress":
+            out.append((STATE_HEADING, "what was changed and concluded, in the assistant's words"))
+    return tuple(out)
+
+
 def _render(items: _Items, layout: tuple[tuple[str, str], ...]) -> str:
     out: list[str] = []
     for name, _hint in layout:
@@ -288,7 +373,11 @@ def _render(items: _Items, layout: tuple[tuple[str, str], ...]) -> str:
                 out.append(f"### {sub}\n" + _lines(items.get(sub_kind), marker))
             continue
         marker = "1. " if kind == S.NEXT else "- "
-        out.append(f"## {name}\n" + _lines(items.get(kind or ""), marker))
+        listed = items.get(kind or "")
+        if kind == S.CRITICAL:
+            # The latest runs of the commands worth repeating, at most MAX_COMMANDS of them.
+            listed = [*listed, *items.get(COMMANDS)[-MAX_COMMANDS:]]
+        out.append(f"## {name}\n" + _lines(listed, marker))
     return "\n\n".join(out)
 
 
@@ -311,7 +400,7 @@ def _fit(items: _Items, layout: tuple[tuple[str, str], ...], budget: int) -> str
 def extractive_texts(prep: Preparation, instructions: str | None = None) -> tuple[str | None, str | None]:
     """(history, turn prefix) texts for `assemble_summary`; a part the plan does not need is None."""
     split = prep.is_split_turn and bool(prep.turn_prefix_messages)
-    layout = PI_SECTIONS if prep.settings.is_pi else DEFAULT_SECTIONS
+    layout = with_state(PI_SECTIONS if prep.settings.is_pi else DEFAULT_SECTIONS)
     history: str | None = None
     if not (split and not prep.summarize_messages):
         budget = min(TARGET_TOKENS, history_max_tokens(prep.settings.reserve_tokens, pi=prep.settings.is_pi))

@@ -14,17 +14,29 @@ alone (docs/compaction.md, "Retention audit").
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import chain, islice
 from typing import Any, Final
 
+from sessions_app.compaction.messages import (
+    ASSISTANT,
+    BASH_EXECUTION,
+    COMPACTION,
+    MESSAGE,
+    TOOL_RESULT,
+    USER,
+    Entry,
+)
+from sessions_app.compaction.vocabulary import FactKind
+
 from .digest import Said, digest
-from .messages import ASSISTANT, BASH_EXECUTION, COMPACTION, MESSAGE, TOOL_RESULT, USER, Entry
+from .fact import Fact
+from .findings import assistant_facts, subagent_facts
 from .phrases import (
     anchor_tokens,
     clip,
-    is_decision,
     is_reversal,
     lifts,
     message_text,
@@ -41,7 +53,6 @@ from .tool_outcomes import (
     command_spellings,
     exit_code,
     file_args,
-    gist,
     is_denial,
     is_failure,
     is_shell_tool,
@@ -50,30 +61,6 @@ from .tool_outcomes import (
     salient_line,
     tool_base,
 )
-from .vocabulary import FactKind
-
-
-@dataclass(frozen=True, slots=True)
-class Fact:
-    """One thing a summary should keep, and the node it came from.
-
-    `anchors` are groups of alternatives that must appear verbatim where the model can see them;
-    `words` are the stems of which most must share one line with them (see audit.py).
-    """
-
-    kind: FactKind
-    text: str
-    node: str
-    anchors: tuple[tuple[str, ...], ...] = ()
-    words: frozenset[str] = frozenset()
-    detail: str = ""
-    # Set for errors: the node whose successful call resolved it, and what was done in between.
-    resolved_by: str | None = None
-    fix: tuple[str, ...] = ()
-    # Set for commands: the exit status of the last run (None when unknown).
-    exit_code: int | None = None
-    failed: bool = False
-
 
 # --- the walk ---------------------------------------------------------------------------------
 
@@ -220,7 +207,7 @@ def _conversation_facts(walk: _Walk, span: Sequence[Entry], after: Sequence[Entr
     # A user message is read through its digest (its sentences that read as constraints or
     # requests, stored when it was written; digest.py), its text only when a kind needs more.
     # An assistant's text is read only when its kinds of fact are wanted.
-    assistants = walk.wants(FactKind.DECISION, FactKind.FILE)
+    assistants = walk.wants(FactKind.DECISION, FactKind.FINDING, FactKind.FILE)
     user_text = walk.wants(FactKind.VALUE, FactKind.FILE)
     user_entries = [e for e in span if e.kind == MESSAGE and e.role == USER]
     digests = {id(e): digest(e) for e in user_entries}
@@ -244,9 +231,9 @@ def _conversation_facts(walk: _Walk, span: Sequence[Entry], after: Sequence[Entr
                 _user_facts(walk, e, d.said, is_last, constraints, user_text)
         elif e.role == ASSISTANT and assistants:
             text = message_text(e)
-            for s in sentences(text):
-                if is_decision(s):
-                    walk.add(Fact(FactKind.DECISION, clip(s), e.key, anchor_tokens(s), stems(s)))
+            if walk.wants(FactKind.DECISION, FactKind.FINDING):
+                for fact in assistant_facts((e,)):
+                    walk.add(fact)
             for call in e.content:
                 if isinstance(call, dict) and call.get("type") == "tool_call":
                     for path in file_args(call.get("arguments")):
@@ -323,7 +310,7 @@ def _call_facts(walk: _Walk, call: _Call, later: Iterable[_Call]) -> None:
     command = call.command
     if command:
         code = exit_code(result) if result is not None else None
-        failed = result is not None and is_failure(result)
+        failed = result is not None and is_failure(result) and not _no_match(command, result)
         status = (
             "no result"
             if result is None
@@ -344,7 +331,7 @@ def _call_facts(walk: _Walk, call: _Call, later: Iterable[_Call]) -> None:
     if result is None:
         return
     text = result_text(result)
-    if is_failure(result):
+    if is_failure(result) and not _no_match(command, result):
         line = salient_line(text) or "(no output)"
         resolved_by, fix = _resolution(call, later)
         walk.add(
@@ -360,19 +347,19 @@ def _call_facts(walk: _Walk, call: _Call, later: Iterable[_Call]) -> None:
             )
         )
     elif is_subagent_tool(call.name) and text.strip():
-        found = gist(text)
-        walk.add(
-            Fact(
-                FactKind.SUBAGENT,
-                found,
-                result.key,
-                anchor_tokens(found)[:3],
-                stems(found),
-                detail=f"from {call.label}",
-            )
-        )
+        for found in subagent_facts(text, result.key, call.label):
+            walk.add(replace(found, kind=FactKind.SUBAGENT))
     for ref, anchors in artifact_refs(result):
         walk.add(Fact(FactKind.ARTIFACT, f"{ref} ({call.label})", result.key, (anchors,)), key=ref)
+
+
+_SEARCH = re.compile(r"^(?:cd\s+\S+\s*(?:&&|;)\s*)*(?:grep|rg|egrep|fgrep|ag|ack|git grep)\b")
+
+
+def _no_match(command: str | None, result: Entry) -> bool:
+    """A search that found nothing: grep and its kin exit 1 for "no match", which is an answer,
+    not an error (exit 2 and above are errors)."""
+    return command is not None and _SEARCH.match(command) is not None and exit_code(result) == 1
 
 
 def _add_command(walk: _Walk, fact: Fact) -> None:

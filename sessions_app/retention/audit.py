@@ -21,13 +21,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
-from .facts import ALL_KINDS, Fact, extract_facts
-from .messages import ASSISTANT, BASH_EXECUTION, COMPACTION, MESSAGE, Entry
-from .phrases import message_text, normalize, stems
-from .prepare import Preparation
-from .vocabulary import FactKind
+from sessions_app.compaction.messages import ASSISTANT, BASH_EXECUTION, COMPACTION, MESSAGE, Entry
+from sessions_app.compaction.prepare import Preparation
+from sessions_app.compaction.vocabulary import FactKind
 
-AUDIT_VERSION: Final = 1  # stored audits of an older version are recomputed when read
+from .facts import ALL_KINDS, Fact, extract_facts
+from .phrases import message_text, normalize, stems
+
+AUDIT_VERSION: Final = 2  # stored audits of an older version are recomputed when read
 WORD_SHARE: Final = 0.6  # of a sentence fact's content words that must share one line
 ANCHORED_WORD_SHARE: Final = 0.34  # when the fact's anchors (identifiers, numbers) are all there
 COMMAND_WORD_SHARE: Final = 0.8  # a command quoted in part still counts if nearly all of it is there
@@ -43,7 +44,14 @@ _DENIAL_WORDS: Final = (
     "disallowed",
 )
 _SENTENCE_KINDS: Final = frozenset(
-    {FactKind.CONSTRAINT, FactKind.REQUEST, FactKind.DECISION, FactKind.ERROR, FactKind.SUBAGENT}
+    {
+        FactKind.CONSTRAINT,
+        FactKind.REQUEST,
+        FactKind.DECISION,
+        FactKind.ERROR,
+        FactKind.SUBAGENT,
+        FactKind.FINDING,
+    }
 )
 
 Where = Literal["summary", "kept"]
@@ -81,6 +89,24 @@ class Audit:
         """kept / total, None when the span had no facts."""
         return self.kept / self.total if self.facts else None
 
+    @property
+    def weighted(self) -> tuple[int, int]:
+        """(kept, total) weight: a user's constraint or request counts far above a command."""
+        total = sum(weight(c.fact) for c in self.facts)
+        return sum(weight(c.fact) for c in self.facts if c.kept), total
+
+    def errors(self) -> dict[str, tuple[int, int]]:
+        """(kept, total) of the errors fixed before the cut and of those still open, apart."""
+        out = {}
+        for name, fixed in (("fixed", True), ("open", False)):
+            of = [
+                c
+                for c in self.facts
+                if c.fact.kind == FactKind.ERROR and (c.fact.resolved_by is not None) == fixed
+            ]
+            out[name] = (sum(1 for c in of if c.kept), len(of))
+        return out
+
     def lost(self) -> list[Fact]:
         return [f.fact for f in self.facts if not f.kept]
 
@@ -100,6 +126,8 @@ class Audit:
             "kept": self.kept,
             "total": self.total,
             "by_kind": {k: {"kept": a, "total": b} for k, (a, b) in self.by_kind().items()},
+            "weighted": {"kept": self.weighted[0], "total": self.weighted[1]},
+            "errors": {k: {"kept": a, "total": b} for k, (a, b) in self.errors().items()},
             "span": {"start": self.span_start, "first_kept": self.first_kept},
             "facts": [
                 {
@@ -113,6 +141,27 @@ class Audit:
                 for c in self.facts
             ],
         }
+
+
+# How much a fact weighs (docs/retention.md, "Weights"): what the user required or still wants
+# (3), what the work found, decided or is stuck on (2), the rest (1).
+_WEIGHTS: Final = {
+    FactKind.CONSTRAINT: 3,
+    FactKind.REQUEST: 3,
+    FactKind.DECISION: 2,
+    FactKind.FINDING: 2,
+    FactKind.SUBAGENT: 2,
+    FactKind.DENIED: 2,
+    FactKind.VALUE: 2,
+}
+
+
+def weight(fact: Fact) -> int:
+    if fact.kind == FactKind.ERROR:
+        return 3 if fact.resolved_by is None else 2
+    if fact.kind == FactKind.COMMAND:
+        return 2 if fact.failed else 1
+    return _WEIGHTS.get(fact.kind, 1)
 
 
 def _detail(fact: Fact) -> str:

@@ -14,10 +14,10 @@ from typing import Any, Final
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sessions_app.compaction import phrases
-from sessions_app.compaction.audit import _GRAM_AFTER, _GRAM_TEXT, Visible
 from sessions_app.compaction.messages import TOOL_RESULT, Entry
-from sessions_app.compaction.tool_outcomes import artifact_refs, exit_code
+from sessions_app.retention import phrases
+from sessions_app.retention.audit import _GRAM_AFTER, _GRAM_TEXT, Visible
+from sessions_app.retention.tool_outcomes import artifact_refs, exit_code
 
 # --- the references (the code before issue 17) ------------------------------------------------
 

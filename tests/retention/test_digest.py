@@ -1,4 +1,4 @@
-"""A node's digest (compaction/digest.py): a compaction that reads stored digests must find the
+"""A node's digest (retention/digest.py): a compaction that reads stored digests must find the
 same transcript and the same facts as one that works everything out from the entries."""
 
 from __future__ import annotations
@@ -9,13 +9,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from sessions_app.compaction.convert import to_llm
-from sessions_app.compaction.digest import Digest, digest_of
-from sessions_app.compaction.facts import extract_facts
 from sessions_app.compaction.fileops import FileOps
 from sessions_app.compaction.messages import COMPACTION, TOOL_RESULT, Entry
 from sessions_app.compaction.serialize import serialize_entries, serialize_messages
-from sessions_app.compaction.tool_outcomes import exit_code
 from sessions_app.compaction.vocabulary import FactKind
+from sessions_app.retention.digest import Digest, digest_of
+from sessions_app.retention.facts import extract_facts
+from sessions_app.retention.tool_outcomes import exit_code
 from tests.compaction.builders import Chain, text
 
 _SAYS = [

@@ -7,8 +7,11 @@ from __future__ import annotations
 import re
 from typing import Any, Final
 
-from .messages import BASH_EXECUTION, TOOL_RESULT, Entry
-from .phrases import clip, folded, looks_like_path, message_text, path_alternatives
+from sessions_app.compaction.exit_status import exit_code
+from sessions_app.compaction.messages import BASH_EXECUTION, Entry
+from sessions_app.compaction.text import folded
+
+from .phrases import clip, looks_like_path, message_text, path_alternatives
 
 _PATH_KEYS: Final = ("path", "file_path", "filePath", "file", "filename", "notebook_path", "target_file")
 
@@ -31,11 +34,6 @@ _SHELL_TOOLS: Final = frozenset(
     }
 )
 _SUBAGENT = re.compile(r"(?:^|[._-])(?:task|agent|subagent|sub_agent|delegate|dispatch_agent)$")
-_EXIT = re.compile(
-    r"\[exit code (-?\d+)\]|\b(?:exit code|exit status|exited with (?:code|status)|process exited with code)"
-    r"\s*:?\s*(-?\d+)",
-    re.I,
-)
 _STATUS_LINE = re.compile(
     r"^\s*(?:\[(?:exit code -?\d+|timed out[^\]]*)\]|exit code:? -?\d+|command exited with code -?\d+|"
     r"process exited with code -?\d+|\(no output\))\s*$",
@@ -105,23 +103,6 @@ def file_args(args: Any) -> list[str]:
     return out
 
 
-def exit_code(result: Entry) -> int | None:
-    data = result.data
-    details = data.get("details")
-    for source in (details if isinstance(details, dict) else {}, data):
-        code = source.get("exit_code", source.get("exitCode"))
-        if isinstance(code, int) and not isinstance(code, bool):
-            return code
-    text = message_text(result) if result.role == TOOL_RESULT else str(data.get("output") or "")
-    tail = text[-2000:]
-    low = folded(tail)
-    if low is not None and "exit" not in low:
-        return None  # every status line says "exit": most results are answered without the regex
-    for m in reversed(list(_EXIT.finditer(tail))):
-        return int(m.group(1) or m.group(2))
-    return None
-
-
 def is_failure(result: Entry) -> bool:
     """An error flag or a non-zero exit status; never a word in the output."""
     if result.role == BASH_EXECUTION:
@@ -141,13 +122,14 @@ def is_denial(result: Entry) -> bool:
 
 
 _PY_EXCEPTION = re.compile(
-    r"^\s*(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Failure|Warning)\b(?::|$)"
+    r"^\s*(?:E\s+)?(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Failure|Warning)\b(?::|$)"
 )
 _ERROR_MARK = re.compile(
     r"^\s*(?:E\s{2,}|error(?:\[\w+\])?:|fatal:|FAILED\b|FAIL\b|ERROR\b|panic:|npm ERR!|error TS\d+|"
     r"\S+:\d+(?::\d+)?: error\b)",
     re.I,
 )
+_ERROR_CODE = re.compile(r"\berror\s*\[?[A-Z]{1,4}\d{3,5}\]?|\[[A-Z]{1,4}\d{3,5}\]:")
 _ERROR_WORD = re.compile(
     r"\b(?:error|failed|failure|cannot|can't|could not|couldn't|unable|not found|no such|denied|refused|"
     r"invalid|missing|undefined|unexpected|timed out)\b",
@@ -165,7 +147,10 @@ def salient_line(text: str) -> str:
     for pattern in (_PY_EXCEPTION, _ERROR_MARK):
         hits = [ln for ln in lines if pattern.match(ln)]
         if hits:
-            return clip(hits[-1], 240)
+            # A compiler's first coded error is the cause ("error[E0502]: …", "error TS2322: …");
+            # what follows it ("could not compile …") only summarizes.
+            coded = [ln for ln in hits if _ERROR_CODE.search(ln)]
+            return clip(coded[0] if coded else hits[-1], 240)
     for ln in lines:
         if _ERROR_WORD.search(ln):
             return clip(ln, 240)

@@ -16,12 +16,13 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Final
 
+from sessions_app.compaction.fileops import format_file_lists
+from sessions_app.compaction.prepare import Preparation
+from sessions_app.compaction.sections import CARRIED_CONSTRAINT, CARRIED_HEADING, CARRIED_REQUEST
+from sessions_app.compaction.validate import CompactionPayload
+from sessions_app.compaction.vocabulary import FactKind
+
 from .audit import Audit, Auditor, preparation_auditor
-from .fileops import format_file_lists
-from .prepare import Preparation
-from .sections import CARRIED_CONSTRAINT, CARRIED_HEADING, CARRIED_REQUEST
-from .validate import CompactionPayload
-from .vocabulary import FactKind
 
 CARRIED_KINDS: Final = {FactKind.CONSTRAINT: CARRIED_CONSTRAINT, FactKind.REQUEST: CARRIED_REQUEST}
 

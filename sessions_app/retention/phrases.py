@@ -12,7 +12,9 @@ import re
 from dataclasses import dataclass
 from typing import Final
 
-from .messages import USER, Entry
+from sessions_app.compaction.messages import USER, Entry
+from sessions_app.compaction.stored_digest import Reading
+from sessions_app.compaction.text import block_text, folded
 
 _CLIP: Final = 300
 
@@ -38,11 +40,26 @@ _STOP_WORDS: Final = (
 _STOP: Final = frozenset(_STOP_WORDS.split())
 
 
+# Ways of saying "leave it as it is", read as one word so that a rewording matches
+# ("keep the public API unchanged" = "without changing the public API"; docs/retention.md).
+_UNCHANGED = re.compile(
+    r"\b(?:without (?:changing|touching|modifying|altering|breaking)|(?:do not|don't|dont|never|must not|"
+    r"mustn't|should not|shouldn't|not to) (?:change|touch|modify|alter|break|edit)|unchanged|untouched|"
+    r"intact|as[- ]is|leave (?:\w+ ){0,3}alone|stays? the same)\b"
+)
+UNCHANGED_WORD: Final = "unchanged"
+
+
 def stems(text: str) -> frozenset[str]:
     """Content words of `text`, lower-cased, long ones cut to a 6-letter stem so that
-    "compatible" and "compatibility" meet; tokens with digits or punctuation stay whole."""
+    "compatible" and "compatibility" meet; tokens with digits or punctuation stay whole; the
+    ways of saying "leave it unchanged" are one word."""
     out: set[str] = set()
-    for token in _WORD.findall(text.lower()):
+    low = text.lower()
+    if _UNCHANGED.search(low):
+        low = _UNCHANGED.sub(" ", low)
+        out.add(UNCHANGED_WORD)
+    for token in _WORD.findall(low):
         if token in _STOP or len(token) < 2:
             continue
         out.add(token[:6] if token.isalpha() else token)
@@ -115,8 +132,7 @@ _NOISE = re.compile(
 
 
 def message_text(entry: Entry) -> str:
-    parts = [b.get("text") or "" for b in entry.content if isinstance(b, dict) and b.get("type") == "text"]
-    text = "\n".join(p for p in parts if isinstance(p, str))
+    text = block_text(entry)
     return _NOISE.sub("", text) if entry.role == USER else text
 
 
@@ -143,17 +159,8 @@ def anchor_tokens(sentence: str) -> tuple[tuple[str, ...], ...]:
 # matches: lower-casing keeps every position and every \w/\s/\d class, and pairs each character
 # with the same ASCII letter that re.I pairs it with, except for three letters (İ, which lowers to
 # two characters, and the dotless ı and long ſ, which re.I also takes for i and s). A sentence
-# holding one of those is matched with re.I, as before. tests/compaction/test_phrases_identity.py
+# holding one of those is matched with re.I, as before. tests/retention/test_phrases_identity.py
 # checks all of this against the running Python's Unicode tables and the old classifiers.
-
-_REFOLDED: Final = re.compile("[\u0130\u0131\u017f]")
-
-
-def folded(text: str) -> str | None:
-    """`text` lower-cased when the lower-case patterns read it exactly as re.I would, else None."""
-    if text.isascii() or _REFOLDED.search(text) is None:
-        return text.lower()
-    return None
 
 
 class _Keywords:
@@ -322,15 +329,6 @@ def is_deferred(sentence: str) -> bool:
 def is_reversal(sentence: str) -> bool:
     """A sentence that lifts an earlier constraint ("you can push now", "forget the 3.9 limit")."""
     return _REVERSAL.search(sentence, folded(sentence)) is not None
-
-
-@dataclass(frozen=True, slots=True)
-class Reading:
-    """What one sentence says, each test run once (the facts walk asks each several times)."""
-
-    constraint: bool
-    request: bool
-    deferred: bool
 
 
 def read(sentence: str) -> Reading:

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from functools import cache
 
-from sessions_app.compaction.audit import audit_at
 from sessions_app.compaction.budget import context_tokens
-from sessions_app.compaction.extractive import compact_extractive
 from sessions_app.compaction.tokens import count_text
+from sessions_app.retention.audit import audit_at
+from sessions_app.retention.extractive import compact_extractive
 from tests.compaction.long_session import SETTINGS, WINDOW, Played, entry_text, norm, play
 
 

@@ -7,10 +7,10 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
-from sessions_app.compaction.facts import Fact, extract_facts
-from sessions_app.compaction.phrases import text_paths, user_values
-from sessions_app.compaction.tool_outcomes import salient_line
 from sessions_app.compaction.vocabulary import FactKind
+from sessions_app.retention.facts import Fact, extract_facts
+from sessions_app.retention.phrases import text_paths, user_values
+from sessions_app.retention.tool_outcomes import salient_line
 from tests.compaction.builders import Chain, text
 
 TRACEBACK = (

@@ -5,15 +5,15 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sessions_app.compaction.audit import audit_preparation
-from sessions_app.compaction.carry_over import carry_over
-from sessions_app.compaction.extractive import compact_extractive
 from sessions_app.compaction.prepare import Preparation, prepare
 from sessions_app.compaction.sections import parse_summary
 from sessions_app.compaction.settings import CompactionSettings
 from sessions_app.compaction.summary import SPLIT_DIVIDER
 from sessions_app.compaction.tokens import count_text
 from sessions_app.compaction.validate import CompactionPayload
+from sessions_app.retention.audit import audit_preparation
+from sessions_app.retention.carry_over import carry_over
+from sessions_app.retention.extractive import PREFIX_TARGET_TOKENS, TARGET_TOKENS, compact_extractive
 from tests.compaction.builders import Chain, text
 
 
@@ -129,7 +129,7 @@ def test_the_summary_stays_within_its_budget(turns: int, noise: str) -> None:
         c.assistant(f"I'll use option {i} instead of {i + 1} because it is smaller. {noise}")
     summary = compact_extractive(plan(c, keep=50)).summary
     history, _, prefix = summary.split("<read-files>")[0].partition(SPLIT_DIVIDER)
-    assert count_text(history) <= 3000 and count_text(prefix) <= 1000
+    assert count_text(history) <= TARGET_TOKENS and count_text(prefix) <= PREFIX_TARGET_TOKENS + 200
     # constraints are never trimmed
     constraints = parse_summary(summary).sections["constraints"]
     assert len(constraints) >= turns - 1

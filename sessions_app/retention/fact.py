@@ -1,0 +1,29 @@
+"""One fact of a summarized span: what a summary should keep, and the node it came from."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sessions_app.compaction.vocabulary import FactKind
+
+
+@dataclass(frozen=True, slots=True)
+class Fact:
+    """One thing a summary should keep, and the node it came from.
+
+    `anchors` are groups of alternatives that must appear verbatim where the model can see them;
+    `words` are the stems of which most must share one line with them (see audit.py).
+    """
+
+    kind: FactKind
+    text: str
+    node: str
+    anchors: tuple[tuple[str, ...], ...] = ()
+    words: frozenset[str] = frozenset()
+    detail: str = ""
+    # Set for errors: the node whose successful call resolved it, and what was done in between.
+    resolved_by: str | None = None
+    fix: tuple[str, ...] = ()
+    # Set for commands: the exit status of the last run (None when unknown).
+    exit_code: int | None = None
+    failed: bool = False

@@ -1,0 +1,87 @@
+"""What the assistant concluded: the findings, decisions and values of its own words
+(docs/retention.md, "Facts by structure").
+
+The place decides, not keywords: the last message of a turn (an assistant message without tool
+calls, which hands the turn back to the user) and the answer of a sub-agent carry the outcome of
+the work, so each of their sentences that says something is a fact. A message written between
+tool calls mostly narrates the next call; from those, only sentences that name something exact
+(a number, an identifier, a path) are kept, and sentences that merely announce the next step
+("Let me look at …:") are left out. Keyword patterns only rank: a sentence that reads as a
+decision with its reason becomes a decision, the others findings.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from typing import Final
+
+from sessions_app.compaction.messages import ASSISTANT, MESSAGE, Entry
+from sessions_app.compaction.vocabulary import FactKind
+
+from .fact import Fact
+from .phrases import anchor_tokens, clip, is_decision, sentences, stems, text_paths
+
+FINAL: Final = "turn's answer"  # detail of a fact from a turn's last message
+MIDWAY: Final = "between tool calls"
+SUBAGENT: Final = "sub-agent's answer"
+MIN_WORDS: Final = 3  # content words a sentence of a turn's answer needs to say something
+MIDWAY_WORDS: Final = 5  # between tool calls a sentence must say more ("Continuing with x.py from line 9")
+_ANNOUNCE = re.compile(
+    r"^(?:let me|let's|i'll|i will|i'm going to|now (?:let me|i'll)|next,? (?:i'll|let me)|"
+    r"first,? (?:let me|i'll)|okay|ok|great|perfect|good|alright)\b",
+    re.I,
+)
+
+
+def _has_calls(e: Entry) -> bool:
+    return any(isinstance(b, dict) and b.get("type") == "tool_call" for b in e.content)
+
+
+def _text(e: Entry) -> str:
+    parts = [b.get("text") for b in e.content if isinstance(b, dict) and b.get("type") == "text"]
+    return "\n".join(p for p in parts if isinstance(p, str))
+
+
+def exact(sentence: str) -> bool:
+    """The sentence names something exact: a number, an identifier, a quoted name or a path."""
+    return bool(anchor_tokens(sentence)) or bool(text_paths(sentence)) or bool(re.search(r"\d", sentence))
+
+
+def says_something(sentence: str) -> bool:
+    s = sentence.strip()
+    return len(stems(s)) >= MIN_WORDS and not s.endswith(":") and not _ANNOUNCE.match(s)
+
+
+def sentence_facts(text: str, node: str, detail: str, *, all_sentences: bool) -> Iterator[Fact]:
+    """The facts of one text: every sentence that says something when `all_sentences`, else only
+    those that name something exact."""
+    for s in sentences(text):
+        decision = is_decision(s)
+        if not decision and (not says_something(s) or s.rstrip().endswith("?")):
+            continue
+        if not decision and not all_sentences and (not exact(s) or len(stems(s)) < MIDWAY_WORDS):
+            continue
+        kind = FactKind.DECISION if decision else FactKind.FINDING
+        yield Fact(kind, clip(s, 300), node, anchor_tokens(s)[:3], stems(s), detail=detail)
+
+
+def assistant_facts(span: Sequence[Entry]) -> Iterator[Fact]:
+    """Findings and decisions of the assistant messages of `span`."""
+    for e in span:
+        if e.kind != MESSAGE or e.role != ASSISTANT:
+            continue
+        text = _text(e)
+        if not text.strip():
+            continue
+        final = not _has_calls(e)
+        yield from sentence_facts(text, e.key, FINAL if final else MIDWAY, all_sentences=final)
+
+
+def subagent_facts(text: str, node: str, label: str) -> Iterator[Fact]:
+    """What a sub-agent found: every sentence of its answer that names something exact, else its
+    first sentences."""
+    found = list(sentence_facts(text, node, f"{SUBAGENT} ({label})", all_sentences=False))
+    if not found:
+        found = list(sentence_facts(text, node, f"{SUBAGENT} ({label})", all_sentences=True))[:2]
+    yield from found

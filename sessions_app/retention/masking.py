@@ -1,0 +1,258 @@
+"""Observation masking: a summary that is the span itself, with each tool output reduced to
+one line (docs/compaction.md, "Summarizers", rule U6).
+
+The span's user and assistant messages are kept as they were; each tool result becomes its call,
+its status and its salient line (salient.py); the previous summary comes first. Over the token
+budget the oldest items go first, so what is kept is always the most recent part, whole. No
+model is asked. Lindenbauer et al. ("The Complexity Trap", JetBrains/TUM, 2025) found that
+masking old tool outputs this way solved as many SWE-bench Verified tasks as summarizing them
+with a model, at about half the cost.
+
+Pure: the plan in, the payload out.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+from sessions_app.compaction.exit_status import exit_code
+from sessions_app.compaction.messages import (
+    ASSISTANT,
+    BASH_EXECUTION,
+    BRANCH_SUMMARY,
+    MESSAGE,
+    TOOL_RESULT,
+    USER,
+    Entry,
+)
+from sessions_app.compaction.prepare import Preparation
+from sessions_app.compaction.sections import strip_file_lists
+from sessions_app.compaction.summary import (
+    TARGET_PREFIX_TOKENS,
+    TARGET_SUMMARY_TOKENS,
+    assemble_summary,
+    history_max_tokens,
+    make_payload,
+    turn_prefix_max_tokens,
+)
+from sessions_app.compaction.text import block_text
+from sessions_app.compaction.tokens import count_text
+from sessions_app.compaction.validate import CompactionPayload
+
+from .salient import outcome_line
+
+HEADING: Final = "## Masked History"
+_CALL_CHARS: Final = 200
+_NOTE_CHARS: Final = 600  # other entries of the span (a branch summary, an extension's message)
+# Budgets below these floors are not met: a summary needs room to say anything at all.
+MIN_HISTORY_TOKENS: Final = 200
+MIN_PREFIX_TOKENS: Final = 100
+
+
+@dataclass(frozen=True, slots=True)
+class Item:
+    """One piece of the span: a message, a masked tool result, or a block of the previous summary."""
+
+    text: str
+
+
+def items(entries: Sequence[Entry], previous_summary: str | None = None) -> list[Item]:
+    """The span as items, oldest first: the previous summary's blocks, then each message."""
+    out: list[Item] = []
+    if previous_summary:
+        previous = strip_file_lists(previous_summary)
+        if previous.startswith(HEADING):
+            previous = previous[len(HEADING) :].lstrip("\n")
+        out.extend(Item(block.strip()) for block in previous.split("\n\n") if block.strip())
+    calls = _calls(entries)
+    answered = {e.data.get("tool_call_id") for e in entries if e.role == TOOL_RESULT}
+    for e in entries:
+        if e.kind == BRANCH_SUMMARY:
+            text = str(e.data.get("summary") or "")
+            if text.strip():
+                out.append(Item(f"[Branch summary]: {_clip(text.strip(), _NOTE_CHARS)}"))
+        elif e.kind != MESSAGE:
+            text = block_text(e)
+            if text.strip():
+                out.append(Item(f"[Note]: {_clip(text.strip(), _NOTE_CHARS)}"))
+        elif e.role == USER:
+            text = block_text(e)
+            if text.strip():
+                out.append(Item(f"[User]: {text}"))
+        elif e.role == ASSISTANT:
+            out.extend(_assistant(e, answered))
+        elif e.role == TOOL_RESULT:
+            out.append(Item(_masked_result(e, calls)))
+        elif e.role == BASH_EXECUTION:
+            out.append(Item(_masked_bash(e)))
+        else:
+            text = block_text(e)
+            if text.strip():
+                out.append(Item(f"[Note]: {_clip(text.strip(), _NOTE_CHARS)}"))
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class Fitted:
+    """What `fit` kept: the text, how many of the oldest items it left out, and whether the one
+    item left (the newest) was cut short because not even it fitted alone."""
+
+    text: str
+    dropped: int
+    cut: bool
+
+
+def fit(kept: Sequence[Item], budget: int) -> Fitted:
+    """The items under the heading, the oldest dropped until the text fits `budget` tokens (o200k,
+    as the stored estimates count). Never longer than the budget: when not even the newest item
+    fits alone, its beginning is kept (and when not even the heading fits, the heading's)."""
+    # Count from the newest back, and only as far as the budget reaches: a span of 20,000
+    # messages is never counted whole. Counts of joined text are not exactly the sum of the
+    # parts', so the joined text is checked and the cut moved until it is exact.
+    used = count_text(render(kept, len(kept)))
+    start = len(kept)
+    while start > 0:
+        size = count_text(kept[start - 1].text) + 1  # + the blank line between items
+        if used + size > budget:
+            break
+        used += size
+        start -= 1
+    text = render(kept, start)
+    while count_text(text) > budget and start < len(kept):
+        start += 1
+        text = render(kept, start)
+    while start > 0:
+        wider = render(kept, start - 1)
+        if count_text(wider) > budget:
+            break
+        start -= 1
+        text = wider
+    if start < len(kept) or (not kept and count_text(text) <= budget):
+        return Fitted(text, start, False)
+    start = max(len(kept) - 1, 0)  # not even the newest item fits alone: keep its beginning
+    return Fitted(_cut_to(render(kept, start), budget), start, True)
+
+
+def masking_texts(prep: Preparation) -> tuple[str | None, str | None]:
+    """(history, turn prefix) texts for `assemble_summary`; a part the plan does not need is None."""
+    settings = prep.settings
+    split = prep.is_split_turn and bool(prep.turn_prefix_messages)
+    history: str | None = None
+    if not (split and not prep.summarize_messages):
+        budget = history_budget(settings.reserve_tokens, pi=settings.is_pi)
+        history = fit(items(prep.summarize, prep.previous_summary), budget).text
+    prefix: str | None = None
+    if split:
+        prefix = fit(items(prep.turn_prefix), prefix_budget(settings.reserve_tokens)).text
+    return history, prefix
+
+
+def compact_masking(prep: Preparation) -> CompactionPayload:
+    """The compaction payload of `prep` with a masked-history summary (file lists appended, M7)."""
+    history, prefix = masking_texts(prep)
+    return make_payload(prep, assemble_summary(history, prefix, prep))
+
+
+def history_budget(reserve_tokens: int, *, pi: bool = False) -> int:
+    """The history part's token budget: the bounds a model's summary has (rule M8)."""
+    return max(min(TARGET_SUMMARY_TOKENS, history_max_tokens(reserve_tokens, pi=pi)), MIN_HISTORY_TOKENS)
+
+
+def prefix_budget(reserve_tokens: int) -> int:
+    return max(min(TARGET_PREFIX_TOKENS, turn_prefix_max_tokens(reserve_tokens)), MIN_PREFIX_TOKENS)
+
+
+# --- rendering ---------------------------------------------------------------------------------
+
+
+def render(kept: Sequence[Item], start: int) -> str:
+    """The heading, a note of how many old items were left out, and the rest of the items."""
+    head = HEADING
+    if start:
+        head += f"\n\n({start} older item{'s' if start != 1 else ''} left out for the budget.)"
+    return "\n\n".join([head, *(i.text for i in kept[start:])])
+
+
+def _cut_to(text: str, budget: int) -> str:
+    """The longest prefix of `text`, on a character boundary, that fits `budget` tokens."""
+    lo, hi = 0, len(text)
+    while lo < hi:  # the longest prefix length whose count fits
+        mid = (lo + hi + 1) // 2
+        if count_text(text[:mid]) <= budget:
+            lo = mid
+        else:
+            hi = mid - 1
+    return text[:lo]
+
+
+def _calls(entries: Sequence[Entry]) -> dict[str, dict[str, Any]]:
+    """Tool calls of the span's assistant messages by id."""
+    out: dict[str, dict[str, Any]] = {}
+    for e in entries:
+        if e.kind == MESSAGE and e.role == ASSISTANT:
+            for b in e.content:
+                if b.get("type") == "tool_call" and isinstance(b.get("id"), str):
+                    out[b["id"]] = b
+    return out
+
+
+def _assistant(e: Entry, answered: set[Any]) -> list[Item]:
+    """The assistant's text as it was; its calls are shown with their results, and only those
+    still unanswered in the span here."""
+    lines = []
+    text = block_text(e).strip()
+    if text:
+        lines.append(f"[Assistant]: {text}")
+    for b in e.content:
+        if b.get("type") == "tool_call" and b.get("id") not in answered:
+            lines.append(f"[Assistant called]: {_call_text(b)} (no result in this span)")
+    return [Item("\n".join(lines))] if lines else []
+
+
+def _masked_result(e: Entry, calls: dict[str, dict[str, Any]]) -> str:
+    call = calls.get(str(e.data.get("tool_call_id")))
+    name = str(e.data.get("tool_name") or "tool")
+    what = _call_text(call) if call is not None else name
+    code = exit_code(e)
+    status = "failed" if e.data.get("is_error") or (code is not None and code != 0) else "ok"
+    if code is not None:
+        status += f", exit {code}"
+    line = outcome_line(block_text(e)) or "(no output)"
+    return f"[Tool]: {what} → {status}: {line}"
+
+
+def _masked_bash(e: Entry) -> str:
+    command = _clip(str(e.data.get("command") or ""), _CALL_CHARS)
+    code = e.data.get("exit_code")
+    failed = bool(e.data.get("cancelled")) or (isinstance(code, int) and code != 0)
+    status = "cancelled" if e.data.get("cancelled") else ("failed" if failed else "ok")
+    if isinstance(code, int) and not isinstance(code, bool):
+        status += f", exit {code}"
+    line = outcome_line(str(e.data.get("output") or "")) or "(no output)"
+    return f"[User ran]: `{command}` → {status}: {line}"
+
+
+def _call_text(call: dict[str, Any]) -> str:
+    """A call as `name(argument=value, ...)`, a shell command as name `command`, clipped."""
+    name = str(call.get("name") or "tool")
+    args = call.get("arguments")
+    if not isinstance(args, dict):
+        return name
+    command = args.get("command", args.get("cmd"))
+    if isinstance(command, list) and all(isinstance(c, str) for c in command):
+        command = command[-1] if len(command) == 3 and command[1] in ("-c", "-lc") else " ".join(command)
+    if isinstance(command, str) and command.strip():
+        return f"{name} `{_clip(command.strip(), _CALL_CHARS)}`"
+    parts = []
+    for key, value in args.items():
+        shown = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+        parts.append(f"{key}={_clip(shown, 60)}")
+    return _clip(f"{name}({', '.join(parts)})", _CALL_CHARS)
+
+
+def _clip(text: str, limit: int) -> str:
+    text = " ".join(text.split()) if "\n" in text else text
+    return text if len(text) <= limit else text[: limit - 1] + "…"

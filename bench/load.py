@@ -199,6 +199,7 @@ def main() -> None:
             CUTPOINT_CHANNEL_PREFIX=os.environ["CUTPOINT_CHANNEL_PREFIX"],
             REDIS_URL=os.environ["REDIS_URL"],
             CUTPOINT_LOG_LEVEL="WARNING",
+            CUTPOINT_PROBE_AUDIT="0",  # the figure is the page's, not a probe check's model call
         )
         server = ServerProcess(env, workers=2, name="serve")
         try:

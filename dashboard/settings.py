@@ -289,8 +289,9 @@ if CUTPOINT_COMPACTION["strategy"] not in STRATEGIES:
     raise ImproperlyConfigured(f"CUTPOINT_SUMMARY_STRATEGY: one of {_choices}, not {_strategy!r}")
 # After each compaction's audit, ask the compact model one question per fact from the context
 # after the compaction and store the graded answers beside it: one more model call per compaction
-# (docs/compaction.md, rule R7). Never with the offline provider.
-CUTPOINT_PROBE_AUDIT = env_bool("CUTPOINT_PROBE_AUDIT", False)
+# (docs/compaction.md, rule R7). On by default (issue 30: a configured model checks each
+# compaction); never with the offline provider, so it costs nothing without an API key.
+CUTPOINT_PROBE_AUDIT = env_bool("CUTPOINT_PROBE_AUDIT", True)
 # Without a model (offline turns, extractive summaries) text streams at full speed unless this many
 # seconds separate its chunks (demos and browser tests use it to make streaming visible).
 CUTPOINT_OFFLINE_CHUNK_DELAY = float(os.environ.get("CUTPOINT_OFFLINE_CHUNK_DELAY", "0") or 0)

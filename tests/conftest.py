@@ -35,6 +35,9 @@ def _offline_models_by_default(settings: Any) -> None:
     the default, and tests that want the fake Anthropic server configure it themselves."""
     settings.ANTHROPIC_API_KEY = ""
     settings.ANTHROPIC_BASE_URL = ""
+    # The probe check asks the compact model once more after each compaction; tests that script
+    # the fake server's replies turn it on themselves (tests/runtime/test_probe_audit.py).
+    settings.CUTPOINT_PROBE_AUDIT = False
     settings.CUTPOINT_MODEL_PROFILES = {
         "main": {"provider": "offline", "model": "offline", "context_window": 200_000, "max_output": 8192}
     }

@@ -2,8 +2,8 @@
 question per fact from the context after the compaction alone, and the graded answers are
 stored beside the audit (retention/probes.py; docs/compaction.md, rule R7).
 
-It costs a model call per compaction, so it runs only when `CUTPOINT_PROBE_AUDIT` is on and the
-compact profile's provider is a model (the offline provider writes nothing and is never asked).
+It costs a model call per compaction: it runs when the compact profile's provider is a model,
+unless `CUTPOINT_PROBE_AUDIT` is off (the offline provider writes nothing and is never asked).
 Like the audit it is derived data: whatever goes wrong is stored as a failed check with its
 reason, and nothing is raised to the compaction or to the user.
 """
@@ -29,7 +29,7 @@ MAX_ANSWER_TOKENS: Final = 4096  # 40 short answers with their quotes
 
 
 def enabled() -> bool:
-    return bool(getattr(settings, "CUTPOINT_PROBE_AUDIT", False))
+    return bool(getattr(settings, "CUTPOINT_PROBE_AUDIT", True))
 
 
 async def probe_compaction(compaction_id: int, provider: Provider | None = None) -> dict[str, Any] | None:

@@ -251,6 +251,7 @@ def anthropic_url(live_url: str, fake_anthropic: FakeAnthropic) -> Iterator[str]
         **os.environ,
         "ANTHROPIC_API_KEY": "test-key",
         "ANTHROPIC_BASE_URL": fake_anthropic.base_url,
+        "CUTPOINT_PROBE_AUDIT": "0",  # the scripted replies are the fork's; no probe check after it
     }
     try:
         with serve_daphne(env, live_database_url(), "daphne-anthropic.log") as url:

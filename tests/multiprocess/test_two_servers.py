@@ -51,6 +51,7 @@ def env(transactional_db: None, tmp_path: Path, fake_anthropic: FakeAnthropic) -
         ANTHROPIC_API_KEY="test-key",
         ANTHROPIC_BASE_URL=fake_anthropic.base_url,
         CUTPOINT_SWEEP_SECONDS="1",
+        CUTPOINT_PROBE_AUDIT="0",  # the scripted replies are the fork's; no probe check after it
     )
 
 

@@ -177,6 +177,10 @@ DATABASES: dict[str, Any] = {
     "default": dj_database_url.parse(
         os.environ.get("DATABASE_URL") or f"sqlite:///{DATA_DIR / 'cutpoint.sqlite3'}",
         conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 0),
+        # A connection is checked before it is reused: after a database restart every idle one is
+        # dead, and without the check each was handed to a request (a 500) until all had been.
+        # With the pool below Django turns this into psycopg_pool's `check` on every checkout.
+        conn_health_checks=True,
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":

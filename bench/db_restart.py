@@ -27,6 +27,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("REDIS_URL", "redis://127.0.0.1:6379/0")
 
+SWEEP_FAILED = "sweep for orphaned work failed"  # the sweeper's log line (first of a run, once fixed)
+SERVER_ERROR = "Internal Server Error"  # django.request's line for a 500
+
 
 async def loads(browser: Any, url: str, n: int, concurrency: int) -> dict[str, int]:
     """`n` GETs of `url`, `concurrency` at a time; how many ended with each status."""
@@ -43,6 +46,20 @@ async def loads(browser: Any, url: str, n: int, concurrency: int) -> dict[str, i
 
     await asyncio.gather(*(client() for _ in range(concurrency)))
     return dict(statuses)
+
+
+class CountedLog(list[str]):
+    """A server's output lines that counts what it is told to as they arrive (the server keeps
+    only the tail of its output, and a traceback is dozens of lines)."""
+
+    def __init__(self, *patterns: str) -> None:
+        super().__init__()
+        self.counts = dict.fromkeys(patterns, 0)
+
+    def append(self, line: str) -> None:
+        for pattern in self.counts:
+            self.counts[pattern] += pattern in line
+        super().append(line)
 
 
 def errors(statuses: dict[str, int]) -> int:
@@ -100,6 +117,7 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
     try:
         seed = seeded(env, tasks=1)
         server = ServerProcess(env, workers=2, name="serve")
+        counted = server.output = CountedLog(SWEEP_FAILED, SERVER_ERROR)
         try:
             async with Browser(seed.cookie) as browser:
                 page = f"{server.url}/"
@@ -125,7 +143,6 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
                     later = await loads(browser, page, args.requests, args.concurrency)
         finally:
             server.stop()
-        log = "".join(server.output)
     finally:
         pg.remove()
     return {
@@ -138,8 +155,8 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
         "logins": login,
         "orphan_status": status,
         "orphan_recovered_seconds": round(recovered_s, 2) if status == "completed" else None,
-        "sweep_failures_logged": log.count("sweep for orphaned work failed"),
-        "server_errors_logged": log.count("Internal Server Error"),
+        "sweep_failures_logged": counted.counts[SWEEP_FAILED],
+        "server_errors_logged": counted.counts[SERVER_ERROR],
     }
 
 

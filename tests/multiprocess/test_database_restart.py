@@ -102,14 +102,16 @@ async def test_two_workers_keep_serving_and_sweeping_across_a_database_restart(
 
             await asyncio.to_thread(cluster.restart)  # every connection the workers hold dies
 
-            assert await page_loads(browser, page, 40, 8) == {200: 40}
+            # Logins first: they would take the oldest idle (dead) pooled connections.
             assert await login(server.url, "not-the-password") == 200  # the form again (axes wrote)
             assert await login(server.url, PASSWORD) == 302
+            assert await page_loads(browser, page, 40, 8) == {200: 40}
             # A compaction orphaned after the restart is recovered by the next sweeps (1 s apart).
             await asyncio.to_thread(make_orphan, cluster.url, after)
             assert await asyncio.to_thread(wait_for_end, cluster.url, after, 30) == "completed"
     finally:
         await asyncio.to_thread(server.stop)
+        print("".join(server.output))  # shown when the test fails
     log = "".join(server.output)
     assert "Internal Server Error" not in log
     # A sweep may have been under way when the database went: logged once, not at every sweep.

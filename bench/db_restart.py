@@ -2,9 +2,10 @@
 
 On a throwaway cluster of its own (tests/multiprocess/throwaway_postgres.py; the machine's shared
 PostgreSQL is never restarted): warm both workers up with concurrent page loads, then
-`pg_ctl -m fast restart`, then count the errors among N page loads sent right after, and again
-after --later seconds. Also: a failed and a good login right after the restart, and how long the
-sweepers take to recover a compaction task orphaned after the restart.
+`pg_ctl -m fast restart`, then time one page load alone and count the errors among N page loads
+sent right after, and again after --later seconds. Also: a failed and a good login right after the
+restart, how long the sweepers take to recover a compaction task orphaned after the restart, and
+what the servers logged.
 
     python bench/db_restart.py [--requests 80] [--concurrency 8] [--later 0] [--sweep 1] [--json]
 """
@@ -29,6 +30,7 @@ os.environ.setdefault("REDIS_URL", "redis://127.0.0.1:6379/0")
 
 SWEEP_FAILED = "sweep for orphaned work failed"  # the sweeper's log line (first of a run, once fixed)
 SERVER_ERROR = "Internal Server Error"  # django.request's line for a 500
+POOL_WARNING = "WARNING psycopg.pool"  # a dead connection the pool dropped
 
 
 async def loads(browser: Any, url: str, n: int, concurrency: int) -> dict[str, int]:
@@ -117,7 +119,7 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
     try:
         seed = seeded(env, tasks=1)
         server = ServerProcess(env, workers=2, name="serve")
-        counted = server.output = CountedLog(SWEEP_FAILED, SERVER_ERROR)
+        counted = server.output = CountedLog(SWEEP_FAILED, SERVER_ERROR, POOL_WARNING)
         try:
             async with Browser(seed.cookie) as browser:
                 page = f"{server.url}/"
@@ -125,6 +127,9 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
                 t0 = time.perf_counter()
                 pg.restart()
                 restart_s = time.perf_counter() - t0
+                t0 = time.perf_counter()
+                first_status, _ = await browser.get(page)  # alone: it meets the dead connections first
+                first_s = time.perf_counter() - t0
                 right_after = await loads(browser, page, args.requests, args.concurrency)
                 login = await logins(server.url)
                 task_id = seed.tasks[0]
@@ -148,6 +153,7 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
     return {
         "warm_up": warm,
         "restart_seconds": round(restart_s, 2),
+        "first_get": {"status": first_status, "seconds": round(first_s, 3)},
         "right_after": right_after,
         "errors_right_after": errors(right_after),
         "later": later,
@@ -157,6 +163,7 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
         "orphan_recovered_seconds": round(recovered_s, 2) if status == "completed" else None,
         "sweep_failures_logged": counted.counts[SWEEP_FAILED],
         "server_errors_logged": counted.counts[SERVER_ERROR],
+        "pool_warnings_logged": counted.counts[POOL_WARNING],
     }
 
 
@@ -174,6 +181,8 @@ def main() -> None:
         return
     print(f"PostgreSQL restart (pg_ctl -m fast restart) under `serve --workers 2`, {args.requests} GETs:")
     print(f"  restart took {result['restart_seconds']} s")
+    first = result["first_get"]
+    print(f"  the first GET after it: {first['status']} in {first['seconds']} s")
     print(f"  warm-up: {result['warm_up']}")
     print(f"  right after the restart: {result['right_after']} -> {result['errors_right_after']} errors")
     if result["later"] is not None:
@@ -185,7 +194,8 @@ def main() -> None:
     )
     print(
         f"  server log: {result['sweep_failures_logged']} sweep failures,"
-        f" {result['server_errors_logged']} internal server errors"
+        f" {result['server_errors_logged']} internal server errors,"
+        f" {result['pool_warnings_logged']} dead pooled connections dropped"
     )
 
 

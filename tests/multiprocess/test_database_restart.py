@@ -3,7 +3,9 @@
 Measured before the fix (`manage.py serve --workers 2`): page loads answered 500 for minutes after
 the restart (each worker's pool handed out its dead idle connections one request at a time), a
 failed login answered 500, and the sweepers failed every sweep on the connection they had lost,
-so a compaction orphaned meanwhile stayed `running` until the servers were restarted.
+so a compaction orphaned meanwhile stayed `running` until the servers were restarted. With
+Django's own pool check instead, the first request after the restart waited out the pool's 20 s
+timeout and answered 500 (dashboard/pooled_postgresql/base.py says why).
 
 The database is a throwaway cluster of the test's own (tests/multiprocess/throwaway_postgres.py):
 the machine's shared PostgreSQL is never restarted.

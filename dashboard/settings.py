@@ -180,6 +180,9 @@ DATABASES: dict[str, Any] = {
     "default": dj_database_url.parse(
         os.environ.get("DATABASE_URL") or f"sqlite:///{DATA_DIR / 'cutpoint.sqlite3'}",
         conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 0),
+        # A connection is checked before it is reused (a database restart kills every idle one).
+        # The pool below does its own check instead (dashboard/pooled_postgresql/base.py).
+        conn_health_checks=True,
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
@@ -202,6 +205,11 @@ else:
     # connect on every page (Django 5.1+ with psycopg_pool). CUTPOINT_DB_POOL=0 turns it off.
     if DATABASES["default"]["ENGINE"].endswith("postgresql") and env_bool("CUTPOINT_DB_POOL", True):
         DATABASES["default"]["CONN_MAX_AGE"] = 0  # required with a pool
+        # Django's backend, with a pool that checks each connection before a request gets it and
+        # drops all the dead ones at once after a database restart. CONN_HEALTH_CHECKS would hand
+        # the check to psycopg_pool, which sleeps 1, 2, 4… s after each dead connection it meets.
+        DATABASES["default"]["ENGINE"] = "dashboard.pooled_postgresql"
+        DATABASES["default"]["CONN_HEALTH_CHECKS"] = False
         DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
             "min_size": env_int("CUTPOINT_DB_POOL_MIN", 2),
             "max_size": env_int("CUTPOINT_DB_POOL_MAX", 20),

@@ -1,5 +1,11 @@
 """Fire-and-forget coroutines from anywhere: async code, sync code under an event loop (a Django
-view served by daphne), or plain sync code (a management command)."""
+view served by daphne), or plain sync code (a management command).
+
+Background work reaches the database through asgiref's shared sync thread, outside any request,
+so nothing else closes that thread's connection: each piece of work starts by handing back a
+connection that is old or broken, as each request does (docs/architecture.md, "When the database
+restarts"). Without it, after a database restart, work kept failing on the connection it had lost.
+"""
 
 from __future__ import annotations
 
@@ -11,13 +17,25 @@ from collections.abc import Coroutine
 from typing import Any
 
 from asgiref.sync import SyncToAsync
+from channels.db import aclose_old_connections
 
 log = logging.getLogger(__name__)
 
 _running: set[asyncio.Future[Any]] = set()  # strong references: the loop only keeps weak ones
 
 
+async def on_a_sound_connection(coro: Coroutine[Any, Any, Any]) -> Any:
+    """Run `coro` after closing the shared sync thread's connection if it is old or broken."""
+    try:
+        await aclose_old_connections()
+    except BaseException:
+        coro.close()  # never started: no "coroutine was never awaited" warning
+        raise
+    return await coro
+
+
 def spawn(coro: Coroutine[Any, Any, Any], *, name: str = "cutpoint-background") -> None:
+    coro = on_a_sound_connection(coro)
     try:
         loop = asyncio.get_running_loop()
     except RuntimeError:

@@ -11,6 +11,12 @@ The sweep starts when the server starts, before any request, on the server's eve
 
 Importing the application (tests, management commands, a shell) starts nothing, and neither does
 a request: only a running server does.
+
+The sweep outlives a database outage (docs/architecture.md, "When the database restarts"): each
+of its steps takes a connection that is checked first and hands it back after, so a connection
+the server dropped is never used twice, and the next sweep after the database is back recovers
+what it must. An outage is logged when the first sweep fails and when sweeps work again, not at
+every sweep in between.
 """
 
 from __future__ import annotations
@@ -19,10 +25,10 @@ import asyncio
 import logging
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
-from asgiref.sync import sync_to_async
+from channels.db import database_sync_to_async
 from django.conf import settings
 
 from sessions_app.runtime import compact_fork
@@ -37,11 +43,13 @@ async def sweep_once() -> list[int]:
     """Fail orphaned agent runs; remove sessions whose chunked import died; retry orphaned
     compaction tasks (they run in the background on this loop) or give up on them. Returns the ids
     of the tasks retried."""
-    for run in await sync_to_async(fail_orphaned_runs)():
+    # database_sync_to_async: this runs in the shared sync thread, outside any request, so nothing
+    # else would close a connection the database dropped (it failed every sweep after a restart).
+    for run in await database_sync_to_async(fail_orphaned_runs)():
         log.warning("agent run %s of session %s failed: %s", run.run_id, run.session_id, run.error)
-    for session_id in await sync_to_async(discard_abandoned_imports)():
+    for session_id in await database_sync_to_async(discard_abandoned_imports)():
         log.warning("removed session %s: its import stopped without finishing", session_id)
-    reports = await sync_to_async(compact_fork.recover_orphans)()
+    reports = await database_sync_to_async(compact_fork.recover_orphans)()
     retried: list[int] = []
     for report in reports:
         if report.action == "gave_up":
@@ -59,11 +67,14 @@ async def _retry(task_id: int) -> None:
 
 
 class Sweeper:
-    """This process's sweep loop. `sweeps` counts the sweeps done; `swept` is set after each."""
+    """This process's sweep loop. `sweeps` counts the sweeps done; `swept` is set after each;
+    `failing` counts the sweeps that failed in a row (0 while they work)."""
 
-    def __init__(self, interval: float) -> None:
+    def __init__(self, interval: float, work: Callable[[], Awaitable[object]] = sweep_once) -> None:
         self.interval = interval
+        self.work = work
         self.sweeps = 0
+        self.failing = 0
         self.swept = asyncio.Event()
         self.task: asyncio.Task[None] | None = None
 
@@ -71,14 +82,26 @@ class Sweeper:
     def running(self) -> bool:
         return self.task is not None and not self.task.done() and not self.task.get_loop().is_closed()
 
+    async def sweep(self) -> None:
+        """One sweep; a failure is logged once per run of failures, and so is the recovery."""
+        try:
+            await self.work()
+        except Exception:
+            self.failing += 1
+            if self.failing == 1:
+                log.exception("sweep for orphaned work failed; retrying every %g s, quietly", self.interval)
+            else:
+                log.debug("sweep for orphaned work failed again (%s in a row)", self.failing, exc_info=True)
+        else:
+            if self.failing:
+                log.warning("sweep for orphaned work works again after %s failed sweeps", self.failing)
+            self.failing = 0
+        self.sweeps += 1
+        self.swept.set()
+
     async def run(self) -> None:
         while True:
-            try:
-                await sweep_once()
-            except Exception:
-                log.exception("sweep for orphaned work failed")
-            self.sweeps += 1
-            self.swept.set()
+            await self.sweep()
             await asyncio.sleep(self.interval)  # the sweep's period, not synchronization
 
 

@@ -130,6 +130,19 @@ def fit(kept: Sequence[Item], budget: int) -> Fitted:
             break
         start -= 1
         text = wider
+    if start:
+        # Keeping every item also drops the "left out" note, so all of them can fit where one
+        # fewer did not. Try it when the old items together weigh no more than the budget (the
+        # walk stops as soon as they do, so a long span is never counted whole).
+        weight = 0
+        for item in kept[:start]:
+            weight += count_text(item.text)
+            if weight > budget:
+                break
+        else:
+            whole = render(kept, 0)
+            if count_text(whole) <= budget:
+                text, start = whole, 0
     if start < len(kept) or (not kept and count_text(text) <= budget):
         return Fitted(text, start, False)
     start = max(len(kept) - 1, 0)  # not even the newest item fits alone: keep its beginning

@@ -28,9 +28,9 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from sessions_app.models import Session
+from sessions_app.params import parse_id
 from sessions_app.presenters import live as live_p
 from sessions_app.runtime import live
-from sessions_app.views.params import parse_id
 
 log = logging.getLogger(__name__)
 

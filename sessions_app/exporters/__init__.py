@@ -1,5 +1,6 @@
-"""Write stored sessions in other tools' formats: pi JSONL v3 (`pi`), a self-contained HTML page
-(`html`) and OpenTelemetry GenAI spans as OTLP/JSON (`otlp`, docs/telemetry.md)."""
+"""Write stored sessions in other tools' formats: pi JSONL v3 (`pi`) and OpenTelemetry GenAI spans
+as OTLP/JSON (`otlp`, docs/telemetry.md). They read the store only, so the runtime's live telemetry
+export can use them; the self-contained HTML page is a presenter (`presenters/export_page.py`)."""
 
 from __future__ import annotations
 

@@ -28,9 +28,10 @@ from sessions_app.llm.base import (
     ToolCallDelta,
     ToolCallStart,
     ToolSpec,
+    is_overflow,
     wire_tool_name,
 )
-from sessions_app.llm.overflow import is_overflow, looks_like_rate_limit, parse_context_overflow
+from sessions_app.llm.overflow import looks_like_rate_limit, parse_context_overflow
 from sessions_app.llm.profiles import (
     COMPACT,
     MAIN,

@@ -16,7 +16,7 @@ Message conversion (`to_anthropic_messages`):
 
 Retries of 429/5xx/529 are the SDK's (`max_retries`); what is left is mapped onto the
 `ProviderError` hierarchy. A stop reason `model_context_window_exceeded` is NOT raised: it is
-reported as stop_reason "overflow" and the caller decides (see `overflow.is_overflow`).
+reported as stop_reason "overflow" and the caller decides (see `base.is_overflow`).
 """
 
 from __future__ import annotations

@@ -244,6 +244,38 @@ def status_error(
     return ProviderError(message, **common)
 
 
+def is_overflow(value: Any, *, context_window: int | None = None) -> bool:
+    """Whether `value` signals a context overflow.
+
+    - `ContextOverflowError` → True; any other exception → its text is checked by pattern.
+    - a string → checked by pattern.
+    - an `AssistantMessage` → stop_reason "overflow", or an error whose `error_message` matches,
+      or (with `context_window`) pi's silent signals: a "stop" whose input + cache_read exceeds
+      the window, or a "length" stop with no output and input ≥ 99% of the window.
+    """
+    if isinstance(value, ContextOverflowError):
+        return True
+    if isinstance(value, ProviderError):
+        return parse_context_overflow(value.message) is not None
+    if isinstance(value, BaseException):
+        return parse_context_overflow(str(value)) is not None
+    if isinstance(value, str):
+        return parse_context_overflow(value) is not None
+    if isinstance(value, AssistantMessage):
+        if value.stop_reason == "overflow":
+            return True
+        if value.error_message and parse_context_overflow(value.error_message) is not None:
+            return True
+        if context_window:
+            used = value.usage.input + value.usage.cache_read + value.usage.cache_write
+            if value.stop_reason == "stop" and used > context_window:
+                return True
+            if value.stop_reason == "length" and value.usage.output == 0 and used >= 0.99 * context_window:
+                return True
+        return False
+    return False
+
+
 # --------------------------------------------------------------------------------------------
 # Interface
 # --------------------------------------------------------------------------------------------

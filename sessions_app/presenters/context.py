@@ -32,7 +32,6 @@ from sessions_app.presenters.content import preview
 from sessions_app.presenters.stats import ContextStats, stats_from_path
 from sessions_app.runtime.agents import DefinitionError, resolve_definition
 from sessions_app.runtime.background import DEFINITION as PROMPT_DEFINITION
-from sessions_app.runtime.loop import system_prompt
 from sessions_app.runtime.policy import effective_tools, load_policy
 from sessions_app.runtime.tools.registry import tool_specs
 
@@ -251,7 +250,7 @@ def request_parts(session: Session, path: list[Entry]) -> RequestParts:
     mode = (agent.mode if agent else "") or definition.mode
     tools = effective_tools(definition.tools, role, mode, load_policy(definition.permission_rules))
     specs = tool_specs(tools)
-    system = system_prompt(definition, workspace)
+    system = definition.system_prompt(workspace)
     parts = [
         RequestPart(
             "system",

@@ -27,12 +27,12 @@ from django.http import HttpRequest
 from sessions_app import store
 from sessions_app.compaction import resolve_threshold
 from sessions_app.models import Event, Run, Session
+from sessions_app.params import Params
 from sessions_app.presenters.charts import X_AXES, build_charts
 from sessions_app.presenters.context import context_view
 from sessions_app.presenters.cut import cut_view, parse_settings, path_offset
 from sessions_app.presenters.stats import session_settings, session_window
 from sessions_app.presenters.timeline import timeline
-from sessions_app.views.params import Params
 
 ContextBuilder = Callable[[HttpRequest, Session], dict[str, Any]]
 

@@ -455,13 +455,4 @@ class AgentLoop:
 
     def _system_prompt(self) -> str:
         assert self.definition is not None
-        return system_prompt(self.definition, self.workspace)
-
-
-def system_prompt(definition: AgentDefinition, workspace: Path) -> str:
-    """The system prompt of a call: the definition's instructions and the workspace. (The
-    dashboard counts it as part of what the model sees.)"""
-    return (
-        f"{definition.instructions.strip()}\n\n"
-        f"Your workspace directory is {workspace}. File tools take paths relative to it."
-    )
+        return self.definition.system_prompt(self.workspace)

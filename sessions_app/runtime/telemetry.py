@@ -33,6 +33,7 @@ from sessions_app.exporters.otlp import run_traces
 from sessions_app.formats.otel import sdk
 from sessions_app.formats.otel.stored import RunInfo
 from sessions_app.models import Session
+from sessions_app.runtime.agents import resolve_definition
 
 log = logging.getLogger(__name__)
 
@@ -102,9 +103,6 @@ def system_instructions(session: Session) -> Callable[[Entry, RunInfo | None], s
     """The system prompt of a stored model call, as the loop builds it now from the agent
     definition the call recorded (`data.request.definition`; none for imported calls, whose
     system prompt no node keeps). A definition that no longer resolves gives none."""
-    from sessions_app.runtime.agents import resolve_definition
-    from sessions_app.runtime.loop import system_prompt  # the loop imports runs, which imports us
-
     workspace = (
         Path(session.workspace) if session.workspace else Path(settings.WORKSPACE_ROOT) / str(session.pk)
     ).resolve()
@@ -118,7 +116,7 @@ def system_instructions(session: Session) -> Callable[[Entry, RunInfo | None], s
         if name not in cache:
             try:
                 definition = resolve_definition(name, project_dir=workspace, session_id=session.pk)
-                cache[name] = system_prompt(definition, workspace)
+                cache[name] = definition.system_prompt(workspace)
             except Exception:  # an unknown or broken definition: the call is exported without it
                 cache[name] = None
         return cache[name]

@@ -25,6 +25,7 @@ from sessions_app import store
 from sessions_app.compaction.settings import CompactionSettings
 from sessions_app.compaction.vocabulary import Trigger
 from sessions_app.models import CompactionTask, Session
+from sessions_app.params import Params
 from sessions_app.presenters.cut import parse_settings
 from sessions_app.presenters.header import build_header
 from sessions_app.presenters.stats import session_settings, session_window
@@ -33,7 +34,6 @@ from sessions_app.runtime.compact_fork.tasks import InvalidCutPoint
 from sessions_app.runtime.runs import SessionBusy
 from sessions_app.views import session as session_views
 from sessions_app.views._common import HtmxHttpRequest, get_session, staff_required, wants_partial
-from sessions_app.views.params import Params
 
 MAX_PROMPT = 50_000
 MAX_INSTRUCTIONS = 5_000

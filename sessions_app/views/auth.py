@@ -18,7 +18,7 @@ from django.contrib.auth.forms import AuthenticationForm
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from sessions_app.views.params import Params
+from sessions_app.params import Params
 
 STATUS = 429  # Too Many Requests
 log = logging.getLogger(__name__)

@@ -1,5 +1,5 @@
 """Downloads of a session: pi JSONL (everything, the existing exporter) and a self-contained HTML
-page (sessions_app.exporters.html). Exporting is reading, so every logged-in user may do it
+page (sessions_app.presenters.export_page). Exporting is reading, so every logged-in user may do it
 (login itself is enforced by the middleware); sessions still being imported are not found.
 
 The pi file can be as large as the session: it is written to a temporary file first (a failed
@@ -19,7 +19,7 @@ from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.views.decorators.http import require_GET
 
 from sessions_app.exporters import export_pi
-from sessions_app.exporters import html as html_export
+from sessions_app.presenters import export_page
 from sessions_app.views._common import get_session
 
 CHUNK: Final = 256 * 1024
@@ -75,7 +75,7 @@ def export_pi_file(request: HttpRequest, session_id: int) -> StreamingHttpRespon
 @require_GET
 def export_html_file(request: HttpRequest, session_id: int) -> HttpResponse:
     session = get_session(session_id)
-    page, _view = html_export.render(session)
+    page, _view = export_page.render(session)
     response = HttpResponse(page.encode("utf-8"), content_type="text/html; charset=utf-8")
     response["Content-Security-Policy"] = EXPORT_CSP
     _attachment(response, f"cutpoint-session-{session.pk}.html")

@@ -10,12 +10,12 @@ from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 
 from sessions_app.models import CompactionEntry, Event, Run, Session
+from sessions_app.params import Params
 from sessions_app.presenters.audit import audit_view
 from sessions_app.presenters.compaction import compaction_view
 from sessions_app.presenters.run import run_view
 from sessions_app.runtime import agents as definitions
 from sessions_app.runtime.tools.sandbox import sandbox_description
-from sessions_app.views.params import Params
 
 
 def compaction_detail(request: HttpRequest, compaction_id: int) -> HttpResponse:

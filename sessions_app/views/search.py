@@ -11,9 +11,9 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 from django_htmx.http import HttpResponseClientRedirect
 
+from sessions_app.params import Params
 from sessions_app.presenters.search import MIN_QUERY, PAGE_SIZE, SCAN_LIMIT, search
 from sessions_app.views._common import HtmxHttpRequest, wants_partial
-from sessions_app.views.params import Params
 
 RESULTS_ID = "search-results"  # the element the page's own form and pager swap
 

@@ -20,13 +20,13 @@ from django.utils.safestring import mark_safe
 
 from sessions_app.middleware import BadInput, has_bad_chars, scrub_surrogates
 from sessions_app.models import CompactionTask, Node, Session
+from sessions_app.params import Params
 from sessions_app.presenters import tree as tree_p
 from sessions_app.presenters.header import build_header
 from sessions_app.presenters.live import live_task
 from sessions_app.presenters.node import node_view
 from sessions_app.presenters.panels import PANELS, Panel, default_panel, get_panel
 from sessions_app.views._common import HtmxHttpRequest, get_session, wants_partial
-from sessions_app.views.params import Params
 
 # Positions along one line of the tree (`?a=`/`?b=`): a line is never longer than a session.
 MAX_INDEX = 10**9

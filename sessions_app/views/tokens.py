@@ -16,9 +16,9 @@ from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.views.decorators.http import require_http_methods, require_POST
 
+from sessions_app.params import Params
 from sessions_app.store.api_tokens import NAME_MAX, create_token, revoke_token, tokens_of
 from sessions_app.views._common import HtmxHttpRequest, staff_required, wants_partial
-from sessions_app.views.params import Params
 
 
 def _user(request: HtmxHttpRequest) -> User:

@@ -18,8 +18,8 @@ from django.urls import reverse
 from sessions_app import store
 from sessions_app.middleware import BadInput, RejectBadInputMiddleware, scrub_surrogates
 from sessions_app.models import CompactionTask, Node
+from sessions_app.params import Params, parse_id
 from sessions_app.presenters import live as live_p
-from sessions_app.views.params import Params, parse_id
 from tests.web.builders import Built
 from tests.web.conftest import HX
 from tests.web.test_pages import page_urls
@@ -142,7 +142,7 @@ def test_views_refuse_nul_even_without_the_middleware(
 def test_ignored_values_are_logged(
     viewer_client: Client, built: Built, caplog: pytest.LogCaptureFixture
 ) -> None:
-    with caplog.at_level(logging.WARNING, logger="sessions_app.views.params"):
+    with caplog.at_level(logging.WARNING, logger="sessions_app.params"):
         assert viewer_client.get("/?page=abc&source=nope").status_code == 200
     messages = [r.getMessage() for r in caplog.records]
     assert any("'page'" in m and "not a whole number" in m for m in messages)

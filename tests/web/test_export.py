@@ -17,8 +17,8 @@ from django.test import Client
 from django.urls import reverse
 
 from sessions_app import store
-from sessions_app.exporters import html as html_export
 from sessions_app.models import CompactionEntry, Node, Session
+from sessions_app.presenters import export_page
 from sessions_app.store.audits import refresh_audit
 from tests.web.builders import XSS_ESCAPED, Built, build_chain, build_session
 
@@ -159,7 +159,7 @@ def test_tool_calls_results_and_summaries_appear_in_the_tree(viewer_client: Clie
 
 def test_a_huge_session_is_cut_to_size_and_says_so(viewer_client: Client, db: None) -> None:
     s = build_chain(400, title="Long chain")
-    html, view = html_export.render(s, max_nodes=60)
+    html, view = export_page.render(s, max_nodes=60)
     assert view.node_total == 400 and view.node_shown == 60
     assert html.count('<li id="n') == 60
     assert "shortened copy" in html and "340 left out" in html
@@ -170,21 +170,21 @@ def test_a_huge_session_is_cut_to_size_and_says_so(viewer_client: Client, db: No
     assert f'<li id="n{active.pk}" class="tn is-active' in html
     # Bounded: a 1,200-node session is not much bigger than a 400-node one at the same cap.
     big = build_chain(1200, title="Longer chain")
-    big_html, big_view = html_export.render(big, max_nodes=60)
+    big_html, big_view = export_page.render(big, max_nodes=60)
     assert big_view.node_shown == 60
     assert len(big_html) < 2 * len(html)
 
 
 def test_long_texts_are_cut_and_counted(viewer_client: Client, db: None) -> None:
     s = Session.objects.create(title="long text")
-    text = "x" * (html_export.CONTEXT_CHARS + 500)
+    text = "x" * (export_page.CONTEXT_CHARS + 500)
     store.append(s, None, kind="message", role="user", content=[{"type": "text", "text": text}])
     s.refresh_from_db()
-    html, _ = html_export.render(s)
+    html, _ = export_page.render(s)
     # In the tree at NODE_CHARS, in the context at CONTEXT_CHARS; never whole.
-    assert f"{len(text) - html_export.NODE_CHARS:,} more characters not included" in html
+    assert f"{len(text) - export_page.NODE_CHARS:,} more characters not included" in html
     assert "500 more characters not included" in html
-    assert "x" * (html_export.CONTEXT_CHARS + 1) not in html
+    assert "x" * (export_page.CONTEXT_CHARS + 1) not in html
 
 
 def test_side_branches_beyond_the_budget_are_counted(db: None) -> None:
@@ -198,7 +198,7 @@ def test_side_branches_beyond_the_budget_are_counted(db: None) -> None:
     store.switch_active_node(s, b.keys[-1])
     s.refresh_from_db()
     total = Node.objects.filter(session=s).count()
-    html, view = html_export.render(s, max_nodes=total - 20)
+    html, view = export_page.render(s, max_nodes=total - 20)
     assert view.node_shown == total - 20
     assert "of this branch" in html or "side branch of" in html
 

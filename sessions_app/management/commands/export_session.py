@@ -1,5 +1,5 @@
 """Export a stored session: pi JSONL v3 (everything), one self-contained HTML page to read without
-Cutpoint (sessions_app.exporters.html; very large sessions are shortened), or OpenTelemetry GenAI
+Cutpoint (sessions_app.presenters.export_page; very large sessions are shortened), or OpenTelemetry GenAI
 spans as OTLP/JSON (sessions_app.exporters.otlp, docs/telemetry.md), with or without message
 content."""
 
@@ -13,9 +13,9 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from sessions_app.exporters import export_pi
-from sessions_app.exporters import html as html_export
 from sessions_app.exporters.otlp import write_otlp
 from sessions_app.models import Session
+from sessions_app.presenters import export_page
 from sessions_app.runtime.telemetry import system_instructions
 
 
@@ -43,9 +43,9 @@ class Command(BaseCommand):
         parser.add_argument(
             "--max-nodes",
             type=int,
-            default=html_export.MAX_NODES,
+            default=export_page.MAX_NODES,
             metavar="N",
-            help=f"html: at most N nodes in the page's tree (default {html_export.MAX_NODES})",
+            help=f"html: at most N nodes in the page's tree (default {export_page.MAX_NODES})",
         )
 
     def _write(self, session: Session, opts: dict[str, Any], out: Any) -> str:
@@ -59,7 +59,7 @@ class Command(BaseCommand):
             )
             return f"{spans.traces} traces, {spans.spans} spans" + ("" if content else ", no message content")
         if opts["format"] == "html":
-            result = html_export.export(session, out, max_nodes=opts["max_nodes"])
+            result = export_page.export(session, out, max_nodes=opts["max_nodes"])
             left_out = result.nodes - result.nodes_included
             return (
                 f"{result.nodes_included} of {result.nodes} nodes"

@@ -49,6 +49,14 @@ class AgentDefinition:
     def origin(self) -> str:
         return f"{self.source} definition" + (f" {self.path}" if self.path else "")
 
+    def system_prompt(self, workspace: Path) -> str:
+        """The system prompt of a call: the instructions and the workspace. (The loop sends it; the
+        dashboard and the telemetry export show it as part of what the model sees.)"""
+        return (
+            f"{self.instructions.strip()}\n\n"
+            f"Your workspace directory is {workspace}. File tools take paths relative to it."
+        )
+
 
 _FIELDS: Final = frozenset(
     {"name", "description", "instructions", "tools", "role", "mode", "model_profile", "permissions"}

@@ -14,8 +14,9 @@ message, and the page says what was left out. The tree is laid out the way the d
 indented side branches; when the budget runs out, the main line keeps a window around the active
 node and the rest is counted in "not included" rows.
 
-Like the dashboard's pages, this is presentation: it reads through the store and the presenters
-and writes nothing (an audit that was never computed is reported as missing, not computed here).
+Like the dashboard's pages, this is presentation (hence a presenter, not an exporter): it reads
+through the store and the other presenters and writes nothing (an audit that was never computed
+is reported as missing, not computed here).
 """
 
 from __future__ import annotations

@@ -7,11 +7,13 @@ Environment:
     DJANGO_SECRET_KEY      default: a random key generated once into $CUTPOINT_DATA_DIR/.secret_key
     DJANGO_DEBUG           "1" turns Django's debug pages on (default off: they print settings)
     DJANGO_ALLOWED_HOSTS   comma separated (default localhost,127.0.0.1,[::1])
-    CUTPOINT_UPLOAD_MAX_BYTES  largest session file the dashboard accepts (default 1 GiB)
-    CUTPOINT_LOGIN_FAILURE_LIMIT / CUTPOINT_LOGIN_LOCKOUT_MINUTES  login throttling (default 10 / 15)
+    CUTPOINT_UPLOAD_MAX_BYTES  largest session file the dashboard accepts
+    CUTPOINT_LOGIN_FAILURE_LIMIT / CUTPOINT_LOGIN_LOCKOUT_MINUTES  login throttling
     ANTHROPIC_API_KEY      use Claude; without it the offline provider is used
     ANTHROPIC_BASE_URL     point the SDK elsewhere (the tests' fake server)
     CUTPOINT_MAIN_MODEL / CUTPOINT_COMPACT_MODEL, *_CONTEXT_WINDOW, *_MAX_OUTPUT  model profiles
+and the rest in the README. Every CUTPOINT_* default is in sessions_app/conf.py, and this is the
+only module that reads the environment.
 """
 
 from __future__ import annotations
@@ -26,7 +28,10 @@ import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
 # The engine is plain Python (no Django): its vocabulary can be read while settings load.
-from sessions_app.compaction.settings import STRATEGIES
+from sessions_app.compaction.settings import STRATEGIES, CompactionSettings
+
+# Every CUTPOINT_* default, written once (conf.py imports nothing that needs settings loaded).
+from sessions_app.conf import DEFAULTS
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -48,8 +53,33 @@ def env_int(name: str, default: int) -> int:
         raise ImproperlyConfigured(f"{name} must be an integer, got {raw!r}") from exc
 
 
+def env_float(name: str, default: float) -> float:
+    raw = os.environ.get(name)
+    if not raw:
+        return default
+    try:
+        return float(raw)
+    except ValueError as exc:
+        raise ImproperlyConfigured(f"{name} must be a number, got {raw!r}") from exc
+
+
 def env_list(name: str, default: str) -> list[str]:
     return [part.strip() for part in (os.environ.get(name) or default).split(",") if part.strip()]
+
+
+def cutpoint(name: str) -> Any:
+    """The variable `name`, read as its default in sessions_app/conf.py is typed; that default
+    when it is unset or empty."""
+    default = DEFAULTS[name]
+    if isinstance(default, bool):
+        return env_bool(name, default)
+    if isinstance(default, int):
+        return env_int(name, default)
+    if isinstance(default, float):
+        return env_float(name, default)
+    if isinstance(default, tuple):
+        return env_list(name, ",".join(default))
+    return os.environ.get(name) or default
 
 
 DATA_DIR = Path(os.environ.get("CUTPOINT_DATA_DIR") or BASE_DIR / "data").resolve()
@@ -145,8 +175,8 @@ AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
-AXES_FAILURE_LIMIT = env_int("CUTPOINT_LOGIN_FAILURE_LIMIT", 10)
-AXES_COOLOFF_TIME = timedelta(minutes=env_int("CUTPOINT_LOGIN_LOCKOUT_MINUTES", 15))
+AXES_FAILURE_LIMIT = cutpoint("CUTPOINT_LOGIN_FAILURE_LIMIT")
+AXES_COOLOFF_TIME = timedelta(minutes=cutpoint("CUTPOINT_LOGIN_LOCKOUT_MINUTES"))
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "sessions_app.views.auth.locked_out"
@@ -203,7 +233,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 else:
     # Under ASGI, Django closes connections after each request unless pooled; a pool saves the
     # connect on every page (Django 5.1+ with psycopg_pool). CUTPOINT_DB_POOL=0 turns it off.
-    if DATABASES["default"]["ENGINE"].endswith("postgresql") and env_bool("CUTPOINT_DB_POOL", True):
+    if DATABASES["default"]["ENGINE"].endswith("postgresql") and cutpoint("CUTPOINT_DB_POOL"):
         DATABASES["default"]["CONN_MAX_AGE"] = 0  # required with a pool
         # Django's backend, with a pool that checks each connection before a request gets it and
         # drops all the dead ones at once after a database restart. CONN_HEALTH_CHECKS would hand
@@ -211,8 +241,8 @@ else:
         DATABASES["default"]["ENGINE"] = "dashboard.pooled_postgresql"
         DATABASES["default"]["CONN_HEALTH_CHECKS"] = False
         DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
-            "min_size": env_int("CUTPOINT_DB_POOL_MIN", 2),
-            "max_size": env_int("CUTPOINT_DB_POOL_MAX", 20),
+            "min_size": cutpoint("CUTPOINT_DB_POOL_MIN"),
+            "max_size": cutpoint("CUTPOINT_DB_POOL_MAX"),
             "timeout": 20,
         }
     # Likewise on a shared server: two test runs must not fight over one test database.
@@ -225,7 +255,7 @@ CHANNEL_LAYERS: dict[str, Any] = (
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
             # A prefix per deployment (or test run) keeps several of them apart on one Redis.
-            "CONFIG": {"hosts": [REDIS_URL], "prefix": os.environ.get("CUTPOINT_CHANNEL_PREFIX", "cutpoint")},
+            "CONFIG": {"hosts": [REDIS_URL], "prefix": cutpoint("CUTPOINT_CHANNEL_PREFIX")},
         }
     }
     if REDIS_URL
@@ -261,10 +291,12 @@ WHITENOISE_AUTOREFRESH = DEBUG
 
 # Uploads: written to a temporary file as they arrive, never held in memory, and refused once a
 # file passes CUTPOINT_UPLOAD_MAX_BYTES (sessions_app/views/uploads.py).
-CUTPOINT_UPLOAD_MAX_BYTES = env_int("CUTPOINT_UPLOAD_MAX_BYTES", 1 << 30)
+CUTPOINT_UPLOAD_MAX_BYTES = cutpoint("CUTPOINT_UPLOAD_MAX_BYTES")
 FILE_UPLOAD_HANDLERS = ["sessions_app.views.uploads.LimitedTemporaryFileUploadHandler"]
+# daphne processes that `manage.py serve` starts (its --workers).
+CUTPOINT_WORKERS = cutpoint("CUTPOINT_WORKERS")
 
-LOG_FORMAT = os.environ.get("CUTPOINT_LOG_FORMAT", "plain")  # "json" for structured logs
+LOG_FORMAT = cutpoint("CUTPOINT_LOG_FORMAT")  # "json" for structured logs
 LOGGING: dict[str, Any] = {
     "version": 1,
     "disable_existing_loggers": False,
@@ -278,18 +310,20 @@ LOGGING: dict[str, Any] = {
             "formatter": "json" if LOG_FORMAT == "json" else "plain",
         }
     },
-    "root": {"handlers": ["console"], "level": os.environ.get("CUTPOINT_LOG_LEVEL", "INFO")},
+    "root": {"handlers": ["console"], "level": cutpoint("CUTPOINT_LOG_LEVEL")},
     "loggers": {"django.db.backends": {"level": "INFO"}},
 }
 
-# Compaction defaults (per session overrides live in Session.metadata["compaction"]).
+# Compaction defaults (per session overrides live in Session.metadata["compaction"]); unset, the
+# engine's own (compaction/settings.py).
+_ENGINE = CompactionSettings()
 CUTPOINT_COMPACTION: dict[str, Any] = {
-    "enabled": env_bool("CUTPOINT_COMPACTION_ENABLED", True),
-    "reserve_tokens": env_int("CUTPOINT_RESERVE_TOKENS", 16_384),
-    "keep_recent_tokens": env_int("CUTPOINT_KEEP_RECENT_TOKENS", 20_000),
+    "enabled": env_bool("CUTPOINT_COMPACTION_ENABLED", _ENGINE.enabled),
+    "reserve_tokens": env_int("CUTPOINT_RESERVE_TOKENS", _ENGINE.reserve_tokens),
+    "keep_recent_tokens": env_int("CUTPOINT_KEEP_RECENT_TOKENS", _ENGINE.keep_recent_tokens),
     # docs/compaction.md, rules U1 and R6
-    "strategy": os.environ.get("CUTPOINT_SUMMARY_STRATEGY", "auto") or "auto",
-    "carry_over": env_bool("CUTPOINT_CARRY_OVER", True),
+    "strategy": os.environ.get("CUTPOINT_SUMMARY_STRATEGY") or _ENGINE.strategy,
+    "carry_over": env_bool("CUTPOINT_CARRY_OVER", _ENGINE.carry_over),
 }
 if CUTPOINT_COMPACTION["strategy"] not in STRATEGIES:
     _strategy = CUTPOINT_COMPACTION["strategy"]
@@ -299,25 +333,27 @@ if CUTPOINT_COMPACTION["strategy"] not in STRATEGIES:
 # after the compaction and store the graded answers beside it: one more model call per compaction
 # (docs/compaction.md, rule R7). On by default (issue 30: a configured model checks each
 # compaction); never with the offline provider, so it costs nothing without an API key.
-CUTPOINT_PROBE_AUDIT = env_bool("CUTPOINT_PROBE_AUDIT", True)
+CUTPOINT_PROBE_AUDIT = cutpoint("CUTPOINT_PROBE_AUDIT")
 # Without a model (offline turns, extractive summaries) text streams at full speed unless this many
 # seconds separate its chunks (demos and browser tests use it to make streaming visible).
-CUTPOINT_OFFLINE_CHUNK_DELAY = float(os.environ.get("CUTPOINT_OFFLINE_CHUNK_DELAY", "0") or 0)
+CUTPOINT_OFFLINE_CHUNK_DELAY = cutpoint("CUTPOINT_OFFLINE_CHUNK_DELAY")
+# SQLite: how often an import commits into its hidden session (README; store/bulk_import.py).
+CUTPOINT_IMPORT_COMMIT_SECONDS = cutpoint("CUTPOINT_IMPORT_COMMIT_SECONDS")
 # How often each server process looks for compaction tasks a dead process left running (0 = never).
-CUTPOINT_SWEEP_SECONDS = env_int("CUTPOINT_SWEEP_SECONDS", 30)
+CUTPOINT_SWEEP_SECONDS = cutpoint("CUTPOINT_SWEEP_SECONDS")
 
 # The bash tool runs in a bubblewrap sandbox (docs/sandbox.md); without bwrap it is refused unless
 # CUTPOINT_BASH_SANDBOX=off. Limits apply per call; 0 lifts one. `read` returns at most
 # CUTPOINT_READ_MAX_BYTES of a file per call.
-CUTPOINT_BASH_SANDBOX = env_bool("CUTPOINT_BASH_SANDBOX", True)
-CUTPOINT_BASH_BWRAP = os.environ.get("CUTPOINT_BASH_BWRAP", "") or "bwrap"
-CUTPOINT_BASH_NETWORK = env_bool("CUTPOINT_BASH_NETWORK", False)
-CUTPOINT_BASH_CPU_SECONDS = env_int("CUTPOINT_BASH_CPU_SECONDS", 60)
-CUTPOINT_BASH_MEMORY_MB = env_int("CUTPOINT_BASH_MEMORY_MB", 1024)
-CUTPOINT_BASH_FILE_SIZE_MB = env_int("CUTPOINT_BASH_FILE_SIZE_MB", 512)
-CUTPOINT_BASH_MAX_PROCESSES = env_int("CUTPOINT_BASH_MAX_PROCESSES", 256)
-CUTPOINT_BASH_HIDE_PATHS = env_list("CUTPOINT_BASH_HIDE_PATHS", "")
-CUTPOINT_READ_MAX_BYTES = env_int("CUTPOINT_READ_MAX_BYTES", 256 * 1024)
+CUTPOINT_BASH_SANDBOX = cutpoint("CUTPOINT_BASH_SANDBOX")
+CUTPOINT_BASH_BWRAP = cutpoint("CUTPOINT_BASH_BWRAP")
+CUTPOINT_BASH_NETWORK = cutpoint("CUTPOINT_BASH_NETWORK")
+CUTPOINT_BASH_CPU_SECONDS = cutpoint("CUTPOINT_BASH_CPU_SECONDS")
+CUTPOINT_BASH_MEMORY_MB = cutpoint("CUTPOINT_BASH_MEMORY_MB")
+CUTPOINT_BASH_FILE_SIZE_MB = cutpoint("CUTPOINT_BASH_FILE_SIZE_MB")
+CUTPOINT_BASH_MAX_PROCESSES = cutpoint("CUTPOINT_BASH_MAX_PROCESSES")
+CUTPOINT_BASH_HIDE_PATHS = cutpoint("CUTPOINT_BASH_HIDE_PATHS")
+CUTPOINT_READ_MAX_BYTES = cutpoint("CUTPOINT_READ_MAX_BYTES")
 
 # Model profiles ("compact" falls back to "main" when not configured: docs/compaction.md, rule F5).
 ANTHROPIC_API_KEY = os.environ.get("ANTHROPIC_API_KEY", "")
@@ -326,17 +362,17 @@ CUTPOINT_PROVIDER = "anthropic" if ANTHROPIC_API_KEY else "offline"
 CUTPOINT_MODEL_PROFILES: dict[str, dict[str, Any]] = {
     "main": {
         "provider": CUTPOINT_PROVIDER,
-        "model": os.environ.get("CUTPOINT_MAIN_MODEL", "claude-sonnet-4-5"),
-        "context_window": env_int("CUTPOINT_MAIN_CONTEXT_WINDOW", 200_000),
-        "max_output": env_int("CUTPOINT_MAIN_MAX_OUTPUT", 16_384),
+        "model": cutpoint("CUTPOINT_MAIN_MODEL"),
+        "context_window": cutpoint("CUTPOINT_MAIN_CONTEXT_WINDOW"),
+        "max_output": cutpoint("CUTPOINT_MAIN_MAX_OUTPUT"),
     },
 }
 if os.environ.get("CUTPOINT_COMPACT_MODEL"):
     CUTPOINT_MODEL_PROFILES["compact"] = {
         "provider": CUTPOINT_PROVIDER,
         "model": os.environ["CUTPOINT_COMPACT_MODEL"],
-        "context_window": env_int("CUTPOINT_COMPACT_CONTEXT_WINDOW", 200_000),
-        "max_output": env_int("CUTPOINT_COMPACT_MAX_OUTPUT", 16_384),
+        "context_window": cutpoint("CUTPOINT_COMPACT_CONTEXT_WINDOW"),
+        "max_output": cutpoint("CUTPOINT_COMPACT_MAX_OUTPUT"),
     }
 
 # OpenTelemetry GenAI spans to a collector over OTLP/HTTP (docs/telemetry.md, "Live export"). Off
@@ -346,7 +382,7 @@ if os.environ.get("CUTPOINT_COMPACT_MODEL"):
 # CUTPOINT_OTLP_CAPTURE_CONTENT, else OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT.
 _otlp_base = os.environ.get("OTEL_EXPORTER_OTLP_ENDPOINT", "").strip().rstrip("/")
 CUTPOINT_OTLP_ENDPOINT = (
-    os.environ.get("CUTPOINT_OTLP_ENDPOINT", "").strip()
+    cutpoint("CUTPOINT_OTLP_ENDPOINT").strip()
     or os.environ.get("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "").strip()
     or (f"{_otlp_base}/v1/traces" if _otlp_base else "")
 )
@@ -355,8 +391,8 @@ CUTPOINT_OTLP_CAPTURE_CONTENT = env_bool(
     os.environ.get("OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT", "").strip().lower()
     in {"1", "true", "yes", "on", "span_only", "span_and_event"},
 )
-CUTPOINT_OTLP_TIMEOUT = float(os.environ.get("CUTPOINT_OTLP_TIMEOUT", "") or 10)
-CUTPOINT_OTLP_SERVICE_NAME = os.environ.get("OTEL_SERVICE_NAME", "") or "cutpoint"
+CUTPOINT_OTLP_TIMEOUT = cutpoint("CUTPOINT_OTLP_TIMEOUT")
+CUTPOINT_OTLP_SERVICE_NAME = os.environ.get("OTEL_SERVICE_NAME", "") or DEFAULTS["CUTPOINT_OTLP_SERVICE_NAME"]
 
 # Largest OTLP/HTTP request body /v1/traces accepts, before and after gzip (docs/telemetry.md).
-CUTPOINT_OTLP_MAX_BODY_BYTES = env_int("CUTPOINT_OTLP_MAX_BODY_BYTES", 16 * 1024 * 1024)
+CUTPOINT_OTLP_MAX_BODY_BYTES = cutpoint("CUTPOINT_OTLP_MAX_BODY_BYTES")

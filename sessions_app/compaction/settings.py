@@ -14,6 +14,9 @@ Strategy = Literal["auto", "model", "extractive", "masking"]
 
 STRATEGIES: Final = tuple(s.value for s in SummaryStrategy)
 
+# The context window assumed where none is known (a session without one, a profile that names
+# none): Claude's, and that of most current models.
+DEFAULT_CONTEXT_WINDOW: Final = 200_000
 DEFAULT_RESERVE_TOKENS = 16384
 DEFAULT_KEEP_RECENT_TOKENS = 20000
 

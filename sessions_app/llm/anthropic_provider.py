@@ -31,6 +31,7 @@ import anthropic
 import httpx2
 
 from sessions_app.compaction.messages import Block, LlmMessage, Usage
+from sessions_app.compaction.settings import DEFAULT_CONTEXT_WINDOW
 from sessions_app.compaction.vocabulary import ANTHROPIC_STOP_REASONS, StopReason
 from sessions_app.llm.base import (
     AssistantMessage,
@@ -402,7 +403,7 @@ class AnthropicProvider(Provider):
         self,
         *,
         model: str,
-        context_window: int = 200_000,
+        context_window: int = DEFAULT_CONTEXT_WINDOW,
         max_output: int = 8192,
         api_key: str | None = None,
         base_url: str | None = None,

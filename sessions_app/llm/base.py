@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final, TypeAlias
 
 from sessions_app.compaction.messages import Block, LlmMessage, Usage
+from sessions_app.compaction.settings import DEFAULT_CONTEXT_WINDOW
 from sessions_app.compaction.vocabulary import StopReason
 from sessions_app.llm.overflow import parse_context_overflow
 
@@ -292,7 +293,9 @@ class Provider(abc.ABC):
     #: extractive summarizer (docs/compaction.md, "Summarizers").
     writes_summaries: bool = True
 
-    def __init__(self, *, model: str, context_window: int = 200_000, max_output: int = 8192) -> None:
+    def __init__(
+        self, *, model: str, context_window: int = DEFAULT_CONTEXT_WINDOW, max_output: int = 8192
+    ) -> None:
         self.model = model
         self.context_window = context_window
         self.max_output = max_output

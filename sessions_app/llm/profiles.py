@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
+from sessions_app.compaction.settings import DEFAULT_CONTEXT_WINDOW
+
 if TYPE_CHECKING:
     from sessions_app.llm.base import Provider
     from sessions_app.llm.offline import Scenario
@@ -34,7 +36,7 @@ class ModelProfile:
     name: str
     provider: ProviderName
     model: str
-    context_window: int = 200_000
+    context_window: int = DEFAULT_CONTEXT_WINDOW
     max_output: int = 8192
 
     def __post_init__(self) -> None:
@@ -58,7 +60,7 @@ class ModelProfile:
             name=name,
             provider=d.get("provider", "offline"),
             model=str(d.get("model", "offline")),
-            context_window=int(d.get("context_window", 200_000)),
+            context_window=int(d.get("context_window", DEFAULT_CONTEXT_WINDOW)),
             max_output=int(d.get("max_output", 8192)),
         )
 
@@ -78,8 +80,8 @@ def default_profiles(api_key: str | None = None) -> dict[str, ModelProfile]:
     """Profiles used when settings configure none: Anthropic with a key, offline without."""
     key = api_key if api_key is not None else os.environ.get("ANTHROPIC_API_KEY", "")
     if key:
-        return {MAIN: ModelProfile(MAIN, "anthropic", "claude-sonnet-4-5", 200_000, 16_384)}
-    return {MAIN: ModelProfile(MAIN, "offline", "offline", 200_000, 8192)}
+        return {MAIN: ModelProfile(MAIN, "anthropic", "claude-sonnet-4-5", DEFAULT_CONTEXT_WINDOW, 16_384)}
+    return {MAIN: ModelProfile(MAIN, "offline", "offline", DEFAULT_CONTEXT_WINDOW, 8192)}
 
 
 def build_provider(

@@ -10,10 +10,9 @@ from django.core.cache import cache
 
 from sessions_app import store
 from sessions_app.compaction import CompactionSettings, Entry, context_tokens, resolve_threshold
+from sessions_app.compaction.settings import DEFAULT_CONTEXT_WINDOW
 from sessions_app.models import Session
 from sessions_app.runtime import compact_fork
-
-DEFAULT_WINDOW = 200_000
 
 
 def session_window(session: Session) -> int:
@@ -21,7 +20,7 @@ def session_window(session: Session) -> int:
     try:
         return int(compact_fork.context_window(session))
     except Exception:
-        return int(session.context_window or DEFAULT_WINDOW)
+        return int(session.context_window or DEFAULT_CONTEXT_WINDOW)
 
 
 def session_settings(session: Session) -> CompactionSettings:

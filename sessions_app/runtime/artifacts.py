@@ -18,10 +18,10 @@ from typing import Final
 
 from django.conf import settings
 
+from sessions_app import conf
 from sessions_app.models import Artifact
 from sessions_app.runtime.tools.base import ToolContext, ToolResult
 
-DEFAULT_LIMIT_CHARS: Final = 8000
 PREVIEW_LINES: Final = 12  # head and tail each
 PREVIEW_LINE_CHARS: Final = 300
 _EXTENSIONS: Final = {"text/plain": "txt", "application/json": "json", "text/markdown": "md"}
@@ -127,7 +127,7 @@ def shrink_result(
     Non-text blocks (images) are kept as they are; only the text is measured and moved.
     """
     if limit_chars is None:
-        limit_chars = getattr(settings, "CUTPOINT_ARTIFACT_LIMIT", DEFAULT_LIMIT_CHARS)
+        limit_chars = conf.get("CUTPOINT_ARTIFACT_LIMIT")
     limit = int(limit_chars)
     text = result.text
     if len(text) <= limit:

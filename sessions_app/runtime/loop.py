@@ -27,11 +27,10 @@ from pathlib import Path
 from typing import Any
 
 from asgiref.sync import async_to_sync, sync_to_async
-from django.conf import settings as django_settings
 from django.db.models import F
 from django.utils import timezone
 
-from sessions_app import store
+from sessions_app import conf, store
 from sessions_app.compaction.budget import context_tokens, resolve_threshold
 from sessions_app.compaction.context import build_context
 from sessions_app.compaction.messages import ASSISTANT, COMPACTION, MESSAGE, TOOL_RESULT, Entry
@@ -50,7 +49,7 @@ from sessions_app.runtime.agents import AgentDefinition, resolve_definition
 from sessions_app.runtime.artifacts import attach_artifact
 from sessions_app.runtime.compact_fork.settings import compaction_settings
 from sessions_app.runtime.policy import Policy, effective_tools, load_policy
-from sessions_app.runtime.runs import RUN_HEARTBEAT_SECONDS, ClaimedRun, beat, claim_run, write_run_end
+from sessions_app.runtime.runs import ClaimedRun, beat, claim_run, write_run_end
 from sessions_app.runtime.tools.base import ToolContext
 from sessions_app.runtime.tools.registry import canonical_name, run_tool_call, tool_specs
 from sessions_app.runtime.tools.workspace import workspace_for
@@ -197,7 +196,7 @@ class AgentLoop:
             heartbeat.cancel()
 
     async def _heartbeat(self, run_id: int) -> None:
-        seconds = float(getattr(django_settings, "CUTPOINT_RUN_HEARTBEAT_SECONDS", RUN_HEARTBEAT_SECONDS))
+        seconds = float(conf.get("CUTPOINT_RUN_HEARTBEAT_SECONDS"))
         if seconds <= 0:
             return
         while True:

@@ -31,8 +31,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
-from django.conf import settings
-
+from sessions_app import conf
 from sessions_app.compaction.vocabulary import AgentRole
 from sessions_app.models import Event
 from sessions_app.runtime.tools.base import ToolContext, ToolResult
@@ -187,7 +186,7 @@ class Policy:
 
 def load_policy(definition_rules: Sequence[PermissionRule] = ()) -> Policy:
     """Settings rules first (operator wins), then the definition's own rules."""
-    raw = getattr(settings, "CUTPOINT_PERMISSION_RULES", None) or []
+    raw = conf.get("CUTPOINT_PERMISSION_RULES") or []
     return Policy(parse_rules(raw, "settings.CUTPOINT_PERMISSION_RULES") + tuple(definition_rules))
 
 

@@ -14,8 +14,8 @@ import logging
 from typing import Any, Final
 
 from asgiref.sync import sync_to_async
-from django.conf import settings
 
+from sessions_app import conf
 from sessions_app.compaction.messages import LlmMessage
 from sessions_app.compaction.vocabulary import StopReason
 from sessions_app.llm.base import CompletionRequest, Provider, ProviderError
@@ -29,7 +29,7 @@ MAX_ANSWER_TOKENS: Final = 4096  # 40 short answers with their quotes
 
 
 def enabled() -> bool:
-    return bool(getattr(settings, "CUTPOINT_PROBE_AUDIT", True))
+    return bool(conf.get("CUTPOINT_PROBE_AUDIT"))
 
 
 async def probe_compaction(compaction_id: int, provider: Provider | None = None) -> dict[str, Any] | None:

@@ -7,14 +7,14 @@ from typing import Any
 
 from django.conf import settings
 
+from sessions_app import conf
 from sessions_app.llm.base import Provider
 from sessions_app.llm.profiles import ModelProfile, build_provider, resolve_profile
 
 
 def configured_profiles() -> dict[str, ModelProfile]:
     return {
-        name: ModelProfile.from_dict(name, spec)
-        for name, spec in getattr(settings, "CUTPOINT_MODEL_PROFILES", {}).items()
+        name: ModelProfile.from_dict(name, spec) for name, spec in conf.get("CUTPOINT_MODEL_PROFILES").items()
     }
 
 
@@ -30,8 +30,8 @@ def provider_for(
         profile(profile_name),
         api_key=settings.ANTHROPIC_API_KEY or None,
         base_url=settings.ANTHROPIC_BASE_URL or None,
-        timeout=float(getattr(settings, "CUTPOINT_PROVIDER_TIMEOUT", 600.0)),
-        max_retries=int(getattr(settings, "CUTPOINT_PROVIDER_MAX_RETRIES", 2)),
+        timeout=float(conf.get("CUTPOINT_PROVIDER_TIMEOUT")),
+        max_retries=int(conf.get("CUTPOINT_PROVIDER_MAX_RETRIES")),
         scenario=scenario,
-        chunk_delay=float(getattr(settings, "CUTPOINT_OFFLINE_CHUNK_DELAY", 0.0)),
+        chunk_delay=float(conf.get("CUTPOINT_OFFLINE_CHUNK_DELAY")),
     )

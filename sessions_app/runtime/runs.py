@@ -32,7 +32,6 @@ _RUN_STATUS: dict[str, RunStatus] = {
     EndReason.ABORTED: RunStatus.CANCELLED,
 }
 
-RUN_HEARTBEAT_SECONDS = 30.0  # a running agent run refreshes `Run.heartbeat_at` this often
 RUN_ORPHAN_AFTER = timedelta(seconds=120)  # a running run without a heartbeat this long is orphaned
 
 

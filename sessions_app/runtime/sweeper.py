@@ -29,8 +29,8 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from channels.db import database_sync_to_async
-from django.conf import settings
 
+from sessions_app import conf
 from sessions_app.runtime import compact_fork
 from sessions_app.runtime.runs import fail_orphaned_runs
 from sessions_app.runtime.spawn import spawn
@@ -114,7 +114,7 @@ def current() -> Sweeper | None:
 
 
 def sweep_interval() -> float:
-    return float(getattr(settings, "CUTPOINT_SWEEP_SECONDS", 30))
+    return float(conf.get("CUTPOINT_SWEEP_SECONDS"))
 
 
 def start_sweeper(interval: float | None = None) -> Sweeper | None:

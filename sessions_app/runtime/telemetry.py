@@ -28,6 +28,7 @@ from opentelemetry.sdk.trace import TracerProvider
 from opentelemetry.sdk.trace.export import BatchSpanProcessor
 from opentelemetry.sdk.trace.sampling import ALWAYS_ON
 
+from sessions_app import conf
 from sessions_app.compaction.messages import Entry
 from sessions_app.exporters.otlp import run_traces
 from sessions_app.formats.otel import sdk
@@ -47,18 +48,18 @@ class Config:
 
 def config() -> Config | None:
     """The live exporter's settings, or None when it is off (no endpoint)."""
-    endpoint = str(getattr(settings, "CUTPOINT_OTLP_ENDPOINT", "") or "")
+    endpoint = str(conf.get("CUTPOINT_OTLP_ENDPOINT") or "")
     if not endpoint:
         return None
     return Config(
         endpoint=endpoint,
-        timeout=float(getattr(settings, "CUTPOINT_OTLP_TIMEOUT", 10.0)),
-        service_name=str(getattr(settings, "CUTPOINT_OTLP_SERVICE_NAME", "") or sdk.SERVICE_NAME),
+        timeout=float(conf.get("CUTPOINT_OTLP_TIMEOUT")),
+        service_name=str(conf.get("CUTPOINT_OTLP_SERVICE_NAME") or sdk.SERVICE_NAME),
     )
 
 
 def capture_content() -> bool:
-    return bool(getattr(settings, "CUTPOINT_OTLP_CAPTURE_CONTENT", False))
+    return bool(conf.get("CUTPOINT_OTLP_CAPTURE_CONTENT"))
 
 
 class _Pipeline:

@@ -26,6 +26,7 @@ from django.conf import settings
 from django.db import DatabaseError, connection, transaction
 from django.utils import timezone
 
+from sessions_app import conf
 from sessions_app.compaction.messages import COMPACTION, KINDS, MESSAGE, ROLES, Entry
 from sessions_app.compaction.tokens import estimate_entries
 from sessions_app.compaction.vocabulary import CompactionReason
@@ -170,7 +171,7 @@ def _cyclic_gc_paused() -> Iterator[None]:
 # An SQLite import commits its rows this often, so writers to other sessions wait at most about
 # this long for the database's single write lock (docs/architecture.md, "Imports").
 def import_commit_seconds() -> float:
-    return float(getattr(settings, "CUTPOINT_IMPORT_COMMIT_SECONDS", 0.5))
+    return float(conf.get("CUTPOINT_IMPORT_COMMIT_SECONDS"))
 
 
 ABANDONED_IMPORT_SECONDS = 600  # an importing session untouched this long lost its process

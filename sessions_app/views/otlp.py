@@ -23,7 +23,6 @@ import zlib
 from typing import Final
 
 import orjson
-from django.conf import settings
 from django.contrib.auth.decorators import login_not_required
 from django.db import DatabaseError
 from django.http import HttpRequest, HttpResponse
@@ -33,6 +32,7 @@ from google.protobuf import json_format
 from google.rpc.status_pb2 import Status
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceResponse
 
+from sessions_app import conf
 from sessions_app.formats import jsonl
 from sessions_app.formats.otel.reader import (
     NotOtlp,
@@ -48,7 +48,6 @@ log = logging.getLogger(__name__)
 
 PROTOBUF: Final = "application/x-protobuf"
 JSON: Final = "application/json"
-DEFAULT_MAX_BODY_BYTES: Final = 16 * 1024 * 1024
 _PROBLEMS_NAMED: Final = 5  # in partial_success.error_message
 _GRPC_INVALID_ARGUMENT: Final = 3
 _GRPC_UNAVAILABLE: Final = 14
@@ -59,7 +58,7 @@ class _TooLarge(Exception):
 
 
 def max_body_bytes() -> int:
-    return int(getattr(settings, "CUTPOINT_OTLP_MAX_BODY_BYTES", DEFAULT_MAX_BODY_BYTES))
+    return int(conf.get("CUTPOINT_OTLP_MAX_BODY_BYTES"))
 
 
 def _answer(message: ExportTraceServiceResponse | Status, encoding: str, status: int = 200) -> HttpResponse:

@@ -14,9 +14,10 @@ import logging
 from dataclasses import dataclass
 from typing import Any
 
-from django.conf import settings
 from django.core.files.uploadhandler import StopUpload, TemporaryFileUploadHandler
 from django.http import HttpRequest
+
+from sessions_app import conf
 
 log = logging.getLogger(__name__)
 
@@ -55,7 +56,7 @@ def upload_refusal(request: HttpRequest) -> UploadRefusal | None:
 class LimitedTemporaryFileUploadHandler(TemporaryFileUploadHandler):
     def __init__(self, request: HttpRequest | None = None) -> None:
         super().__init__(request)
-        self.limit: int = settings.CUTPOINT_UPLOAD_MAX_BYTES
+        self.limit: int = conf.get("CUTPOINT_UPLOAD_MAX_BYTES")
         self.request_length: int | None = None
 
     def handle_raw_input(

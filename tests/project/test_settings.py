@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -76,3 +79,73 @@ def test_json_logs_are_one_object_per_line(tmp_path: Path) -> None:
     )
     line = json.loads(out.splitlines()[-1])
     assert line["message"] == "hello world" and line["level"] == "WARNING" and line["session_id"] == 7
+
+
+def _without_cutpoint_env(tmp_path: Path) -> dict[str, str]:
+    """Every CUTPOINT_* and OTEL_* variable set empty (settings.py reads empty as unset)."""
+    blank = {k: "" for k in os.environ if k.startswith(("CUTPOINT_", "OTEL_"))}
+    return {**blank, "CUTPOINT_DATA_DIR": str(tmp_path), "ANTHROPIC_API_KEY": ""}
+
+
+def test_settings_take_every_unset_default_from_conf(tmp_path: Path) -> None:
+    code = (
+        "import json; from collections.abc import Mapping; from sessions_app import conf; "
+        "plain = lambda v: list(v) if isinstance(v, tuple) else v; "
+        "names = [n for n, d in conf.DEFAULTS.items() if hasattr(s, n) and not isinstance(d, Mapping)]; "
+        "print(json.dumps({n: [getattr(s, n), conf.DEFAULTS[n]] for n in names "
+        "if getattr(s, n) != plain(conf.DEFAULTS[n])})); "
+        "print(len(names)); print(conf.get('CUTPOINT_SWEEP_SECONDS'))"
+    )
+    mismatches, compared, sweep = settings_in(_without_cutpoint_env(tmp_path), code).splitlines()
+    assert json.loads(mismatches) == {}
+    assert int(compared) >= 20  # the CUTPOINT_* settings that settings.py defines
+    assert sweep == "30"
+
+
+def test_a_cutpoint_variable_reaches_conf_get(tmp_path: Path) -> None:
+    env = {
+        **_without_cutpoint_env(tmp_path),
+        "CUTPOINT_IMPORT_COMMIT_SECONDS": "2.5",
+        "CUTPOINT_BASH_HIDE_PATHS": "/srv/a, /srv/b",
+        "CUTPOINT_MAIN_CONTEXT_WINDOW": "64000",
+    }
+    code = (
+        "from sessions_app import conf; "
+        "print(conf.get('CUTPOINT_IMPORT_COMMIT_SECONDS'), conf.get('CUTPOINT_BASH_HIDE_PATHS'), "
+        "conf.get('CUTPOINT_MODEL_PROFILES')['main']['context_window'])"
+    )
+    assert settings_in(env, code) == "2.5 ['/srv/a', '/srv/b'] 64000"
+    full = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "dashboard.settings",
+        **env,
+        "CUTPOINT_OTLP_TIMEOUT": "soon",
+    }
+    bad = subprocess.run(
+        [sys.executable, "-c", "import django; django.setup()"],
+        cwd=ROOT,
+        env=full,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert bad.returncode != 0 and "CUTPOINT_OTLP_TIMEOUT must be a number" in bad.stderr
+
+
+def test_conf_get_refuses_a_name_it_does_not_know() -> None:
+    from sessions_app import conf
+
+    with pytest.raises(KeyError):
+        conf.get("CUTPOINT_NO_SUCH_SETTING")
+
+
+def test_no_cutpoint_default_is_written_outside_conf() -> None:
+    """Code reads CUTPOINT_* settings through conf.get, never with a default of its own."""
+    pattern = re.compile(r"getattr\(\s*(?:django_)?settings\s*,\s*[\"']CUTPOINT_")
+    offenders = [
+        str(path.relative_to(ROOT))
+        for folder in ("sessions_app", "dashboard")
+        for path in (ROOT / folder).rglob("*.py")
+        if pattern.search(path.read_text(encoding="utf-8"))
+    ]
+    assert offenders == []

@@ -23,6 +23,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
+from sessions_app import conf
 from sessions_app.models import Run, Session
 from sessions_app.runtime.tools import files as files_module
 from sessions_app.runtime.tools import sandbox
@@ -439,7 +440,7 @@ def test_read_of_one_huge_line_is_capped_in_memory_too(ctx: ToolContext, workspa
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
-    cap = files_module.DEFAULT_READ_MAX_BYTES
+    cap = conf.DEFAULTS["CUTPOINT_READ_MAX_BYTES"]
     assert result.details["bytes"] == cap and result.details["total_lines"] == 2
     assert len(result.text) < cap + 1000
     assert (

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from sessions_app.compaction.messages import Block, Usage
+from sessions_app.compaction.settings import DEFAULT_CONTEXT_WINDOW
 from sessions_app.compaction.vocabulary import StopReason
 from sessions_app.llm.base import (
     AssistantMessage,
@@ -55,7 +56,7 @@ class OfflineProvider(Provider):
         self,
         *,
         model: str = "offline",
-        context_window: int = 200_000,
+        context_window: int = DEFAULT_CONTEXT_WINDOW,
         max_output: int = 8192,
         scenario: Scenario | list[dict[str, Any]] | str | Path | None = None,
         chunk_delay: float = 0.0,

@@ -12,7 +12,6 @@ With more than one worker, set REDIS_URL (live updates must cross processes) and
 
 from __future__ import annotations
 
-import os
 import signal
 import socket
 import subprocess
@@ -23,12 +22,14 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from sessions_app import conf
+
 
 class Command(BaseCommand):
     help = "Serve the dashboard with several daphne worker processes sharing one port."
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("--workers", type=int, default=int(os.environ.get("CUTPOINT_WORKERS", "2")))
+        parser.add_argument("--workers", type=int, default=int(conf.get("CUTPOINT_WORKERS")))
         parser.add_argument("--host", default="127.0.0.1")
         parser.add_argument("--port", type=int, default=8000)
         parser.add_argument("--no-restart", action="store_true", help="exit when a worker exits")

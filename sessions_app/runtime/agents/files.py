@@ -39,8 +39,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
-from django.conf import settings
-
+from sessions_app import conf
 from sessions_app.runtime.agents.definition import (
     AgentDefinition,
     DefinitionError,
@@ -51,7 +50,6 @@ from sessions_app.runtime.agents.definition import (
 logger = logging.getLogger(__name__)
 
 PROJECT_AGENTS_SUBDIR: Final = Path(".cutpoint") / "agents"
-DEFAULT_USER_AGENTS_DIR: Final = Path("~/.cutpoint/agents")
 DEFINITION_SUFFIXES: Final = (".toml", ".md")
 # Coarser than any timestamp granularity we expect (FAT's is 2 s; ext4 and tmpfs follow the
 # kernel's clock tick).
@@ -60,8 +58,8 @@ MAX_CACHED_DIRS: Final = 256  # one per project directory seen; the oldest are f
 
 
 def user_agents_dir() -> Path:
-    configured = getattr(settings, "CUTPOINT_USER_AGENTS_DIR", None)
-    return Path(configured or DEFAULT_USER_AGENTS_DIR).expanduser()
+    configured = conf.get("CUTPOINT_USER_AGENTS_DIR") or conf.DEFAULTS["CUTPOINT_USER_AGENTS_DIR"]
+    return Path(configured).expanduser()
 
 
 def project_agents_dir(project_dir: Path | str) -> Path:

@@ -23,12 +23,11 @@ import time
 from collections.abc import Callable
 
 from asgiref.sync import sync_to_async
-from django.conf import settings as django_settings
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from sessions_app import store
+from sessions_app import conf, store
 from sessions_app.compaction.collector import collector_paused
 from sessions_app.compaction.compact import compact as compact_plan
 from sessions_app.compaction.messages import LlmMessage
@@ -295,7 +294,7 @@ class CompactFork:
         await sync_to_async(self._event)(f"compact_{summarizer}", {"task_id": self.task_id, "reason": reason})
         # Streamed line by line like a model's answer; CUTPOINT_OFFLINE_CHUNK_DELAY paces it so a
         # demo without an API key has a stream to watch.
-        delay = float(getattr(django_settings, "CUTPOINT_OFFLINE_CHUNK_DELAY", 0.0) or 0.0)
+        delay = float(conf.get("CUTPOINT_OFFLINE_CHUNK_DELAY") or 0.0)
         history, divider, prefix = payload.summary.partition(SPLIT_DIVIDER)
         parts = [("history", history)] + ([("turn_prefix", prefix)] if divider else [])
         for part, text in parts:  # each into its own box, as a model's two answers stream

@@ -8,8 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.conf import settings as django_settings
-
+from sessions_app import conf
 from sessions_app.compaction.settings import CompactionSettings
 from sessions_app.models import Session
 from sessions_app.runtime.providers import profile
@@ -17,7 +16,7 @@ from sessions_app.runtime.providers import profile
 
 def compaction_settings(session: Session) -> CompactionSettings:
     """Project defaults from CUTPOINT_COMPACTION, overridden per session by metadata["compaction"]."""
-    values: dict[str, Any] = dict(getattr(django_settings, "CUTPOINT_COMPACTION", {}))
+    values: dict[str, Any] = dict(conf.get("CUTPOINT_COMPACTION"))
     values.update((session.metadata or {}).get("compaction", {}))
     allowed = set(CompactionSettings.__dataclass_fields__)
     return CompactionSettings(**{k: v for k, v in values.items() if k in allowed})

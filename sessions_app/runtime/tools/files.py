@@ -22,15 +22,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from django.conf import settings
-
+from sessions_app import conf
 from sessions_app.llm.base import ToolSpec
 from sessions_app.runtime.tools import names
 from sessions_app.runtime.tools.base import Tool, ToolContext, ToolError, ToolResult, arg_int, arg_str
 from sessions_app.runtime.tools.workspace import display_path, resolve_in_workspace
 
 DEFAULT_READ_LINES = 2000
-DEFAULT_READ_MAX_BYTES = 256 * 1024
 _BINARY_SNIFF_BYTES = 8192
 _BLOCK = 64 * 1024
 # After the window, lines are counted (not kept) so the model knows how far there is to go; in a
@@ -46,7 +44,7 @@ _KINDS = (
 
 
 def read_max_bytes() -> int:
-    return max(int(getattr(settings, "CUTPOINT_READ_MAX_BYTES", DEFAULT_READ_MAX_BYTES)), 1)
+    return max(int(conf.get("CUTPOINT_READ_MAX_BYTES")), 1)
 
 
 def _require_regular(mode: int, path: str) -> None:
@@ -171,8 +169,8 @@ class ReadTool(Tool):
         description=(
             "Read a text file in the session workspace. Returns up to `limit` lines "
             f"(default {DEFAULT_READ_LINES}) starting at line `offset` (1-based), at most "
-            f"{DEFAULT_READ_MAX_BYTES // 1024} KiB per call (unless configured otherwise); a note "
-            "at the end says how to read on. Regular files only."
+            f"{conf.DEFAULTS['CUTPOINT_READ_MAX_BYTES'] // 1024} KiB per call (unless configured "
+            "otherwise); a note at the end says how to read on. Regular files only."
         ),
         input_schema={
             "type": "object",

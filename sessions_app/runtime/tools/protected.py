@@ -21,6 +21,7 @@ from typing import Final
 from django.conf import settings
 from django.db import connections
 
+from sessions_app import conf
 from sessions_app.runtime.tools.base import ToolError
 
 # Secrets of the host under the system directories the sandbox mounts.
@@ -78,9 +79,7 @@ def protected() -> list[Protected]:
                 name = str(entry["NAME"])
                 for suffix in ("", "-wal", "-shm", "-journal"):
                     named.append((name + suffix, "a database file in use"))
-    named += [
-        (p, "a path in CUTPOINT_BASH_HIDE_PATHS") for p in getattr(settings, "CUTPOINT_BASH_HIDE_PATHS", [])
-    ]
+    named += [(p, "a path in CUTPOINT_BASH_HIDE_PATHS") for p in conf.get("CUTPOINT_BASH_HIDE_PATHS")]
     for pattern in SYSTEM_SECRETS:
         named += [(p, "a secret of the host") for p in glob.glob(pattern)]
     found: dict[Path, str] = {}

@@ -41,8 +41,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
-from django.conf import settings
-
+from sessions_app import conf
 from sessions_app.runtime.tools import protected
 from sessions_app.runtime.tools.base import ToolError
 from sessions_app.runtime.tools.protected import protected_paths
@@ -85,30 +84,30 @@ class Limits:
 
 
 def limits() -> Limits:
-    def setting(name: str, default: int) -> int:
-        return max(int(getattr(settings, name, default)), 0)
+    def setting(name: str) -> int:
+        return max(int(conf.get(name)), 0)
 
     return Limits(
-        cpu_seconds=setting("CUTPOINT_BASH_CPU_SECONDS", 60),
-        memory_bytes=setting("CUTPOINT_BASH_MEMORY_MB", 1024) * _MIB,
-        file_size_bytes=setting("CUTPOINT_BASH_FILE_SIZE_MB", 512) * _MIB,
-        processes=setting("CUTPOINT_BASH_MAX_PROCESSES", 256),
+        cpu_seconds=setting("CUTPOINT_BASH_CPU_SECONDS"),
+        memory_bytes=setting("CUTPOINT_BASH_MEMORY_MB") * _MIB,
+        file_size_bytes=setting("CUTPOINT_BASH_FILE_SIZE_MB") * _MIB,
+        processes=setting("CUTPOINT_BASH_MAX_PROCESSES"),
     )
 
 
 def sandbox_enabled() -> bool:
-    return bool(getattr(settings, SANDBOX_SETTING, True))
+    return bool(conf.get(SANDBOX_SETTING))
 
 
 def network_allowed() -> bool:
     """The network policy of sandboxed bash. One switch for now (CUTPOINT_BASH_NETWORK); a
     per-session or per-definition policy would be decided here."""
-    return bool(getattr(settings, NETWORK_SETTING, False))
+    return bool(conf.get(NETWORK_SETTING))
 
 
 def bwrap_binary() -> str:
     """CUTPOINT_BASH_BWRAP as configured: a path, or a name looked up on the server's PATH."""
-    return str(getattr(settings, BWRAP_SETTING, "") or "bwrap")
+    return str(conf.get(BWRAP_SETTING) or conf.DEFAULTS[BWRAP_SETTING])
 
 
 def bwrap_path() -> str:

@@ -1,0 +1,90 @@
+"""Cutpoint's own settings: every `CUTPOINT_*` default, written once (django-debug-toolbar's
+`get_config()` idea).
+
+`dashboard/settings.py` is the only code that reads the environment: it sets each setting from its
+variable and falls back to the default here. The code reads a setting through `get(name)`, which
+answers with the same default when the project's settings leave the name out (another settings
+module, a test that deletes one). It reads `django.conf.settings` at every call and caches nothing,
+so `override_settings` and pytest-django's `settings` fixture take effect at once.
+
+Some names are environment variables only (`CUTPOINT_MAIN_MODEL`, `CUTPOINT_DB_POOL_MAX`, ...):
+settings.py turns them into Django's or Cutpoint's own settings, and their defaults are here too.
+`CUTPOINT_DATA_DIR` is not: its default is a path beside the project (settings.py). The README's
+table of variables documents them all.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Any, Final
+
+from django.conf import settings
+
+from sessions_app.compaction.settings import DEFAULT_CONTEXT_WINDOW
+
+_MIB: Final = 1024 * 1024
+
+DEFAULTS: Final[Mapping[str, Any]] = MappingProxyType(
+    {
+        # --- the dashboard -------------------------------------------------------------------
+        "CUTPOINT_UPLOAD_MAX_BYTES": 1 << 30,  # largest session file an upload may bring
+        "CUTPOINT_LOGIN_FAILURE_LIMIT": 10,  # django-axes: failed logins before a lockout
+        "CUTPOINT_LOGIN_LOCKOUT_MINUTES": 15,
+        "CUTPOINT_LOG_LEVEL": "INFO",
+        "CUTPOINT_LOG_FORMAT": "plain",  # "json": one JSON object per line (dashboard/logformat.py)
+        "CUTPOINT_CHANNEL_PREFIX": "cutpoint",  # the Redis channel layer's key prefix
+        "CUTPOINT_WORKERS": 2,  # `manage.py serve`: daphne processes
+        # --- the database ----------------------------------------------------------------------
+        "CUTPOINT_DB_POOL": True,  # PostgreSQL: psycopg's connection pool
+        "CUTPOINT_DB_POOL_MIN": 2,
+        "CUTPOINT_DB_POOL_MAX": 20,
+        # SQLite: an import commits this often, so other sessions' writers wait at most this long.
+        "CUTPOINT_IMPORT_COMMIT_SECONDS": 0.5,
+        # --- compaction --------------------------------------------------------------------------
+        # Project-wide overrides of the engine's CompactionSettings; {} keeps the engine's own
+        # defaults (compaction/settings.py). settings.py fills it from CUTPOINT_RESERVE_TOKENS, ...
+        "CUTPOINT_COMPACTION": MappingProxyType({}),
+        # After each compaction's audit, ask the compact model about each fact (docs/compaction.md, R7).
+        "CUTPOINT_PROBE_AUDIT": True,
+        "CUTPOINT_SWEEP_SECONDS": 30,  # how often a process looks for orphaned work; 0 = never
+        "CUTPOINT_RUN_HEARTBEAT_SECONDS": 30.0,  # a running agent run refreshes Run.heartbeat_at
+        # --- models ------------------------------------------------------------------------------
+        # settings.py always builds them ("main", and "compact" with CUTPOINT_COMPACT_MODEL).
+        "CUTPOINT_MODEL_PROFILES": MappingProxyType({}),
+        "CUTPOINT_MAIN_MODEL": "claude-sonnet-4-5",
+        "CUTPOINT_MAIN_CONTEXT_WINDOW": DEFAULT_CONTEXT_WINDOW,
+        "CUTPOINT_MAIN_MAX_OUTPUT": 16_384,
+        "CUTPOINT_COMPACT_CONTEXT_WINDOW": DEFAULT_CONTEXT_WINDOW,
+        "CUTPOINT_COMPACT_MAX_OUTPUT": 16_384,
+        "CUTPOINT_PROVIDER_TIMEOUT": 600.0,
+        "CUTPOINT_PROVIDER_MAX_RETRIES": 2,
+        # Without a model, text streams at full speed unless this many seconds separate its chunks.
+        "CUTPOINT_OFFLINE_CHUNK_DELAY": 0.0,
+        # --- the agents' tools (docs/sandbox.md) -----------------------------------------------
+        "CUTPOINT_USER_AGENTS_DIR": "~/.cutpoint/agents",
+        "CUTPOINT_PERMISSION_RULES": (),  # operator rules, ahead of every definition's own
+        "CUTPOINT_ARTIFACT_LIMIT": 8000,  # characters of a tool result kept inline; the rest is a file
+        "CUTPOINT_READ_MAX_BYTES": 256 * 1024,  # `read` returns at most this much of a file per call
+        "CUTPOINT_BASH_SANDBOX": True,
+        "CUTPOINT_BASH_BWRAP": "bwrap",
+        "CUTPOINT_BASH_NETWORK": False,
+        "CUTPOINT_BASH_CPU_SECONDS": 60,  # per call; 0 lifts a limit
+        "CUTPOINT_BASH_MEMORY_MB": 1024,
+        "CUTPOINT_BASH_FILE_SIZE_MB": 512,
+        "CUTPOINT_BASH_MAX_PROCESSES": 256,
+        "CUTPOINT_BASH_HIDE_PATHS": (),
+        # --- OpenTelemetry (docs/telemetry.md) ---------------------------------------------------
+        "CUTPOINT_OTLP_ENDPOINT": "",  # off without one
+        "CUTPOINT_OTLP_CAPTURE_CONTENT": False,
+        "CUTPOINT_OTLP_TIMEOUT": 10.0,
+        "CUTPOINT_OTLP_SERVICE_NAME": "cutpoint",
+        "CUTPOINT_OTLP_MAX_BODY_BYTES": 16 * _MIB,  # largest /v1/traces body, before and after gzip
+    }
+)
+
+
+def get(name: str) -> Any:
+    """The setting `name` as the project configured it, else its default. A name that is not
+    Cutpoint's is a KeyError: a misspelt name must fail, not quietly read a default."""
+    return getattr(settings, name, DEFAULTS[name])

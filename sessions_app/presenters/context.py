@@ -24,16 +24,17 @@ from sessions_app import store
 from sessions_app.compaction import Entry, context_report
 from sessions_app.compaction.context import context_layout
 from sessions_app.compaction.messages import ASSISTANT, MESSAGE
-from sessions_app.compaction.vocabulary import AgentRole, Source
+from sessions_app.compaction.vocabulary import Source
 from sessions_app.llm.base import CompletionRequest
 from sessions_app.llm.offline.estimate import estimate_request_tokens
-from sessions_app.models import Agent, Session
+from sessions_app.models import Session
 from sessions_app.presenters.content import preview
 from sessions_app.presenters.stats import ContextStats, stats_from_path
 from sessions_app.runtime.agents import DefinitionError, resolve_definition
 from sessions_app.runtime.background import DEFINITION as PROMPT_DEFINITION
 from sessions_app.runtime.policy import effective_tools, load_policy
 from sessions_app.runtime.tools.registry import tool_specs
+from sessions_app.selectors.agents import main_agent
 
 HEAD_ROWS = 40
 TAIL_ROWS = 60  # the newest messages; "show all" loads the middle on demand
@@ -214,13 +215,6 @@ def _workspace(session: Session) -> Path:
     return path.resolve()
 
 
-def _main_agent(session: Session) -> Agent | None:
-    """The agent whose calls make up the session: the main agent, else (a sub-agent's own session)
-    its first visible agent that is not a compact fork."""
-    agents = Agent.objects.filter(session_id=session.pk, hidden=False).exclude(role=AgentRole.FORK)
-    return agents.filter(role=AgentRole.MAIN).order_by("id").first() or agents.order_by("id").first()
-
-
 def _recorded_definition(path: list[Entry]) -> str | None:
     """The agent definition the latest call on the path was made with (the loop records it)."""
     for e in reversed(path):
@@ -235,7 +229,7 @@ def request_parts(session: Session, path: list[Entry]) -> RequestParts:
     """The system prompt and the tool definitions a call of this session sends, with their tokens."""
     if session.source != Source.NATIVE:
         return RequestParts(False, note=NOT_RECORDED)
-    agent = _main_agent(session)
+    agent = main_agent(session)
     recorded = _recorded_definition(path)
     name = recorded or (agent.definition_name if agent else "") or PROMPT_DEFINITION
     workspace = _workspace(session)

@@ -32,10 +32,11 @@ from sessions_app.compaction import Entry, context_report
 from sessions_app.compaction.context import context_layout
 from sessions_app.formats.pi.writer import Writable
 from sessions_app.middleware import scrub_surrogates
-from sessions_app.models import Agent, CompactionEntry, Node, Session
+from sessions_app.models import CompactionEntry, Node, Session
 from sessions_app.presenters.audit import Scores, scores, summarizer_label
 from sessions_app.presenters.content import block_views, pretty_json, preview
 from sessions_app.presenters.stats import ContextStats, stats_from_path
+from sessions_app.selectors.agents import visible_agent_count
 from sessions_app.store.audits import current_audit
 
 TEMPLATE: Final = "exports/session.html"
@@ -481,7 +482,7 @@ def build(session: Session, *, max_nodes: int = MAX_NODES, now: datetime | None 
         exported_at=now or datetime.now(UTC),
         node_total=sk.total,
         node_shown=len(rows),
-        agent_count=Agent.objects.filter(session_id=session.pk, hidden=False).count(),
+        agent_count=visible_agent_count(session.pk),
         active_key=active[1] if active else None,
         stats=stats_from_path(session, path),
         tree=items,

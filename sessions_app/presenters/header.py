@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sessions_app.models import Agent, CompactionTask, Node, Session
+from sessions_app.models import CompactionTask, Session
 from sessions_app.presenters.stats import ContextStats, context_stats
+from sessions_app.selectors import agents, compactions, nodes, sessions
 
 
 @dataclass(slots=True)
@@ -22,27 +23,18 @@ class Header:
 
 
 def active_task(session: Session) -> CompactionTask | None:
-    return (
-        CompactionTask.objects.filter(session_id=session.pk, status__in=CompactionTask.ACTIVE_STATUSES)
-        .order_by("-id")
-        .first()
-    )
+    return compactions.active_task(session.pk)
 
 
 def build_header(session: Session) -> Header:
-    parent_id = session.metadata.get("parent_session") if isinstance(session.metadata, dict) else None
-    parent = Session.objects.filter(pk=parent_id).first() if isinstance(parent_id, int) else None
-    children = list(Session.objects.filter(metadata__parent_session=session.pk).order_by("id")[:20])
-    active_key = (
-        Node.objects.filter(pk=session.active_node_id).values_list("key", flat=True).first()
-        if session.active_node_id
-        else None
-    )
+    parent = sessions.parent_session(session)
+    children = sessions.child_sessions(session)
+    active_key = nodes.node_key(session.active_node_id)
     return Header(
         session=session,
         stats=context_stats(session),
         node_count=session.node_count,
-        agent_count=Agent.objects.filter(session_id=session.pk, hidden=False).count(),
+        agent_count=agents.visible_agent_count(session.pk),
         compaction_count=session.compaction_count,
         active_key=active_key,
         task=active_task(session),

@@ -9,12 +9,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import Q
-
 from sessions_app.compaction import Usage
 from sessions_app.models import Artifact, CompactionEntry, Node, Session
 from sessions_app.presenters.content import BlockView, block_views, preview
 from sessions_app.presenters.panels import NODE_VIEW
+from sessions_app.selectors import artifacts, compactions, nodes
 
 
 @dataclass(slots=True)
@@ -52,23 +51,14 @@ def referenced_artifact_id(data: Any) -> int | None:
 def node_artifacts(node: Node) -> list[Artifact]:
     """Artifacts attached to the node, and the one its data names (of the same session), each
     once: the node panel links them to the artifact viewer."""
-    query = Q(node=node)
-    ref = referenced_artifact_id(node.data)
-    if ref is not None:
-        query |= Q(pk=ref, session_id=node.session_id)
-    return list(Artifact.objects.filter(query).order_by("pk")[:20])
+    return artifacts.node_artifacts(node, referenced_artifact_id(node.data))
 
 
 def node_view(session: Session, node: Node, on_path: bool) -> NodeView:
     parent_key = node.parent.key if node.parent_id and node.parent else None
-    kids = list(
-        Node.objects.filter(parent_id=node.pk)
-        .order_by("seq")
-        .values_list("key", "kind", "role", "content", "data")[:50]
-    )
-    children = [(k, preview(kind, role, c, d, 80)) for k, kind, role, c, d in kids]
-    compaction = CompactionEntry.objects.filter(node=node).select_related("first_kept_node").first()
-    kept_from = list(CompactionEntry.objects.filter(first_kept_node=node).select_related("node")[:10])
+    children = [(k, preview(kind, role, c, d, 80)) for k, kind, role, c, d in nodes.child_rows(node)]
+    compaction = compactions.entry_of(node)
+    kept_from = compactions.entries_keeping_from(node)
     data = dict(node.data or {})
     if node.kind == "compaction":
         data.pop("summary", None)  # shown as a summary, not as raw data

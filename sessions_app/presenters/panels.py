@@ -21,18 +21,18 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Q
 from django.http import HttpRequest
 
 from sessions_app import store
 from sessions_app.compaction import resolve_threshold
-from sessions_app.models import Event, Run, Session
+from sessions_app.models import Session
 from sessions_app.params import Params
 from sessions_app.presenters.charts import X_AXES, build_charts
 from sessions_app.presenters.context import context_view
 from sessions_app.presenters.cut import cut_view, parse_settings, path_offset
 from sessions_app.presenters.stats import session_settings, session_window
 from sessions_app.presenters.timeline import timeline
+from sessions_app.selectors.runs import runs_and_events
 
 ContextBuilder = Callable[[HttpRequest, Session], dict[str, Any]]
 
@@ -200,16 +200,11 @@ def _timeline(request: HttpRequest, session: Session) -> dict[str, Any]:
 @panel("runs", "Runs & events", refresh_on=PATH_CHANGED | TASK_CHANGED | RUN_ENDED)
 def _runs(request: HttpRequest, session: Session) -> dict[str, Any]:
     show_hidden = Params(request).flag("hidden")
-    runs = Run.objects.filter(session_id=session.pk).select_related("agent").order_by("-id")
-    events = Event.objects.filter(session_id=session.pk).select_related("agent").order_by("-id")
-    hidden_runs = runs.filter(agent__hidden=True).count()
-    if not show_hidden:
-        runs = runs.filter(agent__hidden=False)
-        events = events.filter(Q(agent__isnull=True) | Q(agent__hidden=False))
+    found = runs_and_events(session.pk, show_hidden=show_hidden, run_limit=RUN_LIMIT, event_limit=EVENT_LIMIT)
     return {
-        "runs": list(runs[:RUN_LIMIT]),
-        "events": list(events[:EVENT_LIMIT]),
+        "runs": found.runs,
+        "events": found.events,
         "show_hidden": show_hidden,
-        "hidden_runs": hidden_runs,
+        "hidden_runs": found.hidden_runs,
         "event_limit": EVENT_LIMIT,
     }

@@ -14,8 +14,9 @@ from typing import Any, Final
 
 from sessions_app.compaction import Usage
 from sessions_app.compaction.vocabulary import ACTIVE_TASK_STATUSES, AgentRole, RunStatus
-from sessions_app.models import CompactionEntry, CompactionTask, Event, Node, Run
+from sessions_app.models import CompactionEntry, CompactionTask, Event, Run
 from sessions_app.runtime.compact_fork import prompt as fork_prompt
+from sessions_app.selectors import compactions, nodes, runs
 
 OFFLINE: Final = "offline"  # the offline provider's name: no model ran
 EVENT_LIMIT: Final = 1000  # rows on the page; the session's events panel has them all
@@ -171,14 +172,9 @@ def stream_texts(events: list[Event] | Any, task_id: int | None = None) -> dict[
 
 
 def run_view(run: Run) -> RunView:
-    events = list(Event.objects.filter(run=run).order_by("id"))
-    calls = [
-        call_of(*row)
-        for row in Node.objects.filter(run=run, kind="message", role="assistant")
-        .order_by("seq")
-        .values_list("key", "usage", "stop_reason", "timestamp", "content", "data")
-    ]
-    task = CompactionTask.objects.filter(fork_run=run).first()
+    events = runs.run_events(run)
+    calls = [call_of(*row) for row in nodes.model_call_rows(run)]
+    task = compactions.task_of_fork(run)
     started = next((e for e in events if e.type == "compact_started"), None)
     prompt = (
         fork_prompt.recorded(started.payload, run.session_id)
@@ -186,11 +182,7 @@ def run_view(run: Run) -> RunView:
         else None
     )
     shown = [e for e in events if e.type != "compact_delta"]
-    compaction = None
-    if run.agent.role == AgentRole.FORK:
-        compaction = CompactionEntry.objects.filter(fork_run=run).select_related("node").first()
-        if compaction is None and task is not None and task.compaction_id is not None:
-            compaction = CompactionEntry.objects.filter(pk=task.compaction_id).select_related("node").first()
+    compaction = compactions.entry_of_fork(run, task) if run.agent.role == AgentRole.FORK else None
     view = RunView(
         run,
         [event_row(e) for e in shown[:EVENT_LIMIT]],
@@ -198,7 +190,7 @@ def run_view(run: Run) -> RunView:
         task,
         prompt,
         stream_texts(events),
-        Node.objects.filter(run=run).count(),
+        nodes.run_node_count(run),
         compaction,
         len(shown),
     )

@@ -29,6 +29,7 @@ from django.db.models import Q, QuerySet
 
 from sessions_app.models import Node, Session
 from sessions_app.runtime.tools.memory import _term_filter, query_terms
+from sessions_app.selectors import sessions
 
 MIN_QUERY: Final = 2  # characters; a shorter query matches nearly everything
 PAGE_SIZE: Final = 50
@@ -208,16 +209,14 @@ def search(query: str, *, before: int | None = None, page_size: int = PAGE_SIZE)
         if located is not None:
             where, text, start, length = located
             found.append((row, (where, *_snippet(text, start, length))))
-    titles = dict(Session.objects.filter(pk__in={row[1] for row, _ in found}).values_list("pk", "title"))
+    titles = sessions.titles(row[1] for row, _ in found)
     hits = [
         Hit(row[0], row[1], titles.get(row[1], ""), row[2], row[3], row[4], where, b, m, a, row[7])
         for row, (where, b, m, a) in found
     ]
     title_matches: list[Session] = []
     if before is None:
-        title_matches = list(
-            Session.objects.filter(title__icontains=query).order_by("-updated_at", "-id")[:TITLE_MATCHES]
-        )
+        title_matches = sessions.titled(query, TITLE_MATCHES)
     return SearchPage(
         query,
         terms,

@@ -21,10 +21,11 @@ from typing import Any
 from django.db.models import Q, TextField
 from django.db.models.functions import Cast
 
-from sessions_app.compaction.vocabulary import AgentRole
-from sessions_app.models import Agent, Node, Session
+from sessions_app.models import Node, Session
 from sessions_app.presenters.content import preview
 from sessions_app.presenters.panels import TREE_VIEW
+from sessions_app.selectors.agents import sub_agent_ids
+from sessions_app.selectors.nodes import node_key
 from sessions_app.store.chains import Chains, Ref, Segment, Span, compaction_depths, holds, node_ref, nodes_at
 
 BUDGET = 150  # rows rendered per request, across the line and its expanded branches
@@ -244,11 +245,7 @@ class _Layout:
             _segments(refs),
             "id", "key", "kind", "role", "seq", "agent_id", "token_estimate", "content", "data",
         )
-        sub_agents = set(
-            Agent.objects.filter(session_id=self.ix.session.pk)
-            .exclude(role__in=(AgentRole.MAIN, AgentRole.FORK))
-            .values_list("id", flat=True)
-        )
+        sub_agents = sub_agent_ids(self.ix.session.pk)
         for r in self.rows:
             got = found.get(r.ref)
             if got is None:
@@ -303,7 +300,7 @@ def build_tree(
     layout.fill()
     active_key = next((r.key for r in layout.rows if r.active), None)
     if active_key is None and index.active_id is not None:
-        active_key = Node.objects.filter(pk=index.active_id).values_list("key", flat=True).first()
+        active_key = node_key(index.active_id)
     return TreeView(session.pk, index.total, len(layout.rows), line, others, active_key, focus_key)
 
 

@@ -32,8 +32,8 @@ from sessions_app.presenters.stats import session_settings, session_window
 from sessions_app.runtime import background, compact_fork
 from sessions_app.runtime.compact_fork.tasks import InvalidCutPoint
 from sessions_app.runtime.runs import SessionBusy
-from sessions_app.views import session as session_views
 from sessions_app.views._common import HtmxHttpRequest, get_session, staff_required, wants_partial
+from sessions_app.views.session import session_page
 
 MAX_PROMPT = 50_000
 MAX_INSTRUCTIONS = 5_000
@@ -56,9 +56,7 @@ def _done(
     if not wants_partial(request):
         messages.add_message(request, level, text)
         if status != 200:
-            page = session_views.session_detail(request, session.pk)
-            page.status_code = status
-            return page
+            return session_page(request, session, status=status)
         return redirect(reverse("sessions_app:session_detail", args=[session.pk]))
     session.refresh_from_db()
     context = {

@@ -19,13 +19,15 @@ from django.template.response import TemplateResponse
 from django.utils.safestring import mark_safe
 
 from sessions_app.middleware import BadInput, has_bad_chars, scrub_surrogates
-from sessions_app.models import CompactionTask, Node, Session
+from sessions_app.models import Node, Session
 from sessions_app.params import Params
 from sessions_app.presenters import tree as tree_p
 from sessions_app.presenters.header import build_header
 from sessions_app.presenters.live import live_task
 from sessions_app.presenters.node import node_view
 from sessions_app.presenters.panels import PANELS, Panel, default_panel, get_panel
+from sessions_app.selectors.compactions import is_compacting
+from sessions_app.selectors.nodes import shown_node
 from sessions_app.views._common import HtmxHttpRequest, get_session, wants_partial
 
 # Positions along one line of the tree (`?a=`/`?b=`): a line is never longer than a session.
@@ -37,13 +39,7 @@ PAGE_CACHE_SECONDS = 10
 
 
 def _node_context(session: Session, index: tree_p.TreeIndex, key: str | None) -> dict[str, Any]:
-    qs = Node.objects.select_related("parent", "run", "agent").filter(session_id=session.pk)
-    if key:
-        node = qs.filter(key=key).first()
-    elif session.active_node_id is not None:
-        node = qs.filter(pk=session.active_node_id).first()
-    else:
-        node = None
+    node = shown_node(session, key)
     if node is None:
         return {"nv": None}
     on_path = node.chain_id is not None and index.on_path((node.chain_id, node.depth))
@@ -121,9 +117,7 @@ def _page(request: HtmxHttpRequest, session: Session, panel: Panel, focus: str |
     the CSRF token rendered into it is swapped for the requesting user's own on every hit."""
     focus = focus or Params(request).key("node")
     user = request.user
-    busy = CompactionTask.objects.filter(
-        session_id=session.pk, status__in=CompactionTask.ACTIVE_STATUSES
-    ).exists()
+    busy = is_compacting(session.pk)
     # len() looks at pending messages without marking them shown (iterating would).
     cacheable = request.method == "GET" and not busy and len(messages.get_messages(request)) == 0
     token = get_token(request)
@@ -143,12 +137,19 @@ def _page(request: HtmxHttpRequest, session: Session, panel: Panel, focus: str |
     return HttpResponse(html)
 
 
+def session_page(request: HtmxHttpRequest, session: Session, *, status: int = 200) -> HttpResponse:
+    """The whole session page with the panel `?tab=` names (else the default one): the session
+    view's answer, and an action's when it answers a plain (non-htmx) request with a refusal."""
+    response = _page(request, session, get_panel(Params(request).text("tab")) or default_panel())
+    response.status_code = status
+    return response
+
+
 # --- views ------------------------------------------------------------------------------------
 
 
 def session_detail(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
-    session = get_session(session_id)
-    return _page(request, session, get_panel(Params(request).text("tab")) or default_panel())
+    return session_page(request, get_session(session_id))
 
 
 def session_panel(request: HtmxHttpRequest, session_id: int, panel: str) -> HttpResponse:

@@ -1,0 +1,42 @@
+"""Compactions: the task in flight, and the compaction entries around a node or a fork run."""
+
+from __future__ import annotations
+
+from sessions_app.models import CompactionEntry, CompactionTask, Node, Run
+
+
+def active_task(session_id: int) -> CompactionTask | None:
+    """The newest compaction task of the session that has not finished."""
+    return (
+        CompactionTask.objects.filter(session_id=session_id, status__in=CompactionTask.ACTIVE_STATUSES)
+        .order_by("-id")
+        .first()
+    )
+
+
+def is_compacting(session_id: int) -> bool:
+    return CompactionTask.objects.filter(
+        session_id=session_id, status__in=CompactionTask.ACTIVE_STATUSES
+    ).exists()
+
+
+def entry_of(node: Node) -> CompactionEntry | None:
+    """The compaction that a compaction node records, with its first kept node."""
+    return CompactionEntry.objects.filter(node=node).select_related("first_kept_node").first()
+
+
+def entries_keeping_from(node: Node, limit: int = 10) -> list[CompactionEntry]:
+    """Compactions whose kept tail starts at this node."""
+    return list(CompactionEntry.objects.filter(first_kept_node=node).select_related("node")[:limit])
+
+
+def task_of_fork(run: Run) -> CompactionTask | None:
+    return CompactionTask.objects.filter(fork_run=run).first()
+
+
+def entry_of_fork(run: Run, task: CompactionTask | None) -> CompactionEntry | None:
+    """The compaction a fork run wrote: by the run, else by its task."""
+    entry = CompactionEntry.objects.filter(fork_run=run).select_related("node").first()
+    if entry is None and task is not None and task.compaction_id is not None:
+        entry = CompactionEntry.objects.filter(pk=task.compaction_id).select_related("node").first()
+    return entry

@@ -1,0 +1,44 @@
+"""Nodes as the dashboard shows them: one node with its neighbours, its children, a node's key,
+and the nodes of a run."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sessions_app.models import Node, Run, Session
+
+
+def node_key(node_id: int | None) -> str | None:
+    return Node.objects.filter(pk=node_id).values_list("key", flat=True).first() if node_id else None
+
+
+def shown_node(session: Session, key: str | None) -> Node | None:
+    """The node `key` names in the session, else its active node; with its parent, run and agent."""
+    nodes = Node.objects.select_related("parent", "run", "agent").filter(session_id=session.pk)
+    if key:
+        return nodes.filter(key=key).first()
+    if session.active_node_id is not None:
+        return nodes.filter(pk=session.active_node_id).first()
+    return None
+
+
+def child_rows(node: Node, limit: int = 50) -> list[tuple[Any, ...]]:
+    """(key, kind, role, content, data) of the node's first children, in order."""
+    return list(
+        Node.objects.filter(parent_id=node.pk)
+        .order_by("seq")
+        .values_list("key", "kind", "role", "content", "data")[:limit]
+    )
+
+
+def model_call_rows(run: Run) -> list[tuple[Any, ...]]:
+    """(key, usage, stop_reason, timestamp, content, data) of each assistant message of the run."""
+    return list(
+        Node.objects.filter(run=run, kind="message", role="assistant")
+        .order_by("seq")
+        .values_list("key", "usage", "stop_reason", "timestamp", "content", "data")
+    )
+
+
+def run_node_count(run: Run) -> int:
+    return Node.objects.filter(run=run).count()

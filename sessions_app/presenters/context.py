@@ -18,8 +18,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from django.conf import settings as django_settings
-
 from sessions_app import store
 from sessions_app.compaction import Entry, context_report
 from sessions_app.compaction.context import context_layout
@@ -34,6 +32,7 @@ from sessions_app.runtime.agents import DefinitionError, resolve_definition
 from sessions_app.runtime.background import DEFINITION as PROMPT_DEFINITION
 from sessions_app.runtime.policy import effective_tools, load_policy
 from sessions_app.runtime.tools.registry import tool_specs
+from sessions_app.runtime.tools.workspace import workspace_path
 from sessions_app.selectors.agents import main_agent
 
 HEAD_ROWS = 40
@@ -208,11 +207,8 @@ NOT_RECORDED = "System prompt and tools: not recorded in the file, so they are n
 
 
 def _workspace(session: Session) -> Path:
-    """The session's workspace as the loop names it (runtime.tools.workspace.workspace_for), without
-    creating it: a page view writes nothing."""
-    configured = session.workspace
-    path = Path(configured) if configured else Path(django_settings.WORKSPACE_ROOT) / str(session.pk)
-    return path.resolve()
+    """The session's workspace as the loop names it, without creating it: a page view writes nothing."""
+    return workspace_path(session.pk, session.workspace).resolve()
 
 
 def _recorded_definition(path: list[Entry]) -> str | None:

@@ -18,9 +18,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import metadata
-from pathlib import Path
 
-from django.conf import settings
 from django.db import transaction
 from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
 from opentelemetry.sdk.resources import Resource
@@ -35,6 +33,7 @@ from sessions_app.formats.otel import sdk
 from sessions_app.formats.otel.stored import RunInfo
 from sessions_app.models import Session
 from sessions_app.runtime.agents import resolve_definition
+from sessions_app.runtime.tools.workspace import workspace_path
 
 log = logging.getLogger(__name__)
 
@@ -104,9 +103,7 @@ def system_instructions(session: Session) -> Callable[[Entry, RunInfo | None], s
     """The system prompt of a stored model call, as the loop builds it now from the agent
     definition the call recorded (`data.request.definition`; none for imported calls, whose
     system prompt no node keeps). A definition that no longer resolves gives none."""
-    workspace = (
-        Path(session.workspace) if session.workspace else Path(settings.WORKSPACE_ROOT) / str(session.pk)
-    ).resolve()
+    workspace = workspace_path(session.pk, session.workspace).resolve()
     cache: dict[str, str | None] = {}
 
     def resolve(entry: Entry, run: RunInfo | None) -> str | None:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
@@ -16,6 +15,7 @@ from sessions_app.presenters.compaction import compaction_view
 from sessions_app.presenters.run import run_view
 from sessions_app.runtime import agents as definitions
 from sessions_app.runtime.tools.sandbox import sandbox_description
+from sessions_app.runtime.tools.workspace import workspace_path
 
 
 def compaction_detail(request: HttpRequest, compaction_id: int) -> HttpResponse:
@@ -43,7 +43,7 @@ def run_detail(request: HttpRequest, run_id: int) -> HttpResponse:
 def _project_dir(session: Session | None) -> Path | None:
     if session is None:
         return None
-    path = Path(session.workspace) if session.workspace else Path(settings.WORKSPACE_ROOT) / str(session.pk)
+    path = workspace_path(session.pk, session.workspace)
     return path if path.is_dir() else None
 
 

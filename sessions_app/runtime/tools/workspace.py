@@ -21,9 +21,15 @@ from sessions_app.runtime.tools.base import ToolError
 from sessions_app.runtime.tools.protected import check_path
 
 
+def workspace_path(session_id: int, configured: str = "") -> Path:
+    """Where a session's workspace is (`Session.workspace`, else WORKSPACE_ROOT/<id>); nothing is
+    created, so pages and exports that only read can ask too."""
+    return Path(configured) if configured else Path(settings.WORKSPACE_ROOT) / str(session_id)
+
+
 def workspace_for(session_id: int, configured: str = "") -> Path:
-    """The workspace of a session (`Session.workspace`, else WORKSPACE_ROOT/<id>), created if missing."""
-    path = Path(configured) if configured else Path(settings.WORKSPACE_ROOT) / str(session_id)
+    """The workspace of a session, created if missing (the loop's and the tools')."""
+    path = workspace_path(session_id, configured)
     path.mkdir(parents=True, exist_ok=True)
     return path.resolve()
 

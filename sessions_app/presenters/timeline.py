@@ -9,8 +9,9 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from sessions_app.compaction.vocabulary import CompactionReason, TaskStatus
-from sessions_app.models import CompactionEntry, CompactionTask, Session
+from sessions_app.models import Session
 from sessions_app.presenters.audit import Retention, retention_of
+from sessions_app.selectors.compactions import compaction_history
 
 # Rows shown: the newest tasks and compactions. A long session has hundreds of compactions; the
 # panel stays the same size and says how many older ones it leaves out (their pages stay linked
@@ -58,14 +59,8 @@ class Timeline:
 def timeline(session: Session, limit: int | None = None) -> Timeline:
     limit = TIMELINE_LIMIT if limit is None else limit
     rows: list[TimelineRow] = []
-    all_tasks = CompactionTask.objects.filter(session_id=session.pk)
-    tasks = list(
-        all_tasks.select_related("fork_run", "compaction", "compaction__node", "compaction__first_kept_node")
-        .order_by("-created_at", "-id")[:limit]
-    )
-    covered = set(all_tasks.filter(compaction__isnull=False).values_list("compaction_id", flat=True))
-    bare = CompactionEntry.objects.filter(session_id=session.pk).exclude(pk__in=covered)
-    entries = list(bare.select_related("node", "fork_run", "first_kept_node").order_by("-node__seq")[:limit])
+    history = compaction_history(session.pk, limit)
+    tasks, entries = history.tasks, history.untasked
     audits = retention_of(session, [t.compaction for t in tasks if t.compaction is not None] + entries)
     for t in tasks:
         entry = t.compaction
@@ -115,5 +110,4 @@ def timeline(session: Session, limit: int | None = None) -> Timeline:
             )
         )
     rows.sort(key=lambda r: r.when, reverse=True)
-    total = all_tasks.count() + bare.count()
-    return Timeline(rows[:limit], max(0, total - min(len(rows), limit)))
+    return Timeline(rows[:limit], max(0, history.total - min(len(rows), limit)))

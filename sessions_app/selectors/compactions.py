@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from sessions_app.models import CompactionEntry, CompactionTask, Node, Run
 
 
@@ -18,6 +20,27 @@ def is_compacting(session_id: int) -> bool:
     return CompactionTask.objects.filter(
         session_id=session_id, status__in=CompactionTask.ACTIVE_STATUSES
     ).exists()
+
+
+@dataclass(frozen=True, slots=True)
+class CompactionHistory:
+    tasks: list[CompactionTask]  # the latest, newest first, with their run and compaction
+    untasked: list[CompactionEntry]  # the latest compactions no task wrote (imported), newest first
+    total: int  # tasks and untasked compactions, all of them
+
+
+def compaction_history(session_id: int, limit: int) -> CompactionHistory:
+    """The session's compaction tasks and the compactions no task wrote, at most `limit` of each."""
+    all_tasks = CompactionTask.objects.filter(session_id=session_id)
+    tasks = list(
+        all_tasks.select_related(
+            "fork_run", "compaction", "compaction__node", "compaction__first_kept_node"
+        ).order_by("-created_at", "-id")[:limit]
+    )
+    covered = set(all_tasks.filter(compaction__isnull=False).values_list("compaction_id", flat=True))
+    bare = CompactionEntry.objects.filter(session_id=session_id).exclude(pk__in=covered)
+    untasked = list(bare.select_related("node", "fork_run", "first_kept_node").order_by("-node__seq")[:limit])
+    return CompactionHistory(tasks, untasked, all_tasks.count() + bare.count())
 
 
 def entry_of(node: Node) -> CompactionEntry | None:

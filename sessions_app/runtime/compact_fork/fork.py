@@ -29,10 +29,11 @@ from django.db.models import F
 from django.utils import timezone
 
 from sessions_app import store
+from sessions_app.compaction import plan as planning
 from sessions_app.compaction.collector import collector_paused
 from sessions_app.compaction.compact import compact as compact_plan
 from sessions_app.compaction.messages import LlmMessage
-from sessions_app.compaction.prepare import NothingToDo, Preparation, prepare
+from sessions_app.compaction.prepare import NothingToDo, Preparation
 from sessions_app.compaction.settings import CompactionSettings
 from sessions_app.compaction.summary import SPLIT_DIVIDER, SummaryRequest, SummaryRequests, build_requests
 from sessions_app.compaction.validate import CompactionPayload
@@ -458,7 +459,7 @@ def _replan(session: Session, task: CompactionTask, settings: CompactionSettings
     it was requested with (an operator's override of the session's, tasks.task_settings)."""
     assert task.trigger_node_id is not None
     path = store.context_path_entries(session, task.trigger_node_id, digests=True)
-    prep = prepare(path, task_settings(task, settings), cut=stored_cut(task))
+    prep = planning.plan(path, task_settings(task, settings), cut=stored_cut(task))
     if isinstance(prep, NothingToDo):
         return prep
     return Plan(path, prep, task.created_at)

@@ -15,7 +15,7 @@ process plans with them too) and the first kept node (`first_kept`, checked like
 from __future__ import annotations
 
 from collections import OrderedDict
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -23,14 +23,11 @@ from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from sessions_app import store
-from sessions_app.compaction.boundary import find_boundary
-from sessions_app.compaction.convert import to_llm
-from sessions_app.compaction.cut import PULLABLE_KINDS, find_turn_start, is_cut_point, is_turn_start
-from sessions_app.compaction.messages import COMPACTION, MESSAGE, Entry
-from sessions_app.compaction.prepare import NothingToDo, PlannedCut, Preparation, prepare
+from sessions_app.compaction import plan as planning
+from sessions_app.compaction.messages import Entry
+from sessions_app.compaction.plan import InvalidCut
+from sessions_app.compaction.prepare import NothingToDo, PlannedCut, Preparation
 from sessions_app.compaction.settings import CompactionSettings
-from sessions_app.compaction.tokens import pi_tokens
-from sessions_app.compaction.validate import CompactionPayload, validate_payload
 from sessions_app.compaction.vocabulary import (
     ACTIVE_TASK_STATUSES,
     TRIGGER_REASONS,
@@ -159,10 +156,14 @@ def request_compaction(
         if active is not None:
             raise AlreadyPending(f"compaction task {active.pk} is already {active.status}", active.pk)
         path = store.context_path_entries(locked, digests=True)
-        chosen = cut_at(locked, path, settings, first_kept) if first_kept is not None else None
-        plan = prepare(path, settings, cut=chosen)
+        try:
+            plan = planning.plan(path, settings, first_kept)
+        except InvalidCut as invalid:
+            if invalid.off_path and not Node.objects.filter(session_id=locked.pk, key=first_kept).exists():
+                raise InvalidCutPoint(f"node {first_kept!r} is not in this session") from invalid
+            raise InvalidCutPoint(invalid.reason) from invalid
         if isinstance(plan, NothingToDo):
-            raise NothingToCompact(explain_nothing(path, settings, plan))
+            raise NothingToCompact(plan.explanation)
         ids = _node_ids(locked, plan.cut)
         try:
             with transaction.atomic():
@@ -219,127 +220,6 @@ def task_settings(task: CompactionTask, default: CompactionSettings) -> Compacti
 
 
 _SETTINGS_FIELDS = frozenset(CompactionSettings.__dataclass_fields__)
-
-
-# --- explicit cuts and refusals that say what would help ------------------------------------------
-
-
-def _reaches_summary(entries: list[Entry]) -> bool:
-    return any(e.kind != COMPACTION and to_llm(e) is not None for e in entries)
-
-
-def cut_point_problem(path: list[Entry], settings: CompactionSettings, index: int) -> str:
-    """Why `path[index]` cannot be the first kept node of a compaction of `path` ("" = it can).
-
-    Checked like a payload's `first_kept` (docs/compaction.md, rule V1), and more strictly: it
-    must be a valid cut point (K3) after the boundary start (K6) with something before it that
-    reaches the summarizer (K7)."""
-    entry = path[index]
-    payload = CompactionPayload(summary="(planned)", first_kept=entry.key, tokens_before=1)
-    problems = [p.removeprefix("first_kept: ") for p in validate_payload(path, payload, settings)]
-    if problems:
-        if not is_cut_point(entry):
-            problems.append("the kept part starts at a user, assistant, bash or custom message (rule K3)")
-        return "; ".join(problems)
-    if not is_cut_point(entry):
-        what = entry.role if entry.kind == MESSAGE else entry.kind
-        return (
-            f"{entry.key!r} is a {what} node, which is not a valid cut point (rule K3): the kept part "
-            "starts at a user, assistant, bash or custom message"
-        )
-    start = find_boundary(path, settings).start
-    if not _reaches_summary(path[start:index]):
-        return (
-            f"nothing before {entry.key!r} would reach the summarizer: it is at the start of the "
-            "stretch a new compaction may summarize; pick a later node"
-        )
-    return ""
-
-
-def cut_at(session: Session, path: list[Entry], settings: CompactionSettings, key: str) -> PlannedCut:
-    """The plan's cut when an operator picks node `key` as the first kept node of a compaction
-    of `path` (the context path to the active node). Settings entries right before it come along
-    into the kept part (rule K4), and a node in the middle of a turn splits it (K5).
-    Raises InvalidCutPoint with a reason an operator can act on."""
-    index = next((i for i, e in enumerate(path) if e.key == key), -1)
-    if index < 0:
-        if not Node.objects.filter(session_id=session.pk, key=key).exists():
-            raise InvalidCutPoint(f"node {key!r} is not in this session")
-        raise InvalidCutPoint(
-            f"node {key!r} is not in the part of the active path a new compaction may summarize: it "
-            "is on another branch or was already summarized by an earlier compaction"
-        )
-    problem = cut_point_problem(path, settings, index)
-    if problem:
-        raise InvalidCutPoint(f"node {key!r} cannot be the first kept node: {problem}")
-    start = find_boundary(path, settings).start
-    cut = index
-    while cut > start and path[cut - 1].kind in PULLABLE_KINDS:
-        cut -= 1
-    turn_start = -1
-    if not is_turn_start(path[index]):
-        found = find_turn_start(path, index - 1, start)
-        # Nothing before the turn reaches the summarizer: the prefix is the history (rule K5).
-        if found != -1 and _reaches_summary(path[start:found]):
-            turn_start = found
-    return PlannedCut(path[start].key, path[cut].key, path[turn_start].key if turn_start >= 0 else None)
-
-
-def largest_keep(path: list[Entry], settings: CompactionSettings) -> int | None:
-    """The largest keep_recent_tokens below the current one with which `prepare` finds something
-    to summarize, or None when no value does (it only helps to keep less)."""
-
-    # Only the stretch since the boundary decides: search on it, not on the whole path.
-    span = path[find_boundary(path, settings).start :] if path else path
-
-    def plans(keep: int) -> bool:
-        return isinstance(prepare(span, replace(settings, keep_recent_tokens=keep)), Preparation)
-
-    if not span or not plans(0):
-        return None
-    lo, hi = 0, settings.keep_recent_tokens  # plans(lo); the current value does not
-    while hi - lo > 1:
-        mid = (lo + hi) // 2
-        if plans(mid):
-            lo = mid
-        else:
-            hi = mid
-    return lo
-
-
-def explain_nothing(path: list[Entry], settings: CompactionSettings, nothing: NothingToDo) -> str:
-    """The engine's "nothing to do", said with the setting that would allow a compaction."""
-    keep = settings.keep_recent_tokens
-    if nothing.code == "already_compacted":
-        return (
-            "already compacted: the last node on the active path is already a compaction, so there is "
-            "nothing new to summarize; no setting changes that — continue the session first"
-        )
-    if nothing.code not in ("fits", "no_messages"):
-        return nothing.reason
-    if nothing.code == "fits":
-        boundary = find_boundary(path, settings)
-        span = sum(
-            (pi_tokens(e) if settings.is_pi else e.tokens)
-            for e in path[boundary.start :]
-            if e.kind != COMPACTION
-        )
-        since = "since the last compaction" if boundary.previous_compaction >= 0 else "on the active path"
-        said = f"the {span:,} tokens {since} fit within keep_recent_tokens ({keep:,})"
-    else:
-        said = (
-            f"{nothing.reason.removeprefix('nothing to compact: ')}: keep_recent_tokens ({keep:,}) "
-            "keeps everything that would be summarized"
-        )
-    lower = largest_keep(path, settings)
-    if lower is None:
-        helps = (
-            "no keep-recent value helps: there is no message before the newest valid cut point "
-            "to summarize yet"
-        )
-    else:
-        helps = f"lower keep-recent to {lower:,} or less to compact"
-    return f"nothing to compact: {said}; {helps}"
 
 
 def _node_ids(session: Session, cut: PlannedCut) -> dict[str, int]:

@@ -118,6 +118,18 @@ def chosen_cut(path: list[Entry], settings: CompactionSettings, boundary: Bounda
     return PlannedCut(path[start].key, path[first].key, path[turn_start].key if turn_start >= 0 else None)
 
 
+def pickable(path: list[Entry], start: int) -> list[bool]:
+    """For each entry of the span `path[start:]`, whether an operator may pick it as the first
+    kept node (what `cut_point_problem` accepts, found in one pass for a whole view): a valid cut
+    point (K3) with something before it in the span that reaches the summarizer (K7). Nothing may
+    be picked on a path that ends with a compaction: there is nothing new to summarize."""
+    span = path[start:]
+    if not span or span[-1].kind == COMPACTION:
+        return [False] * len(span)
+    first = next((i for i, e in enumerate(span) if reaches_summary([e])), len(span))
+    return [first < i and is_cut_point(e) for i, e in enumerate(span)]
+
+
 # --- nothing to do, said with what would help -----------------------------------------------------
 
 

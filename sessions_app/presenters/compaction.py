@@ -12,6 +12,7 @@ from sessions_app.compaction import CompactionPayload, CompactionSettings, Entry
 from sessions_app.compaction.boundary import find_boundary
 from sessions_app.compaction.context import context_layout
 from sessions_app.compaction.validate import validate_payload
+from sessions_app.compaction.vocabulary import EventType
 from sessions_app.models import Artifact, CompactionEntry, CompactionTask, Event, Run
 from sessions_app.presenters.content import preview
 from sessions_app.presenters.stats import session_settings
@@ -177,7 +178,7 @@ def compaction_view(entry: CompactionEntry) -> CompactionView:
         run = task.fork_run
     prompt = None
     if run is not None:
-        started = Event.objects.filter(run=run, type="compact_started").order_by("id").first()
+        started = Event.objects.filter(run=run, type=EventType.COMPACT_STARTED).order_by("id").first()
         prompt = (
             fork_prompt.recorded(started.payload, session.pk)
             if started and isinstance(started.payload, dict)

@@ -26,9 +26,8 @@ from sessions_app.compaction import (
     resolve_threshold,
     should_compact,
 )
-from sessions_app.compaction.convert import to_llm
+from sessions_app.compaction import plan as planning
 from sessions_app.compaction.messages import COMPACTION
-from sessions_app.compaction.plan import plan
 from sessions_app.compaction.tokens import pi_tokens
 from sessions_app.models import Node, Session
 from sessions_app.presenters.content import preview
@@ -172,7 +171,7 @@ def cut_view(path: list[Entry], settings: CompactionSettings, window: int, offse
     kept node: the same plan) drawn to scale. `offset`: the position of `path[0]` on the whole
     path, so that positions and lengths are those of the whole path."""
     pi = settings.is_pi
-    result = plan(path, settings)
+    result = planning.plan(path, settings)
     threshold = resolve_threshold(window, settings)
     prep = result if isinstance(result, Preparation) else None
     if prep is not None:
@@ -212,17 +211,11 @@ def cut_view(path: list[Entry], settings: CompactionSettings, window: int, offse
     fk = prep.first_kept_index - start if prep else 0
     ts = prep.turn_start_index - start if prep and prep.is_split_turn else -1
     n = len(span)
-    # "Compact up to here": a valid cut point with something before it that reaches the summarizer.
-    first_summarized = next(
-        (i for i, e in enumerate(span) if e.kind != COMPACTION and to_llm(e) is not None), n
-    )
-
-    # A path that ends with a compaction has nothing new to summarize, wherever the cut.
-    if isinstance(result, NothingToDo) and result.code == "already_compacted":
-        first_summarized = n
+    # "Compact up to here": the entries the engine lets an operator pick as the first kept node.
+    pickable = planning.pickable(path, start)
 
     def can_cut(i: int) -> bool:
-        return first_summarized < i < n and is_cut_point(span[i])
+        return pickable[i]
 
     def region(i: int) -> str:
         if i >= fk:

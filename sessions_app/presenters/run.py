@@ -13,7 +13,7 @@ from datetime import datetime
 from typing import Any, Final
 
 from sessions_app.compaction import Usage
-from sessions_app.compaction.vocabulary import ACTIVE_TASK_STATUSES, AgentRole, RunStatus
+from sessions_app.compaction.vocabulary import ACTIVE_TASK_STATUSES, AgentRole, EventType, RunStatus
 from sessions_app.models import CompactionEntry, CompactionTask, Event, Node, Run
 from sessions_app.runtime.compact_fork import prompt as fork_prompt
 
@@ -35,7 +35,7 @@ def event_row(e: Event) -> EventRow:
     """The event; a compact fork's prompts (shown once, in the Prompt section) are replaced by
     their length, so a big prompt is not on the page twice."""
     payload = e.payload
-    if e.type == "compact_started" and isinstance(payload, dict):
+    if e.type == EventType.COMPACT_STARTED and isinstance(payload, dict):
         payload = fork_prompt.shortened(payload)
     return EventRow(e.timestamp, e.type, payload)
 
@@ -161,7 +161,7 @@ class RunView:
 def stream_texts(events: list[Event] | Any, task_id: int | None = None) -> dict[str, str]:
     parts: dict[str, str] = {}
     for e in events:
-        if e.type != "compact_delta" or not isinstance(e.payload, dict):
+        if e.type != EventType.COMPACT_DELTA or not isinstance(e.payload, dict):
             continue
         if task_id is not None and e.payload.get("task_id") != task_id:
             continue
@@ -179,13 +179,13 @@ def run_view(run: Run) -> RunView:
         .values_list("key", "usage", "stop_reason", "timestamp", "content", "data")
     ]
     task = CompactionTask.objects.filter(fork_run=run).first()
-    started = next((e for e in events if e.type == "compact_started"), None)
+    started = next((e for e in events if e.type == EventType.COMPACT_STARTED), None)
     prompt = (
         fork_prompt.recorded(started.payload, run.session_id)
         if started is not None and isinstance(started.payload, dict)
         else None
     )
-    shown = [e for e in events if e.type != "compact_delta"]
+    shown = [e for e in events if e.type != EventType.COMPACT_DELTA]
     compaction = None
     if run.agent.role == AgentRole.FORK:
         compaction = CompactionEntry.objects.filter(fork_run=run).select_related("node").first()

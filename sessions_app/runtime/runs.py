@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from sessions_app import store
 from sessions_app.compaction.messages import MESSAGE, USER
-from sessions_app.compaction.vocabulary import AgentRole, EndReason, RunStatus
+from sessions_app.compaction.vocabulary import AgentRole, EndReason, EventType, LiveKind, RunStatus
 from sessions_app.models import Agent, Event, Node, Run, Session
 from sessions_app.runtime import live, telemetry
 from sessions_app.runtime.agents import AgentDefinition
@@ -113,7 +113,7 @@ def claim_run(
             session=session,
             run=run,
             agent=agent,
-            type="run_started",
+            type=EventType.RUN_STARTED,
             payload={"trigger": trigger, "prompt": prompt[:2000], "model": model},
         )
         node = store.append(
@@ -131,7 +131,7 @@ def claim_run(
             else None
         )
         # The new node refreshes the tree and the panels (the runs panel among them).
-        live.publish_on_commit(session.pk, "node_appended", live.node_appended(node, parent_key))
+        live.publish_on_commit(session.pk, LiveKind.NODE_APPENDED, live.node_appended(node, parent_key))
     return ClaimedRun(run.pk, session.pk, agent.pk, node.pk, trigger)
 
 
@@ -165,13 +165,13 @@ def write_run_end(
             session_id=session_id,
             run_id=run_id,
             agent_id=agent_id,
-            type="run_ended",
+            type=EventType.RUN_ENDED,
             payload={"end_reason": end_reason, "turns": turns, "error": error},
         )
         # Open pages refresh their runs panel (and the run's own page).
         live.publish_on_commit(
             session_id,
-            "run",
+            LiveKind.RUN,
             {"run_id": run_id, "status": status, "end_reason": end_reason, "trigger": trigger},
         )
         telemetry.export_run_on_commit(session_id, run_id)  # docs/telemetry.md: off without an endpoint
@@ -208,12 +208,12 @@ def fail_orphaned_runs(*, older_than: timedelta = RUN_ORPHAN_AFTER) -> list[Orph
                 session_id=session_id,
                 run_id=run_id,
                 agent_id=agent_id,
-                type="run_ended",
+                type=EventType.RUN_ENDED,
                 payload={"end_reason": EndReason.ERROR, "turns": None, "error": error, "orphaned": True},
             )
             live.publish_on_commit(
                 session_id,
-                "run",
+                LiveKind.RUN,
                 {
                     "run_id": run_id,
                     "status": RunStatus.FAILED,

@@ -9,6 +9,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 
+from sessions_app.compaction.vocabulary import EventType
 from sessions_app.models import CompactionEntry, Event, Run, Session
 from sessions_app.presenters.audit import audit_view
 from sessions_app.presenters.compaction import compaction_view
@@ -54,7 +55,9 @@ def agent_definitions(request: HttpRequest) -> HttpResponse:
     visible = definitions.list_agent_definitions(project)
     debug = [r for r in definitions.list_all_definitions_for_debug(project) if r.status != "active"]
     refused_events = list(
-        Event.objects.filter(type__in=("definition_refused", "definition_invalid")).order_by("-id")[:50]
+        Event.objects.filter(type__in=(EventType.DEFINITION_REFUSED, EventType.DEFINITION_INVALID)).order_by(
+            "-id"
+        )[:50]
     )
     context = {
         "definitions": visible,

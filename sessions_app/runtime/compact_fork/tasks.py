@@ -1,25 +1,25 @@
-"""Compaction tasks: requesting one, claiming it, and the session's `compact_pending` record.
+"""Compaction tasks: requesting one (planned once), claiming it, and what its rows say.
 
-The `CompactionTask` row is the record of the work (pending → running → completed | failed |
-stale | cancelled); at most one pending or running task per session, which the database enforces.
-A task is planned once, when it is requested: the cut `prepare` chose is stored with the task,
-and the plan itself travels to the fork in this process (docs/architecture.md, "A compaction's
-data walk").
+The `CompactionTask` row carries the job (docs/architecture.md, "A compaction's data walk"): its
+trigger, the cut the plan chose, the settings an operator chose for this one compaction instead
+of the session's (`settings_override`), and how it ended (pending → running → completed | failed
+| stale | cancelled; at most one pending or running task per session, which the database
+enforces). A retry in any process reads everything it needs from the row. The session's
+compaction state is read from its task rows too: the task on its way, the failed automatic
+compactions the circuit breaker counts, and whether the agent may continue after the latest one.
 
-An operator may also fix the plan's inputs for one compaction: settings other than the session's
-(`settings_override`, recorded with the task's `compact_pending` event so that a retry in another
-process plans with them too) and the first kept node (`first_kept`, checked like a payload's
-`first_kept` and stored as the task's cut). Refusals say which setting would let it run.
+An operator may fix the plan's inputs for one compaction: settings other than the session's and
+the first kept node (`first_kept`, checked by the engine's plan and stored as the task's cut).
+Refusals say which setting would let it run.
 """
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from dataclasses import asdict, dataclass, field
-from datetime import datetime
 from typing import Any
 
 from django.db import IntegrityError, connection, transaction
+from django.db.models import Max
 from django.utils import timezone
 
 from sessions_app import store
@@ -31,6 +31,8 @@ from sessions_app.compaction.settings import CompactionSettings
 from sessions_app.compaction.vocabulary import (
     ACTIVE_TASK_STATUSES,
     TRIGGER_REASONS,
+    EventType,
+    LiveKind,
     TaskStatus,
     Trigger,
 )
@@ -40,9 +42,6 @@ from sessions_app.runtime.compact_fork.settings import compaction_settings
 from sessions_app.runtime.process import owner_id
 
 CIRCUIT_BREAKER_LIMIT = 3  # consecutive failed automatic compactions
-PENDING_KEY = "compact_pending"  # the session metadata naming the task on its way
-FAILURES_KEY = "compact_auto_failures"
-AUTO_CONTINUE_KEY = "auto_continue"
 
 
 class CompactionRefused(Exception):
@@ -85,42 +84,50 @@ class CompactionOutcome:
 
 
 @dataclass(frozen=True, slots=True)
-class Plan:
-    """What a task was planned on: the trigger-time context path and the preparation."""
+class Planned:
+    """A task's plan, in the process that planned it: the trigger-time context path, the engine's
+    preparation (with the settings it was planned with), and the session's own settings, which
+    the fork summarizes and checks the result with."""
 
+    task_id: int
     path: list[Entry]
     preparation: Preparation
-    created_at: datetime  # the task's: an id SQLite reuses after a rollback is not the same task
+    session_settings: CompactionSettings
 
 
-# Plans of tasks requested in this process, handed to the fork that runs them here; a fork in
-# another process (a retry after a crash) rebuilds the plan from the task's stored cut instead.
-_PLANS: OrderedDict[int, Plan] = OrderedDict()
-_PLANS_KEPT = 32  # a task claimed by another process leaves its plan here; keep few
+def auto_failures(session_id: int) -> int:
+    """Failed automatic compactions since the last automatic or manual one that completed: the
+    circuit breaker's count (docs/compaction.md, "Guards"). Tasks of a session end in the order
+    they were created (one is on its way at a time), so their ids order them."""
+    tasks = CompactionTask.objects.filter(session_id=session_id)
+    reset = tasks.filter(status=TaskStatus.COMPLETED, trigger__in=[Trigger.AUTO, Trigger.MANUAL])
+    last = reset.aggregate(last=Max("pk"))["last"] or 0
+    return tasks.filter(status=TaskStatus.FAILED, trigger=Trigger.AUTO, pk__gt=last).count()
 
 
-def take_plan(task: CompactionTask) -> Plan | None:
-    plan = _PLANS.pop(task.pk, None)
-    return plan if plan is not None and plan.created_at == task.created_at else None
+def auto_continues(session_id: int) -> bool:
+    """False when the latest completed compaction left the context above the progress guard
+    (apply.PROGRESS_GUARD): the agent does not continue by itself then."""
+    latest = (
+        CompactionTask.objects.filter(session_id=session_id, status=TaskStatus.COMPLETED)
+        .order_by("-pk")
+        .values_list("auto_continue", flat=True)
+        .first()
+    )
+    return latest is not False
 
 
-def write_pending(session: Session, task_id: int | None, **changes: Any) -> None:
-    """The one writer of the session's `compact_pending` metadata: it names `task_id` while that
-    task is on its way and is removed when the task ends. `changes` set the other compaction keys
-    in the same write (None removes one). Call inside the transaction that changes the task."""
-    metadata = {k: v for k, v in (session.metadata or {}).items() if k != PENDING_KEY}
-    if task_id is not None:
-        metadata[PENDING_KEY] = task_id
-    for key, value in changes.items():
-        if value is None:
-            metadata.pop(key, None)
-        else:
-            metadata[key] = value
-    Session.objects.filter(pk=session.pk).update(metadata=metadata)
-    session.metadata = metadata
+def task_settings(task: CompactionTask, session_settings: CompactionSettings) -> CompactionSettings:
+    """The settings a task is planned with: its override, else the session's."""
+    if not task.settings_override:
+        return session_settings
+    return CompactionSettings(**{k: v for k, v in task.settings_override.items() if k in _SETTINGS_FIELDS})
 
 
-def request_compaction(
+_SETTINGS_FIELDS = frozenset(CompactionSettings.__dataclass_fields__)
+
+
+def request_task(
     session: Session,
     *,
     trigger: str,
@@ -129,23 +136,25 @@ def request_compaction(
     settings: CompactionSettings | None = None,
     settings_override: CompactionSettings | None = None,
     first_kept: str | None = None,
-) -> CompactionTask:
-    """Record a `compact_pending` task for the session's active node: task, session metadata and
-    event in one transaction (docs/compaction.md, "Automatic compaction"). The plan goes to the
-    fork that runs the task in this process. Raises CompactionRefused; nothing is written then.
+) -> tuple[CompactionTask, Planned]:
+    """Record a pending task for the session's active node, with its `compact_pending` event, in
+    one transaction (docs/compaction.md, "Automatic compaction"), and return it with its plan.
+    Raises CompactionRefused; nothing is written then. `settings`: the session's, when the caller
+    has them already (job.CompactionJob.request).
 
     `settings_override` plans this one compaction with other settings than the session's (nothing
     is saved on the session); `first_kept` names the node the kept part starts at instead of
     searching for a cut (InvalidCutPoint when it cannot be one)."""
     if trigger not in TRIGGER_REASONS:
         raise ValueError(f"trigger must be one of {', '.join(TRIGGER_REASONS)}, got {trigger!r}")
-    settings = settings_override or settings or compaction_settings(session)
+    session_settings = settings or compaction_settings(session)
+    settings = settings_override or session_settings
     with transaction.atomic():
         locked = Session.objects.select_for_update().get(pk=session.pk)
         if trigger == Trigger.AUTO:
             if not settings.enabled:
                 raise CompactionRefused("automatic compaction is disabled for this session")
-            if locked.metadata.get(FAILURES_KEY, 0) >= CIRCUIT_BREAKER_LIMIT:
+            if auto_failures(locked.pk) >= CIRCUIT_BREAKER_LIMIT:
                 raise CircuitOpen(
                     f"automatic compaction stopped after {CIRCUIT_BREAKER_LIMIT} consecutive failures; "
                     "a manual compaction that succeeds re-enables it"
@@ -176,61 +185,26 @@ def request_compaction(
                     trigger=trigger,
                     reason=reason or TRIGGER_REASONS[Trigger(trigger)],
                     instructions=instructions,
+                    settings_override=asdict(settings_override) if settings_override else None,
                 )
         except IntegrityError as exc:  # another process won the race for the one active slot
             raise AlreadyPending("another compaction task was created at the same moment", None) from exc
-        write_pending(locked, task.pk)
         payload: dict[str, Any] = {
             "task_id": task.pk,
             "trigger": trigger,
             "reason": task.reason,
             "instructions": instructions,
         }
-        if settings_override is not None:
-            payload[SETTINGS_KEY] = asdict(settings_override)
         if first_kept is not None:
             payload["first_kept"] = plan.first_kept
-        Event.objects.create(session=locked, type="compact_pending", payload=payload)
-        # Kept now, not on commit: an outer transaction (a test's, a caller's) may commit later
-        # than the fork starts; `take_plan` checks that it is still the same task.
-        _keep_plan(task.pk, Plan(path, plan, task.created_at))
-    session.metadata = locked.metadata
-    live.publish_on_commit(session.pk, "task", task_payload(task))
-    return task
-
-
-SETTINGS_KEY = "settings"  # in a task's compact_pending event: the settings it was planned with
-
-
-def task_settings(task: CompactionTask, default: CompactionSettings) -> CompactionSettings:
-    """The settings a task was requested with: its recorded override, else `default` (the
-    session's). A fork in another process plans a retry with these."""
-    payload = (
-        Event.objects.filter(session_id=task.session_id, type="compact_pending", payload__task_id=task.pk)
-        .values_list("payload", flat=True)
-        .first()
-    )
-    recorded = payload.get(SETTINGS_KEY) if isinstance(payload, dict) else None
-    if not isinstance(recorded, dict):
-        return default
-    try:
-        return CompactionSettings(**{k: v for k, v in recorded.items() if k in _SETTINGS_FIELDS})
-    except (TypeError, ValueError):
-        return default
-
-
-_SETTINGS_FIELDS = frozenset(CompactionSettings.__dataclass_fields__)
+        Event.objects.create(session=locked, type=EventType.COMPACT_PENDING, payload=payload)
+    live.publish_on_commit(session.pk, LiveKind.TASK, task_payload(task))
+    return task, Planned(task.pk, path, plan, session_settings)
 
 
 def _node_ids(session: Session, cut: PlannedCut) -> dict[str, int]:
     keys = [k for k in (cut.boundary_start, cut.first_kept, cut.turn_start) if k]
     return dict(Node.objects.filter(session_id=session.pk, key__in=keys).values_list("key", "id"))
-
-
-def _keep_plan(task_id: int, plan: Plan) -> None:
-    _PLANS[task_id] = plan
-    while len(_PLANS) > _PLANS_KEPT:
-        _PLANS.popitem(last=False)
 
 
 def stored_cut(task: CompactionTask) -> PlannedCut | None:
@@ -271,5 +245,5 @@ def claim_task(task_id: int) -> CompactionTask | None:
         task.started_at = now
         task.heartbeat_at = now
         task.save(update_fields=["status", "attempts", "owner", "started_at", "heartbeat_at"])
-    live.publish_on_commit(task.session_id, "task", task_payload(task))
+    live.publish_on_commit(task.session_id, LiveKind.TASK, task_payload(task))
     return task

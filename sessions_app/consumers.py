@@ -80,7 +80,7 @@ class SessionConsumer(AsyncWebsocketConsumer):
             message = json.loads(text_data or "{}")
         except ValueError:
             return
-        if isinstance(message, dict) and message.get("action") == "snapshot":
+        if isinstance(message, dict) and message.get("action") == LiveKind.SNAPSHOT:
             await self.send_snapshot()
 
     async def send_snapshot(self) -> None:

@@ -198,7 +198,14 @@
     $all("pre.stream").forEach(function (p) { p.scrollTop = p.scrollHeight; });
   }
 
-  // A compaction attempt starts (`compact_started`, published before its first delta): whatever
+  // The live-update kinds this script acts on, named by the page (`data-live-kinds`, from the
+  // vocabulary's LiveKind): `fresh_stream` (a compaction attempt starts) and `snapshot`.
+  function liveKinds() {
+    var el = $("[data-live-kinds]");
+    try { return el ? JSON.parse(el.dataset.liveKinds) : {}; } catch (err) { return {}; }
+  }
+
+  // A compaction attempt starts (`fresh_stream`, published before its first delta): whatever
   // the stream boxes hold came from an earlier attempt of the task (a retry after its worker
   // died), so the new attempt's text starts on a clean box.
   function freshStream() {
@@ -230,7 +237,8 @@
   doc.addEventListener("htmx:wsBeforeMessage", function (e) {
     if (!live.paused) return;
     var msg = String(e.detail.message || "");
-    if (msg.indexOf('data-kind="snapshot"') >= 0) return;  // explicit snapshot requests always apply
+    var snapshot = liveKinds().snapshot;
+    if (snapshot && msg.indexOf('data-kind="' + snapshot + '"') >= 0) return;  // explicit snapshot requests always apply
     e.preventDefault();
     live.missed += 1;
     var pc = $("#paused-count");
@@ -243,8 +251,9 @@
     if (!sig) return;
     var kind = sig.dataset.kind;
     sig.dataset.kind = "";
-    if (kind === "compact_started") freshStream();
-    if (kind === "snapshot") {
+    var kinds = liveKinds();
+    if (kind && kind === kinds.fresh_stream) freshStream();
+    if (kind && kind === kinds.snapshot) {
       if (live.reconnected) { live.reconnected = false; refreshAll(); }
     } else if (kind) {
       if (sig.dataset.refresh) refresh(sig.dataset.refresh);
@@ -263,7 +272,7 @@
     if (!live.paused) {
       if (pc) pc.hidden = true;
       if (live.missed && live.socket) {
-        live.socket.send(JSON.stringify({ action: "snapshot" }));
+        live.socket.send(JSON.stringify({ action: liveKinds().snapshot }));
         refreshAll();
       }
       live.missed = 0;

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import json
 import re
 import socket
 import subprocess
@@ -34,6 +35,7 @@ from sessions_app.runtime import background, compact_fork, live, spawn, sweeper
 from sessions_app.runtime.compact_fork.apply import ForkRecord, finish_failed
 from sessions_app.runtime.compact_fork.orphans import MAX_ATTEMPTS
 from sessions_app.runtime.process import owner_id
+from sessions_app.templatetags.cutpoint import live_kinds
 from tests.fake_anthropic import FakeAnthropic, Reply, text, text_reply
 from tests.multiprocess.servers import ROOT, free_port, server_env
 from tests.runtime.test_compaction_fork import SUMMARY, _orphan, anthropic, build_session
@@ -207,7 +209,9 @@ async def test_a_retry_starts_a_fresh_stream(
     html = await sync_to_async(live_p.update)(session.pk, "compact_started", started[1], True)
     assert 'data-attempt="2"' in html and "attempt 2" in html and 'data-kind="compact_started"' in html
     script = (ROOT / "static" / "cutpoint" / "cutpoint.js").read_text()
-    assert 'if (kind === "compact_started") freshStream();' in script
+    # The script empties them on the kind the page names `fresh_stream` (templatetags live_kinds).
+    assert "if (kind && kind === kinds.fresh_stream) freshStream();" in script
+    assert json.loads(live_kinds())["fresh_stream"] == "compact_started"
 
 
 # --- the command line ------------------------------------------------------------------------------

@@ -244,3 +244,11 @@ def _scrub(value: Any, path: str, notes: list[tuple[str, str]]) -> Any:
             out[key] = item
         return out if changed else value
     return value
+
+
+def loads_text(text: str) -> Any:
+    """JSON held as text inside a value already read (tool-call arguments, GenAI messages sent
+    as a JSON string, a command's JSON output), decoded as a line is (`loads`: the same limits,
+    lone surrogate escapes accepted) and then scrubbed, so a `\\u0000` escaped inside it is
+    replaced by U+FFFD as one in the line itself would be. Raises BadJson."""
+    return scrub(loads(text.encode("utf-8", "surrogatepass")))[0]

@@ -358,11 +358,10 @@ def _candidate_keys(conv: Conversation, state: State) -> set[str]:
         a = span.attributes
         keys.add(span.span_id)
         for name in (schema.NODE_PARENT, schema.COMPACTION_NODE, schema.COMPACTION_FIRST_KEPT_NODE):
-            if isinstance(a.get(name), str):
-                keys.add(a[name])
-        named = a.get(schema.NODE_KEYS)
-        if isinstance(named, list | tuple):
-            keys.update(k for k in named if isinstance(k, str))
+            key = a.text(name)
+            if key is not None:
+                keys.add(key)
+        keys.update(a.texts(schema.NODE_KEYS) or ())
     return keys
 
 

@@ -311,3 +311,21 @@ def test_any_mutated_record_imports_or_fails_cleanly(data: st.DataObject, skip: 
         assert result.node_count == Node.objects.filter(session=result.session).count()
         for p in [*result.skipped, *result.warnings]:
             assert p.file == "fuzz.jsonl" and 1 <= p.line <= len(records)
+
+
+def test_nul_escaped_inside_arguments_and_outputs_is_replaced(tmp_path: Path) -> None:
+    """JSON text inside a field (a call's arguments, a command's JSON output) is decoded and
+    scrubbed like the line itself: a NUL there is U+FFFD, not a failed import."""
+    args = json.dumps({"command": ["printf", "a\u0000b"]})
+    out = json.dumps({"output": "a\u0000b\n", "metadata": {"exit_code": 0, "duration_seconds": 0.1}})
+    assert "\\u0000" in args and "\\u0000" in out  # escaped inside the field's text
+    f = write(tmp_path, "nul.jsonl", jsonl(META, user("run it"), call(args=args), tokens(), output(out=out)))
+    result = import_file(f)
+    nodes = {n.key: n for n in Node.objects.filter(session=result.session)}
+    stored = json.dumps([[n.content, n.data] for n in nodes.values()])
+    assert "\\u0000" not in stored
+    (tool_call,) = [b for n in nodes.values() for b in n.content if b.get("type") == "tool_call"]
+    assert tool_call["arguments"] == {"command": ["printf", "a\ufffdb"]}
+    assert "a\ufffdb" in json.dumps(
+        [n.content for n in nodes.values() if n.role == "tool_result"], ensure_ascii=False
+    )

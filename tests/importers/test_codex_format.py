@@ -15,6 +15,7 @@ from sessions_app.compaction.context import build_context
 from sessions_app.compaction.messages import ASSISTANT
 from sessions_app.formats import codex
 from sessions_app.formats.codex import ExecFacts, Rollout, call_block, context_type, exec_facts, prompt_title
+from sessions_app.formats.jsonl import clean_text
 
 from .codex_rollout import rollout_records
 
@@ -78,10 +79,11 @@ def test_words_in_a_commands_own_output_are_not_its_exit_code() -> None:
 @settings(max_examples=300)
 @given(code=st.integers(-(2**31), 2**31 - 1), body=st.text(), secs=st.floats(0, 1e6, allow_nan=False))
 def test_exit_codes_are_read_back_from_both_forms(code: int, body: str, secs: float) -> None:
-    """Whatever the command printed, the exit code Codex wrote before it is the one read."""
+    """Whatever the command printed, the exit code Codex wrote before it is the one read (and the
+    output, but for the NUL characters and lone surrogates no database stores: U+FFFD)."""
     secs = round(secs, 1)
     wrapped = json.dumps({"output": body, "metadata": {"exit_code": code, "duration_seconds": secs}})
-    assert exec_facts(wrapped) == ExecFacts(code, secs, body)
+    assert exec_facts(wrapped) == ExecFacts(code, secs, clean_text(body))
     text = f"Exit code: {code}\nWall time: {secs} seconds\nOutput:\n{body}"
     assert exec_facts(text).exit_code == code
 

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from sessions_app.compaction.messages import ASSISTANT, COMPACTION, TOOL_RESULT, USER
 from sessions_app.formats.otel import schema
+from sessions_app.formats.otel.attributes import Attributes
 from sessions_app.formats.otel.conversations import group
 from sessions_app.formats.otel.messages import legacy_messages, units
 from sessions_app.formats.otel.reader import (
@@ -336,7 +337,7 @@ def test_unreadable_messages_are_a_problem_not_an_error() -> None:
         "chat",
         1,
         2,
-        {schema.OPERATION_NAME: "chat", schema.INPUT_MESSAGES: "{not json"},
+        Attributes({schema.OPERATION_NAME: "chat", schema.INPUT_MESSAGES: "{not json"}),
     )
     rb = Rebuilder()
     rb.feed([span])

@@ -7,12 +7,10 @@ from __future__ import annotations
 import re
 from typing import Any, Final
 
-import orjson
-
 from sessions_app.compaction.messages import Block
 
 from ..fields import Issues, at, note, rest, string
-from ..jsonl import describe
+from ..jsonl import BadJson, describe, loads_text
 
 _FUNCTION_KEYS: Final = frozenset({"type", "name", "arguments", "call_id"})
 _CUSTOM_KEYS: Final = frozenset({"type", "name", "input", "call_id"})
@@ -47,8 +45,8 @@ def _arguments(raw: Any, where: str, issues: Issues | None) -> tuple[dict[str, A
         return raw, {}
     if isinstance(raw, str):
         try:
-            parsed = orjson.loads(raw) if raw.strip() else {}
-        except orjson.JSONDecodeError:
+            parsed = loads_text(raw) if raw.strip() else {}
+        except BadJson:
             parsed = None
         if isinstance(parsed, dict):
             return parsed, {}

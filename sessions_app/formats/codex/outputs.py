@@ -8,12 +8,10 @@ import re
 from dataclasses import dataclass
 from typing import Any, Final
 
-import orjson
-
 from sessions_app.compaction.messages import Block
 
 from ..fields import Issues, at, note
-from ..jsonl import describe
+from ..jsonl import BadJson, describe, loads_text
 from .content import blocks
 
 _EXIT_LINE: Final = re.compile(r"Exit code: (-?\d{1,10})\n")
@@ -42,8 +40,8 @@ def exec_facts(output: str) -> ExecFacts:
     never the command's own output, so a command that prints "Exit code: 3" is not taken for it."""
     if output.startswith('{"output"') or (output.startswith("{") and '"metadata"' in output[-300:]):
         try:
-            parsed = orjson.loads(output)
-        except orjson.JSONDecodeError:
+            parsed = loads_text(output)
+        except BadJson:
             parsed = None
         meta = parsed.get("metadata") if isinstance(parsed, dict) else None
         if isinstance(meta, dict) and isinstance(parsed, dict):

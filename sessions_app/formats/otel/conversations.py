@@ -39,14 +39,12 @@ def group(spans: Iterable[SpanRecord]) -> tuple[list[Conversation], int]:
             skipped += 1
             continue
         genai.append(span)
-        cid = span.attributes.get(schema.CONVERSATION_ID)
-        if isinstance(cid, str) and cid and span.trace_id not in trace_ids:
+        cid = span.attributes.text(schema.CONVERSATION_ID)
+        if cid and span.trace_id not in trace_ids:
             trace_ids[span.trace_id] = cid
     conversations: dict[str, Conversation] = {}
     for span in genai:
-        cid = span.attributes.get(schema.CONVERSATION_ID)
-        if not (isinstance(cid, str) and cid):
-            cid = trace_ids.get(span.trace_id)
+        cid = span.attributes.text(schema.CONVERSATION_ID) or trace_ids.get(span.trace_id)
         key = f"conv:{cid}" if cid else f"trace:{span.trace_id}"
         conv = conversations.get(key)
         if conv is None:

@@ -31,6 +31,7 @@ import orjson
 
 from sessions_app.compaction.messages import ASSISTANT, TOOL_RESULT, USER, Block
 from sessions_app.compaction.vocabulary import stop_reason
+from sessions_app.formats.jsonl import BadJson, loads_text
 
 from . import schema
 
@@ -86,8 +87,8 @@ def finish_reason(value: Any) -> str | None:
 def _decode(value: Any, name: str) -> Any:
     if isinstance(value, str):
         try:
-            return orjson.loads(value)
-        except orjson.JSONDecodeError as exc:
+            return loads_text(value)
+        except BadJson as exc:
             raise BadMessages(f"{name} is not JSON ({exc})") from None
     return value
 
@@ -211,8 +212,8 @@ def _event_body(attrs: dict[str, Any]) -> dict[str, Any]:
     for key in ("message", "tool_calls"):
         value = body.get(key)
         if isinstance(value, str):
-            with contextlib.suppress(orjson.JSONDecodeError):
-                body[key] = orjson.loads(value)
+            with contextlib.suppress(BadJson):
+                body[key] = loads_text(value)
     if body.get("id") is not None and "tool_call_id" not in body:
         body["tool_call_id"] = body["id"]
     return body
@@ -234,8 +235,8 @@ def _arguments(value: Any) -> Any:
     send the provider's argument string)."""
     if isinstance(value, str):
         try:
-            decoded = orjson.loads(value)
-        except orjson.JSONDecodeError:
+            decoded = loads_text(value)
+        except BadJson:
             return value
         return decoded if isinstance(decoded, dict) else value
     return value
@@ -306,8 +307,8 @@ def tool_result_value(value: Any) -> Any:
     when it is structured, and Cutpoint's export always does); other text is the result itself."""
     if isinstance(value, str):
         try:
-            return orjson.loads(value)
-        except orjson.JSONDecodeError:
+            return loads_text(value)
+        except BadJson:
             return value
     return value
 

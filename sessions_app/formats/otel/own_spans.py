@@ -12,8 +12,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-import orjson
-
 from sessions_app.compaction.context import reaches_model
 from sessions_app.compaction.convert import to_llm
 from sessions_app.compaction.messages import (
@@ -26,6 +24,7 @@ from sessions_app.compaction.messages import (
     USER,
     Entry,
 )
+from sessions_app.formats.jsonl import BadJson, loads_text
 
 from . import schema
 from .messages import output_unit, part_block
@@ -45,15 +44,13 @@ def chat_entry(
     a = span.attributes
     unit, stop = output_unit(out or [], names)
     data = unit.data
-    model = a.get(schema.RESPONSE_MODEL) or a.get(schema.REQUEST_MODEL)
-    provider = a.get(schema.PROVIDER_NAME) or a.get(schema.LEGACY_SYSTEM)
-    data["provider"] = provider if isinstance(provider, str) else None
-    data["model"] = model if isinstance(model, str) else None
+    data["provider"] = a.text(schema.PROVIDER_NAME) or a.text(schema.LEGACY_SYSTEM)
+    data["model"] = a.text(schema.RESPONSE_MODEL) or a.text(schema.REQUEST_MODEL)
     stop = response_finish_reason(a) or stop
     if span.status_code == 2 and span.status_message:
         data["error_message"] = span.status_message
     usage = usage_of(a)
-    total = token_count(a.get(schema.USAGE_TOTAL))
+    total = token_count(a.count(schema.USAGE_TOTAL))
     if usage is not None and total:
         usage.total = total
     return Entry(
@@ -64,12 +61,10 @@ def chat_entry(
 def tool_entry(span: SpanRecord, key: str, parent: str | None) -> Entry:
     """The tool result node of a tool span."""
     a = span.attributes
-    call_id = a.get(schema.TOOL_CALL_ID)
-    name = a.get(schema.TOOL_NAME)
     data = {
-        "tool_call_id": call_id if isinstance(call_id, str) else "",
-        "tool_name": name if isinstance(name, str) else "",
-        "is_error": bool(a.get(schema.ERROR_TYPE)) or span.status_code == 2,
+        "tool_call_id": a.text(schema.TOOL_CALL_ID) or "",
+        "tool_name": a.text(schema.TOOL_NAME) or "",
+        "is_error": bool(a.text(schema.ERROR_TYPE)) or span.status_code == 2,
     }
     content = tool_content(span)
     return Entry(key, parent, MESSAGE, TOOL_RESULT, content, data, timestamp=iso_time(span.end_ns))
@@ -83,13 +78,13 @@ def input_entries(
     messages `inp`, one per node that reaches the model, in order. Also the problems found, as
     (problem, repair) pairs."""
     a = span.attributes
-    kinds = a.get(schema.NODE_KINDS)
-    kinds = list(kinds) if isinstance(kinds, list | tuple) and len(kinds) == len(keys) else None
-    datas: Any = a.get(schema.NODE_DATA)
+    kinds = a.texts(schema.NODE_KINDS)
+    kinds = kinds if kinds is not None and len(kinds) == len(keys) else None
+    datas: Any = a.structured(schema.NODE_DATA)
     if isinstance(datas, str):
         try:
-            datas = orjson.loads(datas)
-        except orjson.JSONDecodeError:
+            datas = loads_text(datas)
+        except BadJson:
             datas = None
     if not (isinstance(datas, list) and len(datas) == len(keys)):
         datas = [{} for _ in keys]

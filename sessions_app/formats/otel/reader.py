@@ -34,10 +34,13 @@ from opentelemetry.proto.common.v1.common_pb2 import AnyValue, KeyValue
 
 from sessions_app.formats.jsonl import describe, scrub
 
+from .attributes import Attributes, check
+
 # An attribute nested deeper than this (arrays / kvlists in arrays / ...) is cut there: OTLP puts
 # no limit on nesting, and a hostile body must not make the walk recurse without end.
 MAX_VALUE_DEPTH: Final = 64
 _HEX: Final = frozenset("0123456789abcdefABCDEF")
+_JSON_DOUBLES: Final = frozenset({"NaN", "Infinity", "-Infinity"})
 
 
 @dataclass(slots=True)
@@ -58,7 +61,7 @@ class SpanRecord:
     name: str
     start_ns: int
     end_ns: int
-    attributes: dict[str, Any]
+    attributes: Attributes
     events: list[SpanEvent] = field(default_factory=list)
     status_code: int = 0  # 0 unset, 1 ok, 2 error
     status_message: str = ""
@@ -133,30 +136,44 @@ def _json_value(v: Any, depth: int = 0) -> Any:
         raise ValueError(f"an attribute value is {describe(v)}, not an AnyValue object")
     if depth > MAX_VALUE_DEPTH:
         raise ValueError(f"an attribute value is nested more than {MAX_VALUE_DEPTH} levels")
-    for name, snake in (("stringValue", "string_value"), ("boolValue", "bool_value")):
+    for name, snake, kind in (("stringValue", "string_value", str), ("boolValue", "bool_value", bool)):
         value = _get(v, name, snake)
         if value is not None:
+            if not isinstance(value, kind):
+                raise ValueError(f"{name} is {describe(value)}")
             return value
     value = _get(v, "intValue", "int_value")
     if value is not None:
         return _int64(value, "intValue")
     value = _get(v, "doubleValue", "double_value")
     if value is not None:
-        if isinstance(value, str):  # "NaN", "Infinity" as the JSON mapping writes them
+        if isinstance(value, str) and value in _JSON_DOUBLES:  # as the JSON mapping writes them
             return float(value)
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise ValueError(f"doubleValue is {describe(value)}, not a number")
         return value
     value = _get(v, "arrayValue", "array_value")
     if value is not None:
-        return [_json_value(x, depth + 1) for x in value.get("values") or ()]
+        return [_json_value(x, depth + 1) for x in _values(value, "arrayValue")]
     value = _get(v, "kvlistValue", "kvlist_value")
     if value is not None:
-        return _json_attributes(value.get("values") or (), depth + 1)
+        return _json_attributes(_values(value, "kvlistValue"), depth + 1)
     value = _get(v, "bytesValue", "bytes_value")
     if value is not None:  # kept as the base64 text: stored as JSON, like blob parts
         if not isinstance(value, str):
             raise ValueError(f"bytesValue is {describe(value)}, not base64 text")
         return value
     return None
+
+
+def _values(value: Any, what: str) -> list[Any]:
+    """The `values` of an `arrayValue` / `kvlistValue` object (absent: none)."""
+    items = value.get("values") if isinstance(value, dict) else value
+    if items is None:
+        return []
+    if not isinstance(items, list):
+        raise ValueError(f"{what} is {describe(value)} without a values array")
+    return items
 
 
 def _json_attributes(items: Any, depth: int = 0) -> dict[str, Any]:
@@ -197,7 +214,7 @@ def _json_span(s: Any, line: int, where: str, resource: dict[str, Any], scope: s
         name=name if isinstance(name, str) else "",
         start_ns=_int64(_get(s, "startTimeUnixNano", "start_time_unix_nano") or 0, "startTimeUnixNano"),
         end_ns=_int64(_get(s, "endTimeUnixNano", "end_time_unix_nano") or 0, "endTimeUnixNano"),
-        attributes=_json_attributes(s.get("attributes") or []),
+        attributes=Attributes(_json_attributes(s.get("attributes") or [])),
         events=events,
         status_code=code if isinstance(code, int) else 0,
         status_message=str(status.get("message") or "") if isinstance(status, dict) else "",
@@ -252,11 +269,11 @@ def read_json_request(
             for i, s in enumerate(spans):
                 where = f"{swhere}.spans[{i}]"
                 try:
-                    span = _json_span(s, line, where, resource, scope)
+                    span = _checked(_json_span(s, line, where, resource, scope))
                 except (ValueError, TypeError, OverflowError, binascii.Error, RecursionError) as exc:
                     problems.append(SpanProblem(line, where, str(exc)))
                     continue
-                yield _scrubbed(span)
+                yield span
 
 
 # --- protobuf --------------------------------------------------------------------------------
@@ -314,36 +331,40 @@ def read_protobuf(data: bytes, problems: list[SpanProblem]) -> list[SpanRecord]:
             for i, s in enumerate(ss.spans):
                 where = f"resourceSpans[{r}].scopeSpans[{c}].spans[{i}]"
                 try:
-                    span = SpanRecord(
-                        trace_id=_pb_id(s.trace_id, 16, "traceId"),
-                        span_id=_pb_id(s.span_id, 8, "spanId"),
-                        parent_span_id=_pb_id(s.parent_span_id, 8, "parentSpanId", optional=True),
-                        name=s.name,
-                        start_ns=s.start_time_unix_nano,
-                        end_ns=s.end_time_unix_nano,
-                        attributes=_pb_attributes(s.attributes),
-                        events=[
-                            SpanEvent(e.name, e.time_unix_nano, _pb_attributes(e.attributes))
-                            for e in s.events
-                        ],
-                        status_code=int(s.status.code),
-                        status_message=s.status.message,
-                        resource=resource,
-                        scope=ss.scope.name,
-                        line=1,
-                        where=where,
+                    span = _checked(
+                        SpanRecord(
+                            trace_id=_pb_id(s.trace_id, 16, "traceId"),
+                            span_id=_pb_id(s.span_id, 8, "spanId"),
+                            parent_span_id=_pb_id(s.parent_span_id, 8, "parentSpanId", optional=True),
+                            name=s.name,
+                            start_ns=s.start_time_unix_nano,
+                            end_ns=s.end_time_unix_nano,
+                            attributes=Attributes(_pb_attributes(s.attributes)),
+                            events=[
+                                SpanEvent(e.name, e.time_unix_nano, _pb_attributes(e.attributes))
+                                for e in s.events
+                            ],
+                            status_code=int(s.status.code),
+                            status_message=s.status.message,
+                            resource=resource,
+                            scope=ss.scope.name,
+                            line=1,
+                            where=where,
+                        )
                     )
                 except (ValueError, RecursionError) as exc:
                     problems.append(SpanProblem(1, where, str(exc)))
                     continue
-                spans.append(_scrubbed(span))
+                spans.append(span)
     return spans
 
 
-def _scrubbed(span: SpanRecord) -> SpanRecord:
-    """NUL characters and lone surrogates in attribute text replaced (docs/architecture.md: both
-    databases must store the same rows)."""
-    span.attributes = scrub(span.attributes)[0]
+def _checked(span: SpanRecord) -> SpanRecord:
+    """The span with NUL characters and lone surrogates in its text replaced (docs/architecture.md:
+    both databases must store the same rows), once its attributes are of the types the rebuild
+    reads them as (`attributes.check`: BadAttribute, and the span is left out)."""
+    check(span.attributes)
+    span.attributes = Attributes(scrub(span.attributes)[0])
     if span.events:
         for e in span.events:
             e.attributes = scrub(e.attributes)[0]

@@ -85,13 +85,13 @@ class Rebuilder:
         """One conversation's spans, in start order."""
         for span in spans:
             a = span.attributes
-            title = a.get(schema.SESSION_TITLE)
+            title = a.text(schema.SESSION_TITLE)
             if isinstance(title, str) and title and self.title is None:
                 self.title = title
-            agent = a.get(schema.AGENT_NAME)
+            agent = a.text(schema.AGENT_NAME)
             if isinstance(agent, str) and agent:
                 self.agents.add(agent)
-            op = a.get(schema.OPERATION_NAME)
+            op = a.text(schema.OPERATION_NAME)
             if schema.NODE_KEYS in a:
                 self._exact(span, op)
             elif op == schema.COMPACT_OPERATION:
@@ -128,9 +128,9 @@ class Rebuilder:
         inp = out = None
         try:
             if schema.INPUT_MESSAGES in a:
-                inp = semconv_messages(a[schema.INPUT_MESSAGES], schema.INPUT_MESSAGES)
+                inp = semconv_messages(a.structured(schema.INPUT_MESSAGES), schema.INPUT_MESSAGES)
             if schema.OUTPUT_MESSAGES in a:
-                out = semconv_messages(a[schema.OUTPUT_MESSAGES], schema.OUTPUT_MESSAGES)
+                out = semconv_messages(a.structured(schema.OUTPUT_MESSAGES), schema.OUTPUT_MESSAGES)
             if inp is None or out is None:
                 old_in, old_out = legacy_messages(a, [(e.name, e.attributes) for e in span.events])
                 inp = inp if inp is not None else old_in
@@ -142,7 +142,7 @@ class Rebuilder:
     def _chat(self, span: SpanRecord) -> None:
         a = span.attributes
         self.counts["chat"] += 1
-        keys = key_list(a.get(schema.NODE_KEYS))
+        keys = key_list(a.texts(schema.NODE_KEYS))
         out_key = keys[-1] if keys else span.span_id
         if out_key in self.known:
             self.counts["duplicate"] += 1
@@ -156,7 +156,7 @@ class Rebuilder:
             in_units, system = units(inp, names)
             if system and self.system is None:
                 self.system = "\n".join(system)
-            sys_attr = a.get(schema.SYSTEM_INSTRUCTIONS)
+            sys_attr = a.structured(schema.SYSTEM_INSTRUCTIONS)
             if self.system is None and sys_attr is not None:
                 self.system = sys_attr if isinstance(sys_attr, str) else str(sys_attr)
             if st.summary is not None and in_units and in_units[0].role != TOOL_RESULT:
@@ -178,8 +178,8 @@ class Rebuilder:
         by_call = {u.call_id: u for u in tail if u.call_id is not None}
         unmatched: list[SpanRecord] = []
         for tool in self.pending:
-            call_id = tool.attributes.get(schema.TOOL_CALL_ID)
-            unit = by_call.get(call_id) if isinstance(call_id, str) else None
+            call_id = tool.attributes.text(schema.TOOL_CALL_ID)
+            unit = by_call.get(call_id) if call_id is not None else None
             if unit is None:
                 unmatched.append(tool)
             else:
@@ -194,7 +194,7 @@ class Rebuilder:
                 history = list(st.history)
         out_unit, stop = output_unit(out or [], names)
         new = [*tail, out_unit]
-        exact_parent = a.get(schema.NODE_PARENT)
+        exact_parent = a.text(schema.NODE_PARENT)
         if keys is not None and len(keys) == len(new):
             new_keys = keys
             if isinstance(exact_parent, str) and (exact_parent == "" or self._known(exact_parent)):
@@ -215,20 +215,21 @@ class Rebuilder:
             parent = key
         key = self._fresh(new_keys[-1], span)
         data = out_unit.data
-        model = a.get(schema.RESPONSE_MODEL) or a.get(schema.REQUEST_MODEL)
-        provider = a.get(schema.PROVIDER_NAME) or a.get(schema.LEGACY_SYSTEM)
-        data["provider"] = provider if isinstance(provider, str) else None
-        data["model"] = model if isinstance(model, str) else None
-        if isinstance(model, str):
+        model = a.text(schema.RESPONSE_MODEL) or a.text(schema.REQUEST_MODEL)
+        provider = a.text(schema.PROVIDER_NAME) or a.text(schema.LEGACY_SYSTEM)
+        data["provider"] = provider
+        data["model"] = model
+        if model is not None:
             self.models.add(model)
         stop = response_finish_reason(a) or stop
-        if span.status_code == 2 or a.get(schema.ERROR_TYPE):
-            data["error_message"] = span.status_message or str(a.get(schema.ERROR_TYPE) or "error")
+        error_type = a.text(schema.ERROR_TYPE)
+        if span.status_code == 2 or error_type:
+            data["error_message"] = span.status_message or error_type or "error"
             stop = stop or "error"
         extra = data.setdefault("extra", {})
         extra["otlp"] = {"trace_id": span.trace_id, "span_id": span.span_id}
-        response_id = a.get(schema.RESPONSE_ID)
-        if isinstance(response_id, str):
+        response_id = a.text(schema.RESPONSE_ID)
+        if response_id is not None:
             extra["otlp"]["response_id"] = response_id
         entry = Entry(
             key, parent, MESSAGE, ASSISTANT, out_unit.content, data, usage_of(a), stop, timestamp=end
@@ -240,25 +241,24 @@ class Rebuilder:
 
     def _tool_node(self, span: SpanRecord) -> None:
         a = span.attributes
-        keys = key_list(a.get(schema.NODE_KEYS))
+        keys = key_list(a.texts(schema.NODE_KEYS))
         key = keys[0] if keys else span.span_id
         if key in self.known:
             self.counts["duplicate"] += 1
             return
         st = self.state
-        call_id = a.get(schema.TOOL_CALL_ID)
-        call_id = call_id if isinstance(call_id, str) and call_id else None
+        call_id = a.text(schema.TOOL_CALL_ID) or None
         if call_id is not None and any(fp == tool_result_fingerprint(call_id) for fp, _ in st.history):
             return  # an earlier input already carried this result
         content = tool_content(span)
         text = "\n".join(b["text"] for b in content if b["type"] == "text")
-        name = a.get(schema.TOOL_NAME)
+        name = a.text(schema.TOOL_NAME)
         unit = Unit(
             TOOL_RESULT,
             content,
             {
                 "tool_call_id": call_id or span.span_id,
-                "tool_name": name if isinstance(name, str) else st.names.get(call_id or "", ""),
+                "tool_name": name if name is not None else st.names.get(call_id or "", ""),
                 "is_error": False,
             },
             tool_result_fingerprint(call_id or span.span_id),
@@ -266,8 +266,8 @@ class Rebuilder:
             text,
         )
         lend(unit, span)
-        parent = a.get(schema.NODE_PARENT)
-        if not (isinstance(parent, str) and self._known(parent)):
+        parent = a.text(schema.NODE_PARENT)
+        if not (parent is not None and self._known(parent)):
             parent = st.active
         key = self._fresh(key, span)
         self._add(
@@ -281,8 +281,7 @@ class Rebuilder:
 
     def _compaction(self, span: SpanRecord, exact: tuple[str, str | None] | None = None) -> None:
         a = span.attributes
-        wanted = a.get(schema.COMPACTION_FIRST_KEPT_NODE)
-        wanted = wanted if isinstance(wanted, str) and wanted else None
+        wanted = a.text(schema.COMPACTION_FIRST_KEPT_NODE) or None
         if exact is not None:  # checked against the path once the tree is in order
             key, parent = exact
             entry, comp = compaction_entry(span, key, parent, wanted or key)
@@ -290,15 +289,15 @@ class Rebuilder:
             self.known.add(key)
             return
         self.counts["compaction"] += 1
-        named = a.get(schema.COMPACTION_NODE)
-        key = named if isinstance(named, str) and 0 < len(named) <= MAX_KEY else span.span_id
+        named = a.text(schema.COMPACTION_NODE)
+        key = named if named is not None and 0 < len(named) <= MAX_KEY else span.span_id
         if key in self.known:
             self.counts["duplicate"] += 1
             return
         self.flush_tools(before=span.start_ns)
         st = self.state
-        parent = a.get(schema.NODE_PARENT)
-        if not (isinstance(parent, str) and self._known(parent)):
+        parent = a.text(schema.NODE_PARENT)
+        if not (parent is not None and self._known(parent)):
             parent = st.active
         first_kept = key
         kept: list[tuple[str, str]] = []
@@ -323,11 +322,11 @@ class Rebuilder:
 
     # --- Cutpoint's own spans: the nodes they name -----------------------------------------
 
-    def _exact(self, span: SpanRecord, op: Any) -> None:
+    def _exact(self, span: SpanRecord, op: str | None) -> None:
         """A span that names its nodes (`cutpoint.node.keys`, a chain under `cutpoint.node.parent`):
         they are rebuilt as they were; the tree is put in order once every span is read."""
         a = span.attributes
-        keys = key_list(a.get(schema.NODE_KEYS))
+        keys = key_list(a.texts(schema.NODE_KEYS))
         if not keys:
             self._problem(span, f"{schema.NODE_KEYS} is not a list of node keys", "the span is skipped")
             return
@@ -340,10 +339,9 @@ class Rebuilder:
         if any(k in self.known for k in keys):
             self.counts["duplicate"] += 1
             return
-        parent = a.get(schema.NODE_PARENT)
-        parent = parent if isinstance(parent, str) and parent else None
-        stamps = a.get(schema.NODE_TIMESTAMPS)
-        stamps = list(stamps) if isinstance(stamps, list | tuple) and len(stamps) == len(keys) else None
+        parent = a.text(schema.NODE_PARENT) or None
+        stamps = a.texts(schema.NODE_TIMESTAMPS)
+        stamps = stamps if stamps is not None and len(stamps) == len(keys) else None
         entries: list[Entry]
         if op == schema.COMPACT_OPERATION:
             self._compaction(span, exact=(keys[0], parent))

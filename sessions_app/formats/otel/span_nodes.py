@@ -10,10 +10,9 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-import orjson
-
 from sessions_app.compaction.messages import COMPACTION, Block, Entry
 from sessions_app.compaction.vocabulary import CompactionReason
+from sessions_app.formats.jsonl import BadJson, loads_text
 
 from . import schema
 from .messages import Unit, response_blocks, tool_result_value
@@ -29,24 +28,28 @@ def compaction_entry(
 ) -> tuple[Entry, Compaction]:
     """A compaction span's node and CompactionEntry (`cutpoint.compaction.*`)."""
     a = span.attributes
-    summary = a.get(schema.COMPACTION_SUMMARY)
-    summary = summary if isinstance(summary, str) else ""
-    tokens_before = token_count(a.get(schema.COMPACTION_TOKENS_BEFORE)) or 0
-    tokens_after = token_count(a.get(schema.COMPACTION_TOKENS_AFTER))
-    reason = a.get(schema.COMPACTION_REASON)
-    reason = reason if isinstance(reason, str) and reason in _REASONS else CompactionReason.IMPORTED.value
-    details: Any = a.get(schema.COMPACTION_DETAILS)
+    summary = a.text(schema.COMPACTION_SUMMARY) or ""
+    tokens_before = token_count(a.count(schema.COMPACTION_TOKENS_BEFORE)) or 0
+    tokens_after = token_count(a.count(schema.COMPACTION_TOKENS_AFTER))
+    reason = a.text(schema.COMPACTION_REASON)
+    reason = reason if reason in _REASONS else CompactionReason.IMPORTED.value
+    details: Any = a.structured(schema.COMPACTION_DETAILS)
     if isinstance(details, str):
         try:
-            details = orjson.loads(details)
-        except orjson.JSONDecodeError:
+            details = loads_text(details)
+        except BadJson:
             details = None
     details = details if isinstance(details, dict) else {}
     extra: dict[str, Any] = {"otlp": {"trace_id": span.trace_id, "span_id": span.span_id}}
-    for name in (schema.COMPACTION_SUMMARIZER, schema.COMPACTION_TRIGGER, schema.COMPACTION_RETENTION):
-        if a.get(name) is not None:
-            extra[name.removeprefix(schema.COMPACTION_PREFIX)] = a[name]
-    from_hook = a.get(schema.COMPACTION_FROM_HOOK) is True
+    named: dict[str, Any] = {
+        schema.COMPACTION_SUMMARIZER: a.text(schema.COMPACTION_SUMMARIZER),
+        schema.COMPACTION_TRIGGER: a.text(schema.COMPACTION_TRIGGER),
+        schema.COMPACTION_RETENTION: a.number(schema.COMPACTION_RETENTION),
+    }
+    for name, value in named.items():
+        if value is not None:
+            extra[name.removeprefix(schema.COMPACTION_PREFIX)] = value
+    from_hook = a.flag(schema.COMPACTION_FROM_HOOK) is True
     data = {
         "summary": summary,
         "first_kept": first_kept,
@@ -63,24 +66,27 @@ def tool_content(span: SpanRecord) -> list[Block]:
     """A tool span's result (`gen_ai.tool.call.result`), else its error, else nothing."""
     a = span.attributes
     if schema.TOOL_CALL_RESULT in a:
-        return response_blocks(tool_result_value(a[schema.TOOL_CALL_RESULT]))
-    if a.get(schema.ERROR_TYPE) or span.status_code == 2:
-        return [{"type": "text", "text": span.status_message or str(a.get(schema.ERROR_TYPE) or "error")}]
+        return response_blocks(tool_result_value(a.value(schema.TOOL_CALL_RESULT)))
+    error_type = a.text(schema.ERROR_TYPE)
+    if error_type or span.status_code == 2:
+        return [{"type": "text", "text": span.status_message or error_type or "error"}]
     return []
 
 
 def lend(unit: Unit, tool: SpanRecord) -> None:
     """A tool span's details on the tool result it produced."""
     a = tool.attributes
-    name = a.get(schema.TOOL_NAME)
-    if isinstance(name, str) and name:
+    name = a.text(schema.TOOL_NAME)
+    if name:
         unit.data["tool_name"] = name
-    if a.get(schema.ERROR_TYPE) or tool.status_code == 2:
+    error_type = a.text(schema.ERROR_TYPE)
+    if error_type or tool.status_code == 2:
         unit.data["is_error"] = True
     extra = unit.data.setdefault("extra", {})
     otlp: dict[str, Any] = {"trace_id": tool.trace_id, "span_id": tool.span_id}
-    if a.get(schema.TOOL_CALL_ARGUMENTS) is not None:
-        otlp["arguments"] = a[schema.TOOL_CALL_ARGUMENTS]
-    if a.get(schema.ERROR_TYPE):
-        otlp["error_type"] = a[schema.ERROR_TYPE]
+    arguments = a.value(schema.TOOL_CALL_ARGUMENTS)
+    if arguments is not None:
+        otlp["arguments"] = arguments
+    if error_type:
+        otlp["error_type"] = error_type
     extra["otlp"] = otlp

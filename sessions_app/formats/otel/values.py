@@ -13,6 +13,7 @@ from typing import Any, Final
 from sessions_app.compaction.messages import Usage
 
 from . import schema
+from .attributes import Attributes
 from .messages import finish_reason
 
 MAX_KEY: Final = 64  # Node.key
@@ -39,14 +40,14 @@ def token_count(value: Any) -> int | None:
     return n if 0 <= n <= _MAX_TOKENS else None
 
 
-def usage_of(attrs: dict[str, Any]) -> Usage | None:
+def usage_of(attrs: Attributes) -> Usage | None:
     """`gen_ai.usage.*` as our usage. The conventions count cached input inside
     `input_tokens`; ours (Anthropic's) counts it apart, so the cache counts are taken out of it
     when it holds them."""
-    inp = token_count(attrs.get(schema.USAGE_INPUT_TOKENS))
-    out = token_count(attrs.get(schema.USAGE_OUTPUT_TOKENS))
-    read = token_count(attrs.get(schema.USAGE_CACHE_READ_INPUT_TOKENS)) or 0
-    write = token_count(attrs.get(schema.USAGE_CACHE_CREATION_INPUT_TOKENS)) or 0
+    inp = token_count(attrs.count(schema.USAGE_INPUT_TOKENS))
+    out = token_count(attrs.count(schema.USAGE_OUTPUT_TOKENS))
+    read = token_count(attrs.count(schema.USAGE_CACHE_READ_INPUT_TOKENS)) or 0
+    write = token_count(attrs.count(schema.USAGE_CACHE_CREATION_INPUT_TOKENS)) or 0
     if inp is None and out is None:
         return None
     inp = inp or 0
@@ -62,10 +63,10 @@ def key_list(value: Any) -> list[str] | None:
     return None
 
 
-def response_finish_reason(a: dict[str, Any]) -> str | None:
+def response_finish_reason(a: Attributes) -> str | None:
     """`gen_ai.response.finish_reasons[0]` in our words (Cutpoint's export writes our own word
     there, where a message's `finish_reason` can only hold the conventions' five)."""
-    finish = a.get(schema.RESPONSE_FINISH_REASONS)
-    if isinstance(finish, list | tuple) and finish:
+    finish = a.text_or_texts(schema.RESPONSE_FINISH_REASONS)
+    if isinstance(finish, list) and finish:
         return finish_reason(finish[0])
     return finish_reason(finish) if isinstance(finish, str) else None

@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import glob
 import itertools
 import os
 import resource
@@ -43,9 +42,10 @@ from pathlib import Path
 from typing import Final
 
 from django.conf import settings
-from django.db import connections
 
+from sessions_app.runtime.tools import protected
 from sessions_app.runtime.tools.base import ToolError
+from sessions_app.runtime.tools.protected import protected_paths
 
 SANDBOX_SETTING: Final = "CUTPOINT_BASH_SANDBOX"
 NETWORK_SETTING: Final = "CUTPOINT_BASH_NETWORK"
@@ -59,17 +59,6 @@ MODE_UNAVAILABLE: Final = "unavailable"
 SAFE_PATH: Final = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 # Mounted read-only when present (a symlink, as on merged-/usr systems, is recreated as one).
 _SYSTEM_DIRS: Final = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc")
-# Secrets of the host that live under those directories.
-_SYSTEM_SECRETS: Final = (
-    "/etc/shadow",
-    "/etc/shadow-",
-    "/etc/gshadow",
-    "/etc/gshadow-",
-    "/etc/sudoers",
-    "/etc/sudoers.d",
-    "/etc/ssl/private",
-    "/etc/ssh/ssh_host_*key",
-)
 _LOCALE_KEEP: Final = ("LANG", "LC_ALL", "LC_CTYPE", "TZ")
 _PROBE_TIMEOUT: Final = 15.0
 # What the command line looks like inside: limits first (so the command cannot undo them: hard
@@ -343,44 +332,20 @@ def _inside_any(path: Path, roots: list[Path]) -> bool:
     return any(root in path.parents for root in roots)
 
 
-def protected_paths() -> list[Path]:
-    """Server paths a command must never see: the data directory (database, secret key,
-    artifacts, every session's workspace), each SQLite database in use, the source checkout, host
-    secrets under /etc, and CUTPOINT_BASH_HIDE_PATHS. Real paths of the ones that exist."""
-    data_dir = Path(settings.DATA_DIR)
-    found: list[str] = [
-        str(data_dir),
-        str(data_dir / ".secret_key"),
-        str(getattr(settings, "ARTIFACT_ROOT", data_dir / "artifacts")),
-        str(getattr(settings, "WORKSPACE_ROOT", data_dir / "workspaces")),
-        str(settings.BASE_DIR),
-        *getattr(settings, "CUTPOINT_BASH_HIDE_PATHS", []),
-    ]
-    for alias in connections:
-        # The configured database and the one in use (a test run renames it).
-        for entry in (settings.DATABASES.get(alias, {}), connections[alias].settings_dict):
-            if entry.get("ENGINE", "").endswith("sqlite3") and entry.get("NAME"):
-                name = str(entry["NAME"])
-                found += [name, f"{name}-wal", f"{name}-shm", f"{name}-journal"]
-    for pattern in _SYSTEM_SECRETS:
-        found += glob.glob(pattern)
-    real = {Path(os.path.realpath(p)) for p in found if p and os.path.lexists(p)}
-    return sorted(p for p in real if p.exists())
-
-
 def _masks(workspace: Path | None) -> list[Path]:
-    """The protected paths a mount would show, outermost first: anything inside a system
-    directory or inside the workspace (or a whole system directory named in
-    CUTPOINT_BASH_HIDE_PATHS). A path that merely *contains* the workspace needs nothing, since
-    only the workspace itself is mounted, and the workspace itself is never covered (the source
-    checkout is left visible when it is the workspace; the data files in it are still covered)."""
+    """The protected paths (`protected.py`) a mount would show, outermost first: anything inside
+    a system directory (or a whole system directory named in CUTPOINT_BASH_HIDE_PATHS), and what
+    `protected.inside` finds in the workspace, the same set the file tools refuse. A path that
+    merely *contains* the workspace needs nothing, since only the workspace itself is mounted,
+    and the workspace itself is never covered (the source checkout is left visible when it is the
+    workspace; the data files in it are still covered)."""
     system = _system_roots()
-    roots = [*system, workspace] if workspace is not None else system
+    found = {p for p in protected_paths() if _inside_any(p, system) or p in system}
+    if workspace is not None:
+        found.update(e.path for e in protected.inside(workspace) if e.path.exists())
     masks: list[Path] = []
-    for path in protected_paths():  # sorted: a directory comes before what it holds
-        if path == workspace or _inside_any(path, masks) or path in masks:
-            continue
-        if _inside_any(path, roots) or path in system:
+    for path in sorted(found):  # a directory comes before what it holds
+        if path != workspace and not _inside_any(path, masks):
             masks.append(path)
     return masks
 

@@ -46,6 +46,7 @@ from .phrases import (
     sentences,
     stems,
 )
+from .shell import only_reads
 
 TARGET_TOKENS: Final = 3200  # the history part; well inside the reserve of any sane setting
 PREFIX_TARGET_TOKENS: Final = 600
@@ -68,10 +69,7 @@ _HOW_TO = re.compile(
     r"dotnet|bazel|just|uv run|poetry run|python -m|bench)\b"
 )
 _SLASH = re.compile(r"^\s*/\S+\s*$")
-_READ_ONLY = re.compile(
-    r"^(?:cd\s+\S+\s*&&\s*)*(?:grep|rg|ls|cat|head|tail|wc|find|echo|pwd|which|tree|stat|file|du|df|ss|ps|"
-    r"sed -n|awk|less|git (?:status|log|diff|show|branch|remote))\b"
-)
+PREFIX_COMMANDS: Final = 3  # of the MAX_COMMANDS, at most this many in a split turn's prefix
 
 
 @dataclass(slots=True)
@@ -131,10 +129,15 @@ def _named(text: str) -> bool:
 
 
 def _error_line(f: Fact) -> str:
+    """An error's salient line; the command it came from is not repeated (the command lines list
+    it with its latest status, and they are capped at MAX_COMMANDS: docs/retention.md)."""
+    source = "" if "`" in f.detail else f" ({f.detail})"
     if f.resolved_by is not None:
-        fix = f"; fix: {', '.join(clip(x, 80) for x in f.fix[:3])}" if f.fix else ""
-        return f"Fixed: {f.text} ({f.detail}{fix}; passed at node {f.resolved_by})"
-    return f"{f.text} ({f.detail})"
+        # What changed in between; commands run in between are in the command lines.
+        changed = [x for x in f.fix if not x.startswith("`")][:3]
+        fix = f" (fixed by: {', '.join(clip(x, 80) for x in changed)})" if changed else " (fixed later)"
+        return f"Fixed: {f.text}{source}{fix}"
+    return f"{f.text}{source}"
 
 
 def _command_line(f: Fact) -> str:
@@ -172,7 +175,7 @@ def _fact_items(
             # Commands only when they failed, changed something or build/run/test the project.
             if f.failed:
                 items.add(commands, _command_line(f), CONTEXT)
-            elif not _READ_ONLY.match(f.text):
+            elif not only_reads(f.text):
                 items.add(commands, _command_line(f), CONTEXT if _HOW_TO.search(f.text) else COMMAND)
         elif kind == FactKind.VALUE:
             values.setdefault(f.detail, []).append(f.text)
@@ -202,8 +205,8 @@ def _previous_priority(kind: str, item: str) -> int:
         return WORK if _named(item) else MENTION
     if item.startswith(("Mentioned: ", "User asked: ", "(earlier turn) ", "File: ")):
         return MENTION
-    if item.startswith("Ran `") and item.endswith("(exit 0)"):
-        return LOOKUP if _READ_ONLY.match(item.removeprefix("Ran `")) else COMMAND
+    if item.startswith("Ran `") and item.endswith(("(exit 0)", "(ok)")):
+        return LOOKUP if only_reads(item.removeprefix("Ran `")) else COMMAND
     if kind in (S.DONE, S.CRITICAL) and not item.startswith(
         ("Fixed: ", "Resolved later: ", "User gave: ", "Ran `")
     ):
@@ -228,7 +231,7 @@ def _merge_previous(items: _Items, previous: S.ParsedSummary, has_new_turns: boo
         for item in previous.items(kind):
             if item.startswith("Ran `"):
                 # A command line of the previous summary: kept only as it would be now.
-                if not _READ_ONLY.match(item.removeprefix("Ran `")):
+                if not only_reads(item.removeprefix("Ran `")):
                     items.add(COMMANDS, item, _previous_priority(kind, item))
                 continue
             items.add(kind, item, _previous_priority(kind, item))
@@ -243,6 +246,8 @@ def _merge_previous(items: _Items, previous: S.ParsedSummary, has_new_turns: boo
     for item in previous.items(S.SUFFIX_CONTEXT):
         if item.startswith(_CARRIED_CONSTRAINT):
             items.add(S.CONSTRAINTS, item.removeprefix(_CARRIED_CONSTRAINT), KEEP)
+        elif item.startswith("Ran `"):
+            items.add(COMMANDS, item, _previous_priority(S.CRITICAL, item))
         elif not item.startswith("File: "):  # the file lists carry those
             items.add(S.CRITICAL, item, _previous_priority(S.CRITICAL, item))
     items.extend(S.DONE if has_new_turns else S.IN_PROGRESS, previous.items(S.IN_PROGRESS), WORK)
@@ -331,7 +336,7 @@ def _prefix_items(prep: Preparation) -> _Items:
         done=S.EARLY_PROGRESS,
         blocked=S.SUFFIX_CONTEXT,
         state=S.EARLY_PROGRESS,
-        commands=S.SUFFIX_CONTEXT,
+        commands=COMMANDS,
     )
     # Repeated here so that a merge files them with the other constraints (`_merge_previous`).
     for f in _of(facts, FactKind.CONSTRAINT):
@@ -363,7 +368,9 @@ def with_state(layout: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str], ..
     return tuple(out)
 
 
-def _render(items: _Items, layout: tuple[tuple[str, str], ...]) -> str:
+def _render(items: _Items, layout: tuple[tuple[str, str], ...], commands: int = MAX_COMMANDS) -> str:
+    """The sections of `layout`; the latest `commands` command lines go with Critical Context (or,
+    in a split turn's prefix, with the context for the suffix)."""
     out: list[str] = []
     for name, _hint in layout:
         kind = S.heading_kind(name)
@@ -374,9 +381,9 @@ def _render(items: _Items, layout: tuple[tuple[str, str], ...]) -> str:
             continue
         marker = "1. " if kind == S.NEXT else "- "
         listed = items.get(kind or "")
-        if kind == S.CRITICAL:
-            # The latest runs of the commands worth repeating, at most MAX_COMMANDS of them.
-            listed = [*listed, *items.get(COMMANDS)[-MAX_COMMANDS:]]
+        if kind in (S.CRITICAL, S.SUFFIX_CONTEXT) and commands > 0:
+            # The latest runs of the commands worth repeating, at most MAX_COMMANDS in a summary.
+            listed = [*listed, *items.get(COMMANDS)[-commands:]]
         out.append(f"## {name}\n" + _lines(listed, marker))
     return "\n\n".join(out)
 
@@ -389,11 +396,11 @@ def _lines(items: list[str], marker: str) -> str:
     return "\n".join(marker + item for item in items)
 
 
-def _fit(items: _Items, layout: tuple[tuple[str, str], ...], budget: int) -> str:
+def _fit(items: _Items, layout: tuple[tuple[str, str], ...], budget: int, commands: int) -> str:
     """Render, dropping the least useful items until the text fits `budget` tokens."""
-    text = _render(items, layout)
+    text = _render(items, layout, commands)
     while count_text(text) > budget and items.drop_one():
-        text = _render(items, layout)
+        text = _render(items, layout, commands)
     return text
 
 
@@ -402,13 +409,19 @@ def extractive_texts(prep: Preparation, instructions: str | None = None) -> tupl
     split = prep.is_split_turn and bool(prep.turn_prefix_messages)
     layout = with_state(PI_SECTIONS if prep.settings.is_pi else DEFAULT_SECTIONS)
     history: str | None = None
+    prefix: str | None = None
+    # The prefix's command lines count against the summary's MAX_COMMANDS.
+    prefix_commands = 0
+    if split:
+        items = _prefix_items(prep)
+        prefix_commands = min(PREFIX_COMMANDS, len(items.get(COMMANDS)))
+        budget = min(PREFIX_TARGET_TOKENS, turn_prefix_max_tokens(prep.settings.reserve_tokens))
+        prefix = _fit(items, TURN_PREFIX_SECTIONS, max(budget, 100), prefix_commands)
     if not (split and not prep.summarize_messages):
         budget = min(TARGET_TOKENS, history_max_tokens(prep.settings.reserve_tokens, pi=prep.settings.is_pi))
-        history = _fit(_history_items(prep, instructions), layout, max(budget, 200))
-    prefix: str | None = None
-    if split:
-        budget = min(PREFIX_TARGET_TOKENS, turn_prefix_max_tokens(prep.settings.reserve_tokens))
-        prefix = _fit(_prefix_items(prep), TURN_PREFIX_SECTIONS, max(budget, 100))
+        history = _fit(
+            _history_items(prep, instructions), layout, max(budget, 200), MAX_COMMANDS - prefix_commands
+        )
     return history, prefix
 
 

@@ -47,6 +47,7 @@ from .phrases import (
     text_paths,
     user_values,
 )
+from .shell import core, only_reads
 from .tool_outcomes import (
     artifact_refs,
     command_of,
@@ -91,7 +92,7 @@ class _Call:
     @property
     def label(self) -> str:
         command = self.command
-        return f"`{command}`" if command else f"{self.name}({clip(self.target, 100)})"
+        return f"`{core(command)}`" if command else f"{self.name}({clip(self.target, 100)})"
 
     @property
     def modifies(self) -> bool:
@@ -308,9 +309,13 @@ def _call_facts(walk: _Walk, call: _Call, later: Iterable[_Call]) -> None:
         )
         return
     command = call.command
+    failed = False
     if command:
         code = exit_code(result) if result is not None else None
         failed = result is not None and is_failure(result) and not _no_match(command, result)
+    if command and (failed or not only_reads(command)):
+        # A command that only looked and succeeded is no fact: what it found is in the
+        # assistant's words (docs/retention.md, "Commands").
         status = (
             "no result"
             if result is None
@@ -320,9 +325,9 @@ def _call_facts(walk: _Walk, call: _Call, later: Iterable[_Call]) -> None:
             walk,
             Fact(
                 FactKind.COMMAND,
-                command,
+                core(command),
                 call.entry,
-                (command_spellings(command),),
+                (command_spellings(core(command)),),
                 detail=status,
                 exit_code=code,
                 failed=failed,

@@ -161,6 +161,8 @@ def weight(fact: Fact) -> int:
         return 3 if fact.resolved_by is None else 2
     if fact.kind == FactKind.COMMAND:
         return 2 if fact.failed else 1
+    if fact.kind == FactKind.REQUEST and not fact.is_open_request:
+        return 1  # done: context, no longer the work
     return _WEIGHTS.get(fact.kind, 1)
 
 

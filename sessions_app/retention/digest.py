@@ -25,7 +25,7 @@ from .phrases import message_text, read, sentences
 
 # Raise when `entry_transcript`, `message_text`, `sentences`, `read` or `file_calls` changes what it returns:
 # stored digests of other versions are then recomputed when read.
-DIGEST_VERSION: Final = 1
+DIGEST_VERSION: Final = 2
 
 
 def digest_of(entry: Entry) -> Digest:

@@ -32,6 +32,7 @@ from sessions_app.compaction.validate import CompactionPayload
 from sessions_app.compaction.vocabulary import FactKind
 
 from .fact import Fact
+from .facts import FAILED_BEFORE
 from .facts import extract_facts as _extract
 from .findings import FINAL
 from .phrases import (
@@ -46,7 +47,8 @@ from .phrases import (
     sentences,
     stems,
 )
-from .shell import only_reads
+from .shell import command_parts, only_reads
+from .tool_outcomes import command_spellings
 
 TARGET_TOKENS: Final = 3200  # the history part; well inside the reserve of any sane setting
 PREFIX_TARGET_TOKENS: Final = 600
@@ -78,6 +80,13 @@ class _Items:
 
     by_kind: dict[str, list[tuple[str, int]]] = field(default_factory=dict)
     _seen: set[str] = field(default_factory=set)
+    # Every spelling of the commands the span ran (whole lines and their parts): a line quoting one
+    # is a command line (docs/retention.md, "Commands").
+    commands: set[str] = field(default_factory=set)
+
+    def ran(self, command: str) -> None:
+        for c in (command, *command_parts(command)):
+            self.commands.update(s for s in command_spellings(c) if len(s) >= 6)
 
     def add(self, kind: str, item: str, priority: int = WORK) -> None:
         item = clip(item, _ITEM_CHARS)
@@ -141,8 +150,44 @@ def _error_line(f: Fact) -> str:
 
 
 def _command_line(f: Fact) -> str:
-    status = f"exit {f.exit_code}" if f.exit_code is not None else f.detail
-    return f"Ran `{f.text}` ({status})"
+    status = f"exit {f.exit_code}" if f.exit_code is not None else f.detail.split(";")[0]
+    before = f"; {FAILED_BEFORE}" if FAILED_BEFORE in f.detail else ""
+    return f"Ran `{f.text}` ({status}{before})"
+
+
+_FAILING = re.compile(r"\((?:exit [1-9]\d*|exit -\d+|failed|no result)\)$")
+
+
+def _command_rank(line: str) -> int:
+    """Which command lines a summary keeps first (docs/retention.md, "Commands"): what still
+    fails, then what failed and passed later (how an error was fixed), then how to build, run or
+    test the project, then other changes."""
+    if _FAILING.search(line):
+        return 0
+    if FAILED_BEFORE in line:
+        return 1
+    return 2 if _HOW_TO.search(line.removeprefix("Ran `").split("`")[0]) else 3
+
+
+def _quoting(items: _Items) -> int:
+    """Items outside the command lines that quote one of those commands (a user's sentence
+    naming a command, a finding): they count against MAX_COMMANDS as well."""
+    spelled = items.commands
+    if not spelled:
+        return 0
+    return sum(
+        1
+        for kind, entries in items.by_kind.items()
+        if kind != COMMANDS
+        for item, _ in entries
+        if any(s in item for s in spelled)
+    )
+
+
+def _chosen_commands(lines: list[str], n: int) -> list[str]:
+    """The `n` command lines to show, by rank and then the latest first, in their order."""
+    ranked = sorted(range(len(lines)), key=lambda i: (_command_rank(lines[i]), -i))[:n]
+    return [lines[i] for i in sorted(ranked)]
 
 
 def _fact_items(
@@ -172,6 +217,7 @@ def _fact_items(
         elif kind == FactKind.ERROR:
             items.add(done if f.resolved_by is not None else blocked, _error_line(f), CONTEXT)
         elif kind == FactKind.COMMAND:
+            items.ran(f.text)
             # Commands only when they failed, changed something or build/run/test the project.
             if f.failed:
                 items.add(commands, _command_line(f), CONTEXT)
@@ -230,6 +276,7 @@ def _merge_previous(items: _Items, previous: S.ParsedSummary, has_new_turns: boo
     ):
         for item in previous.items(kind):
             if item.startswith("Ran `"):
+                items.ran(item.removeprefix("Ran `").rsplit("` (", 1)[0])
                 # A command line of the previous summary: kept only as it would be now.
                 if not only_reads(item.removeprefix("Ran `")):
                     items.add(COMMANDS, item, _previous_priority(kind, item))
@@ -296,7 +343,8 @@ def _history_items(prep: Preparation, instructions: str | None) -> _Items:
         state=S.STATE,
         commands=COMMANDS,
     )
-    requests = _of(facts, FactKind.REQUEST)
+    # Finished requests are listed below, in the user's words; the open ones are the work to do.
+    requests = [r for r in _of(facts, FactKind.REQUEST) if r.is_open_request]
     for r in requests:
         items.add(S.NEXT if is_deferred(r.text) else S.IN_PROGRESS, r.text, KEEP)
     # Finished turns: what the user asked, in their words (constraints are listed on their own).
@@ -383,7 +431,7 @@ def _render(items: _Items, layout: tuple[tuple[str, str], ...], commands: int = 
         listed = items.get(kind or "")
         if kind in (S.CRITICAL, S.SUFFIX_CONTEXT) and commands > 0:
             # The latest runs of the commands worth repeating, at most MAX_COMMANDS in a summary.
-            listed = [*listed, *items.get(COMMANDS)[-commands:]]
+            listed = [*listed, *_chosen_commands(items.get(COMMANDS), commands - _quoting(items))]
         out.append(f"## {name}\n" + _lines(listed, marker))
     return "\n\n".join(out)
 

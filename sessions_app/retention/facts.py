@@ -32,7 +32,7 @@ from sessions_app.compaction.messages import (
 from sessions_app.compaction.vocabulary import FactKind
 
 from .digest import Said, digest
-from .fact import Fact
+from .fact import DONE, OPEN, Fact
 from .findings import assistant_facts, subagent_facts
 from .phrases import (
     anchor_tokens,
@@ -47,7 +47,7 @@ from .phrases import (
     text_paths,
     user_values,
 )
-from .shell import core, only_reads
+from .shell import command_parts, core, only_reads
 from .tool_outcomes import (
     artifact_refs,
     command_of,
@@ -228,22 +228,55 @@ def _conversation_facts(walk: _Walk, span: Sequence[Entry], after: Sequence[Entr
             if not d.spoke:
                 continue
             is_last = last_open and e is users[-1]
-            if d.said or is_last or user_text:  # else the message holds nothing wanted
+            # Else the message holds nothing wanted (a finished turn's request needs its text).
+            if d.said or is_last or user_text or walk.wants(FactKind.REQUEST):
                 _user_facts(walk, e, d.said, is_last, constraints, user_text)
         elif e.role == ASSISTANT and assistants:
-            text = message_text(e)
             if walk.wants(FactKind.DECISION, FactKind.FINDING):
                 for fact in assistant_facts((e,)):
                     walk.add(fact)
+            # A file is a fact when a tool changed it; files read or named in passing are listed
+            # by the plan's file lists (docs/retention.md, "Files").
             for call in e.content:
-                if isinstance(call, dict) and call.get("type") == "tool_call":
+                if isinstance(call, dict) and call.get("type") == "tool_call" and _changes(call):
                     for path in file_args(call.get("arguments")):
-                        walk.add(Fact(FactKind.FILE, path, e.key, (path_alternatives(path),)))
-            for path in text_paths(text):
-                walk.add(Fact(FactKind.FILE, path, e.key, (path_alternatives(path),)))
+                        walk.add(
+                            Fact(
+                                FactKind.FILE,
+                                path,
+                                e.key,
+                                (path_alternatives(path),),
+                                detail=_described(path, e, span),
+                            )
+                        )
     for c in constraints.values():
         if c.detail != "reversed":
             walk.add(c)
+
+
+_CHANGING_TOOLS: Final = frozenset({"write", "edit", "multiedit", "apply_patch", "str_replace", "create"})
+
+
+def _changes(call: dict[str, Any]) -> bool:
+    return tool_base(str(call.get("name") or "")) in _CHANGING_TOOLS
+
+
+def _described(path: str, at: Entry, span: Sequence[Entry]) -> str:
+    """What the assistant said of a changed file: its sentences naming the file, from the message
+    that changed it to the end of that turn (the turn's answer usually says what changed)."""
+    name = path.rstrip("/").rsplit("/", 1)[-1]
+    found: list[str] = []
+    started = False
+    for e in span:
+        if e is at:
+            started = True
+        if not started or e.kind != MESSAGE:
+            continue
+        if e.role == USER:
+            break
+        if e.role == ASSISTANT:
+            found += [s for s in sentences(message_text(e)) if name in s and len(stems(s)) >= 3]
+    return clip(" ".join(dict.fromkeys(found)), 300)
 
 
 def _user_facts(
@@ -267,7 +300,15 @@ def _user_facts(
     if is_last and not requests and not any(item.reading.constraint for item in said):
         requests = [clip(text, 400)]  # the turn's request, whatever its wording
     for r in requests:
-        walk.add(Fact(FactKind.REQUEST, clip(r), key, anchor_tokens(r), stems(r), detail="open at the cut"))
+        walk.add(Fact(FactKind.REQUEST, clip(r), key, anchor_tokens(r), stems(r), detail=OPEN))
+    if not is_last:
+        # A finished turn's request: what the user asked, done since (its own fact, so a summary
+        # can say it was done; docs/retention.md, "Facts by structure").
+        done = [item.text for item in said if item.reading.request and not item.reading.deferred]
+        if not done and not said:
+            done = _statement(text or message_text(e))
+        for r in done:
+            walk.add(Fact(FactKind.REQUEST, clip(r), key, anchor_tokens(r), stems(r), detail=DONE))
     if walk.wants(FactKind.VALUE):
         values = user_values(text)
         lines = sentences(text) if values else []
@@ -276,6 +317,19 @@ def _user_facts(
     if walk.wants(FactKind.FILE):
         for path in text_paths(text):
             walk.add(Fact(FactKind.FILE, path, key, (path_alternatives(path),)))
+
+
+def _statement(text: str) -> list[str]:
+    """What a message that reads as neither request nor constraint asked for: its first statement
+    that says something ("our themes need explicit tokens for X"), never a question or pasted
+    output (a message that long is mostly output)."""
+    if len(text) > _ASKED_CHARS:
+        return []
+    said = [s for s in sentences(text) if len(stems(s)) >= 3 and not s.rstrip().endswith("?")]
+    return said[:1]
+
+
+_ASKED_CHARS: Final = 600
 
 
 def _context(said: list[str], value: str) -> str:
@@ -367,6 +421,33 @@ def _no_match(command: str | None, result: Entry) -> bool:
     return command is not None and _SEARCH.match(command) is not None and exit_code(result) == 1
 
 
+FAILED_BEFORE: Final = "failed before"
+
+
+def _supersede(walk: _Walk, fact: Fact) -> Fact | None:
+    """A command line that passed and runs every part of earlier ones (`a && b` after `a`)
+    replaces them, where the first of them stood (a rerun keeps its first place too): their
+    latest status is this one's. None when nothing was replaced."""
+    parts = set(command_parts(fact.text))
+    failed_before = False
+    first: int | None = None
+    kept: list[Fact] = []
+    for old in walk.facts:
+        if old.kind == FactKind.COMMAND and set(command_parts(old.text)) <= parts:
+            failed_before = failed_before or old.failed or FAILED_BEFORE in old.detail
+            if first is None:
+                first = len(kept)
+                fact = replace(fact, node=old.node)
+            continue
+        kept.append(old)
+    if first is None:
+        return None
+    detail = f"{fact.detail}; {FAILED_BEFORE}" if failed_before else fact.detail
+    kept.insert(first, replace(fact, detail=detail))
+    walk.facts[:] = kept
+    return kept[first]
+
+
 def _add_command(walk: _Walk, fact: Fact) -> None:
     """One fact per distinct command; a rerun updates its status (the latest run counts)."""
     if fact.kind not in walk.kinds:
@@ -374,16 +455,21 @@ def _add_command(walk: _Walk, fact: Fact) -> None:
     key = (FactKind.COMMAND, normalize(fact.text))
     if key not in walk.seen:
         walk.seen.add(key)
-        walk.facts.append(fact)
+        if fact.failed or _supersede(walk, fact) is None:
+            walk.facts.append(fact)
         return
     for i, old in enumerate(walk.facts):
         if old.kind == FactKind.COMMAND and normalize(old.text) == key[1]:
+            # A command that failed and passed later says how its error was fixed: kept in view.
+            detail = fact.detail
+            if not fact.failed and (old.failed or FAILED_BEFORE in old.detail):
+                detail = f"{fact.detail}; {FAILED_BEFORE}"
             walk.facts[i] = Fact(
                 old.kind,
                 old.text,
                 old.node,
                 old.anchors,
-                detail=fact.detail,
+                detail=detail,
                 exit_code=fact.exit_code,
                 failed=fact.failed,
             )

@@ -20,7 +20,7 @@ from sessions_app.compaction.messages import ASSISTANT, MESSAGE, Entry
 from sessions_app.compaction.vocabulary import FactKind
 
 from .fact import Fact
-from .phrases import anchor_tokens, clip, is_decision, sentences, stems, text_paths
+from .phrases import anchor_tokens, clip, is_decision, line_sentences, stems, text_paths
 
 FINAL: Final = "turn's answer"  # detail of a fact from a turn's last message
 MIDWAY: Final = "between tool calls"
@@ -54,16 +54,40 @@ def says_something(sentence: str) -> bool:
 
 
 def sentence_facts(text: str, node: str, detail: str, *, all_sentences: bool) -> Iterator[Fact]:
-    """The facts of one text: every sentence that says something when `all_sentences`, else only
-    those that name something exact."""
-    for s in sentences(text):
-        decision = is_decision(s)
-        if not decision and (not says_something(s) or s.rstrip().endswith("?")):
-            continue
-        if not decision and not all_sentences and (not exact(s) or len(stems(s)) < MIDWAY_WORDS):
-            continue
-        kind = FactKind.DECISION if decision else FactKind.FINDING
-        yield Fact(kind, clip(s, 300), node, anchor_tokens(s)[:3], stems(s), detail=detail)
+    """The facts of one text: the sentences that name something exact (a number, an identifier, a
+    path), each with the sentences of its paragraph that follow it and name nothing exact ("Raising
+    it fixes the slowness." goes on the sentence that named what "it" is); between tool calls
+    (`all_sentences` false) a sentence must also say more. A vague sentence that opens its
+    paragraph says nothing a colleague could act on and is left out, unless it is a decision."""
+    for line in line_sentences(text):
+        current: list[str] = []
+        decision = False
+        for s in line:
+            said = says_something(s) and not s.rstrip().endswith("?")
+            if current and not exact(s) and said and len(" ".join(current)) < _JOINED_CHARS:
+                current.append(s)
+                decision = decision or is_decision(s)
+                continue
+            if current:
+                yield _fact(current, node, detail, decision)
+                current = []
+            decision = is_decision(s)
+            if not decision and not (said and exact(s)):
+                continue
+            if not decision and not all_sentences and len(stems(s)) < MIDWAY_WORDS:
+                continue
+            current = [s]
+        if current:
+            yield _fact(current, node, detail, decision)
+
+
+_JOINED_CHARS: Final = 240  # a paragraph's sentences joined to one fact up to about this length
+
+
+def _fact(said: list[str], node: str, detail: str, decision: bool) -> Fact:
+    text = " ".join(said)
+    kind = FactKind.DECISION if decision else FactKind.FINDING
+    return Fact(kind, clip(text, 300), node, anchor_tokens(text)[:3], stems(text), detail=detail)
 
 
 def assistant_facts(span: Sequence[Entry]) -> Iterator[Fact]:

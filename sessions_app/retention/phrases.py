@@ -70,7 +70,9 @@ def normalize(text: str) -> str:
     return " ".join(text.lower().split())
 
 
-_SENTENCE = re.compile(r"(?<=[.!?;])\s+(?=[\"'`(\[A-Z0-9~])")
+# After "." or ";" a sentence starts with a capital, a digit or a quote ("e.g. foo" goes on); after
+# "?" or "!" with anything, since people who write in lower case still end questions and exclamations.
+_SENTENCE = re.compile(r"(?<=[.;])\s+(?=[\"'`(\[A-Z0-9~])|(?<=[!?])\s+(?=[\"'`(\[\w~])")
 _BULLET = re.compile(r"^\s*(?:[-*•>]+|\d+[.)])\s+")
 _BLOCK_START = re.compile(r"^\s*(?:[-*•>|#]|\d+[.)]\s|```)")
 _ENDS_LINE: Final = ".!?:;"  # a line ending in one of these ends a sentence
@@ -111,15 +113,23 @@ def _logical_lines(text: str) -> list[str]:
 
 
 def sentences(text: str) -> list[str]:
+    return [s for line in line_sentences(text) for s in line]
+
+
+def line_sentences(text: str) -> list[list[str]]:
+    """The sentences of each logical line (a paragraph, a list item), in order."""
     out = []
     for line in _logical_lines(text):
         # A sentence ends after one of these, so a line without any is one sentence (no split).
         pieces = _SENTENCE.split(line) if any(map(line.__contains__, _ENDS_SENTENCE)) else (line,)
+        said = []
         for raw in pieces:
             bullet = _BULLET.match(raw)
             s = (raw[bullet.end() :] if bullet else raw).strip()
             if len(s) >= 3:
-                out.append(s)
+                said.append(s)
+        if said:
+            out.append(said)
     return out
 
 
@@ -236,7 +246,15 @@ _CONSTRAINT = _Keywords(
     r"stick (?:to|with)|only use|no more than|at most|at least|without (?:adding|using|changing|touching|"
     r"asking)|stay(?:s)? (?:on|with|under|within|compatible)|compatible with|not allowed|no new|"
     r"you (?:can|may) (?:now )?(?:push|use|go|add|drop|remove|change|skip)|no longer|is fine to|"
-    r"feel free to|it's ok(?:ay)? to|ok to)\b"
+    r"feel free to|it's ok(?:ay)? to|ok to|"
+    r"stays? (?:exactly )?(?:as (?:it is|is|they are)|unchanged|the same)|"
+    r"remains? (?:exactly )?(?:as (?:it is|is|they are)|unchanged|the same)|"
+    r"leave (?:it|them|this|that) (?:exactly )?(?:as (?:it is|is|they are)|unchanged|the same))\b"
+)
+# A polite request in question form ("can we avoid …?", "could the output stay as it is?") asks for a
+# rule; it is no question about the code.
+_POLITE = re.compile(
+    r"(?:^|: )(?:(?:and|but|so|also),? )?(?:can|could|would) (?:we|you|it|they|the|this|that|our)\b", re.I
 )
 # A question: it ends with "?" (then only white space), or it opens with a question word.
 _QUESTION_WORD = _Keywords(r"(?:why|what|how|when|where|which|who|is|are|does|do|can|could)\b")
@@ -295,7 +313,9 @@ def _is_question(sentence: str, low: str | None) -> bool:
 
 
 def _constraint(sentence: str, low: str | None) -> bool:
-    return _CONSTRAINT.search(sentence, low) is not None and not _is_question(sentence, low)
+    if _CONSTRAINT.search(sentence, low) is None:
+        return False
+    return _POLITE.search(sentence.strip()) is not None or not _is_question(sentence, low)
 
 
 def _deferred(sentence: str, low: str | None) -> bool:

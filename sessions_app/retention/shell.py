@@ -218,3 +218,8 @@ def only_reads(command: str) -> bool:
     if not line or "<<" in line or _WRITES.search(_OUTPUT_NOISE.sub("", line)):
         return False
     return all(_stage_reads(stage) for part in _parts(line) for stage in _pipeline(part))
+
+
+def command_parts(command: str) -> list[str]:
+    """The parts of a command line (`a && b; c`), each with its output filters removed."""
+    return [core(part) for part in _parts(_first_line(command))] if "<<" not in command else [command]

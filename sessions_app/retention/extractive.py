@@ -53,6 +53,8 @@ from .tool_outcomes import command_spellings
 TARGET_TOKENS: Final = 3200  # the history part; well inside the reserve of any sane setting
 PREFIX_TARGET_TOKENS: Final = 600
 _ITEM_CHARS: Final = 300
+_FINDING_CHARS: Final = 500  # a finding is a paragraph of the assistant's answer (findings.py)
+_REQUEST_CHARS: Final = 600  # the request of a split turn, in full as far as it goes
 
 
 # Priorities for trimming (docs/compaction.md, rule U4): lower goes first, oldest first within one.
@@ -88,8 +90,8 @@ class _Items:
         for c in (command, *command_parts(command)):
             self.commands.update(s for s in command_spellings(c) if len(s) >= 6)
 
-    def add(self, kind: str, item: str, priority: int = WORK) -> None:
-        item = clip(item, _ITEM_CHARS)
+    def add(self, kind: str, item: str, priority: int = WORK, chars: int = _ITEM_CHARS) -> None:
+        item = clip(item, chars)
         key = normalize(item).strip(" .")
         if item and key not in self._seen:
             self._seen.add(key)
@@ -213,7 +215,8 @@ def _fact_items(
         elif kind == FactKind.FINDING:
             # A turn's answer says where the work stands; a sentence between tool calls is a
             # finding on the way, trimmed before it (docs/retention.md, "Summaries").
-            items.add(state, f.text, WORK if f.detail == FINAL and _named(f.text) else MENTION)
+            rank = WORK if f.detail == FINAL and _named(f.text) else MENTION
+            items.add(state, f.text, rank, _FINDING_CHARS)
         elif kind == FactKind.ERROR:
             items.add(done if f.resolved_by is not None else blocked, _error_line(f), CONTEXT)
         elif kind == FactKind.COMMAND:
@@ -374,7 +377,7 @@ def _prefix_items(prep: Preparation) -> _Items:
     items = _Items()
     users = _users(prep.turn_prefix)
     if users:
-        items.add(S.ORIGINAL_REQUEST, clip(message_text(users[0]), 600), KEEP)
+        items.add(S.ORIGINAL_REQUEST, message_text(users[0]), KEEP, _REQUEST_CHARS)
     _fact_items(
         items,
         facts,

@@ -64,7 +64,8 @@ def sentence_facts(text: str, node: str, detail: str, *, all_sentences: bool) ->
         decision = False
         for s in line:
             said = says_something(s) and not s.rstrip().endswith("?")
-            if current and not exact(s) and said and len(" ".join(current)) < _JOINED_CHARS:
+            joins = all_sentences or not exact(s)  # an answer's paragraph is one fact
+            if current and joins and said and len(" ".join(current)) < _JOINED_CHARS:
                 current.append(s)
                 decision = decision or is_decision(s)
                 continue
@@ -81,13 +82,15 @@ def sentence_facts(text: str, node: str, detail: str, *, all_sentences: bool) ->
             yield _fact(current, node, detail, decision)
 
 
-_JOINED_CHARS: Final = 240  # a paragraph's sentences joined to one fact up to about this length
+_JOINED_CHARS: Final = 400  # a paragraph's sentences joined to one fact up to about this length
 
 
 def _fact(said: list[str], node: str, detail: str, decision: bool) -> Fact:
     text = " ".join(said)
     kind = FactKind.DECISION if decision else FactKind.FINDING
-    return Fact(kind, clip(text, 300), node, anchor_tokens(text)[:3], stems(text), detail=detail)
+    return Fact(
+        kind, clip(text, _JOINED_CHARS + 200), node, anchor_tokens(text)[:3], stems(text), detail=detail
+    )
 
 
 def assistant_facts(span: Sequence[Entry]) -> Iterator[Fact]:

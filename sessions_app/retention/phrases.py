@@ -318,7 +318,14 @@ def _constraint(sentence: str, low: str | None) -> bool:
     return _POLITE.search(sentence.strip()) is not None or not _is_question(sentence, low)
 
 
+_QUOTED = re.compile(r"'[^'\s][^']{0,60}'|\"[^\"]{1,60}\"|`[^`]{1,80}`")
+
+
 def _deferred(sentence: str, low: str | None) -> bool:
+    # A quoted word is a name ("a 'Later' section"), not when the work is due.
+    if "'" in sentence or '"' in sentence or "`" in sentence:
+        sentence = _QUOTED.sub(" ", sentence)
+        low = folded(sentence)
     return _DEFERRED.search(sentence, low) is not None
 
 

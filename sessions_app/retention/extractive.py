@@ -34,7 +34,7 @@ from sessions_app.compaction.vocabulary import FactKind
 from .fact import Fact
 from .facts import FAILED_BEFORE
 from .facts import extract_facts as _extract
-from .findings import FINAL
+from .findings import FINAL, reports
 from .phrases import (
     anchor_tokens,
     clip,
@@ -348,6 +348,13 @@ def _history_items(prep: Preparation, instructions: str | None) -> _Items:
     )
     # Finished requests are listed below, in the user's words; the open ones are the work to do.
     requests = [r for r in _of(facts, FactKind.REQUEST) if r.is_open_request]
+    # Next steps of the previous summary that an answer of this span reports done are done.
+    answers = [f.text for f in facts if f.kind in (FactKind.FINDING, FactKind.DECISION) and f.detail == FINAL]
+    steps = items.get(S.NEXT)
+    items.remove(S.NEXT, lambda step: not any(reports(a, step) for a in answers))
+    for step in steps:
+        if step not in items.get(S.NEXT):
+            items.add(S.DONE, f"User asked: {step}", WORK)
     for r in requests:
         items.add(S.NEXT if is_deferred(r.text) else S.IN_PROGRESS, r.text, KEEP)
     # Finished turns: what the user asked, in their words (constraints are listed on their own).

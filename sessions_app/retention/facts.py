@@ -33,10 +33,11 @@ from sessions_app.compaction.vocabulary import FactKind
 
 from .digest import Said, digest
 from .fact import DONE, OPEN, Fact
-from .findings import assistant_facts, subagent_facts
+from .findings import FINAL, assistant_facts, reports, subagent_facts
 from .phrases import (
     anchor_tokens,
     clip,
+    is_deferred,
     is_reversal,
     lifts,
     message_text,
@@ -193,7 +194,27 @@ def extract_facts(
     nodes = {f.node for f in walk.facts}
     order = {e.key: i for i, e in enumerate(span) if e.key in nodes}
     walk.facts.sort(key=lambda f: order.get(f.node, len(span)))
+    if any(f.kind == FactKind.REQUEST and f.detail == OPEN for f in walk.facts):
+        _finished_later(walk, span, after)
     return walk.facts
+
+
+def _finished_later(walk: _Walk, span: Sequence[Entry], after: Sequence[Entry]) -> None:
+    """A request still open when asked (deferred, or the turn going on) is done when a later
+    answer of the assistant reports it: an answer's paragraph that names what the request names
+    (its exact tokens) and shares most of its words (docs/retention.md, "Next Steps")."""
+    where = {e.key: i for i, e in enumerate([*span, *after])}
+    answers = [
+        (where.get(f.node, -1), f.text)
+        for f in assistant_facts([*span, *after])
+        if f.detail == FINAL
+    ]
+    for i, f in enumerate(walk.facts):
+        if f.kind != FactKind.REQUEST or f.detail != OPEN or not is_deferred(f.text):
+            continue  # the request of the turn going on at the cut is the work in progress
+        at = where.get(f.node, len(where))
+        if any(j > at and reports(text, f.text) for j, text in answers):
+            walk.facts[i] = replace(f, detail=DONE)
 
 
 def _all_call_facts(walk: _Walk, span: Sequence[Entry], after: Sequence[Entry]) -> None:

@@ -112,3 +112,23 @@ def subagent_facts(text: str, node: str, label: str) -> Iterator[Fact]:
     if not found:
         found = list(sentence_facts(text, node, f"{SUBAGENT} ({label})", all_sentences=True))[:2]
     yield from found
+
+
+_SUFFIX = re.compile(r"(?:ing|ed|es|s)$")
+REPORTED_SHARE: Final = 0.5  # of the request's words an answer must repeat to report it
+
+
+def _roots(text: str) -> set[str]:
+    return {_SUFFIX.sub("", w)[:5] for w in stems(text) if w.isalpha()}
+
+
+def reports(answer: str, request: str) -> bool:
+    """`answer` reports `request` done: it names at least half of what the request names exactly
+    (its identifiers, numbers, paths) and repeats most of its words ("add a 'Later' section to docs/search.md" is
+    reported by "Added a 'Later' section to docs/search.md with …")."""
+    anchors = [*anchor_tokens(request), *((p,) for p in text_paths(request))]
+    named = sum(1 for group in anchors if any(a in answer for a in group))
+    if not named or 2 * named < len(anchors):
+        return False  # without names in common two sentences are too easily alike
+    wanted = _roots(request)
+    return bool(wanted) and len(wanted & _roots(answer)) >= REPORTED_SHARE * len(wanted)

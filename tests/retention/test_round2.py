@@ -1,0 +1,147 @@
+"""Round-two rules of docs/retention.md: command lines read by structure (shell.py), the choice of
+the summary's ten command lines, requests finished since, polite constraints, changed files with
+what was said of them, and findings one per paragraph of an answer."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sessions_app.compaction.sections import parse_summary
+from sessions_app.compaction.vocabulary import FactKind
+from sessions_app.retention.extractive import MAX_COMMANDS, compact_extractive
+from sessions_app.retention.facts import extract_facts
+from sessions_app.retention.findings import reports
+from sessions_app.retention.phrases import read
+from sessions_app.retention.shell import command_parts, core, only_reads
+from tests.compaction.builders import Chain
+from tests.retention.test_extractive import failing, filler, plan
+
+
+def test_core_drops_output_filters_and_keeps_what_runs() -> None:
+    assert core("cd web && npm run check 2>&1 | grep -E 'error' | head -5") == "cd web && npm run check"
+    assert core("cargo test 2>&1 | tail -n 40") == "cargo test"
+    assert core("pytest -q | tee out.txt") == "pytest -q | tee out.txt"  # tee writes: not a filter
+    assert core("grep -n 'a|b' x.py") == "grep -n 'a|b' x.py"  # a quoted bar is no pipe
+    assert command_parts("ruff check . && mypy src; pytest -q 2>&1 | tail -3") == [
+        "ruff check .",
+        "mypy src",
+        "pytest -q",
+    ]
+
+
+def test_only_reads_by_program_and_redirection() -> None:
+    for looks in (
+        "grep -rn foo src",
+        "cat a.txt | head",
+        "git status && git log -3",
+        "sed -n 1,20p x",
+        "ls -la",
+    ):
+        assert only_reads(looks), looks
+    for changes in (
+        "sed -i 's/a/b/' x",
+        "cat > notes.txt <<'EOF'",
+        "echo hi > out.txt",
+        "git commit -m x",
+        "rm -rf build",
+        "find . -name '*.pyc' -delete",
+        "pytest -q",
+    ):
+        assert not only_reads(changes), changes
+
+
+_WORDS = st.sampled_from(["pytest", "-q", "cargo", "test", "src/a.py", "'x y'", "make", "build", "npm"])
+_FILTER = st.sampled_from(["", " 2>&1", " | tail -n 5", " | grep error", " 2>&1 | head -3"])
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(_WORDS, min_size=1, max_size=4), _FILTER, _FILTER)
+def test_core_is_stable_and_ignores_output_filters(words: list[str], f1: str, f2: str) -> None:
+    line = " ".join(words)
+    assert core(core(line)) == core(line)
+    assert core(line + f1) == core(line + f2) == core(line)
+
+
+def test_the_summary_keeps_failures_and_fixed_commands_over_newer_passing_ones() -> None:
+    c = Chain()
+    c.user("Build the thing and keep the tests green.")
+    failing(c, "s", "python -m shelf.store --migrate", "OperationalError: no such column", code=1)
+    failing(c, "s2", "python -m shelf.store --migrate", "migrated", code=0)
+    failing(c, "x", "python -m pytest tests/test_server.py -q", "FAILED test_serve", code=1)
+    for i in range(14):
+        failing(c, f"m{i}", f"make step{i}", "ok", code=0)
+        c.assistant(f"Step {i} done.")
+    filler(c, 3)
+    summary = compact_extractive(plan(c, keep=50)).summary
+    lines = [ln for ln in summary.splitlines() if "`" in ln and ("make step" in ln or "python -m" in ln)]
+    assert len(lines) <= MAX_COMMANDS
+    assert any("tests/test_server.py" in ln and "exit 1" in ln for ln in lines)  # still failing
+    assert any("shelf.store --migrate" in ln and "failed before" in ln for ln in lines)  # fixed
+
+
+def test_a_deferred_request_reported_done_later_leaves_next_steps() -> None:
+    c = Chain()
+    c.user("Fix the login redirect. Later, add a `CHANGELOG.md` entry for 0.4.0.")
+    c.assistant("The login redirect is fixed in auth.py.")
+    c.user("Go on with the CHANGELOG now.")
+    c.assistant("Added the 0.4.0 entry to `CHANGELOG.md`.")
+    filler(c, 3)
+    facts = extract_facts(c.entries)
+    [deferred] = [f for f in facts if f.kind == FactKind.REQUEST and "CHANGELOG" in f.text]
+    assert not deferred.is_open_request
+    summary = compact_extractive(plan(c, keep=40)).summary
+    assert "CHANGELOG" not in "\n".join(parse_summary(summary).sections.get("next", []))
+    # Not reported: it stays a next step.
+    c2 = Chain()
+    c2.user("Fix the login redirect. Later, add a `CHANGELOG.md` entry for 0.4.0.")
+    c2.assistant("The login redirect is fixed in auth.py.")
+    filler(c2, 3)
+    [still] = [f for f in extract_facts(c2.entries) if f.kind == FactKind.REQUEST and "CHANGELOG" in f.text]
+    assert still.is_open_request
+
+
+def test_reports_needs_a_name_in_common_and_most_words() -> None:
+    request = "Add a short 'Later' section to docs/search.md with what you found."
+    assert reports("Added a 'Later' section to docs/search.md with the trigram findings.", request)
+    assert not reports("Added a section on trigram findings.", request)  # no name in common
+    assert not reports("docs/search.md was read.", request)  # the name, but not the work
+
+
+def test_constraints_asked_politely_and_after_a_lower_case_question() -> None:
+    assert read("can we avoid adding a dependency here?").constraint
+    assert read("A couple of things I care about: can we avoid adding a dependency here?").constraint
+    assert read("And could the JSON that /search returns stay exactly as it is?").constraint
+    assert not read("why does the cache avoid the disk?").constraint  # a real question
+    c = Chain()
+    c.user("what's footer using? should be dimmer, don't modify the theme")
+    constraints = [f.text for f in extract_facts(c.entries) if f.kind == FactKind.CONSTRAINT]
+    assert constraints == ["should be dimmer, don't modify the theme"]
+
+
+def test_a_changed_file_is_a_fact_with_what_was_said_of_it_and_a_read_one_is_not() -> None:
+    c = Chain()
+    c.user("Add retries.")
+    c.assistant(None, calls=(("r", "read", {"path": "src/net.py"}),))
+    c.tool_result("r", "def get(): ...")
+    c.assistant(None, calls=(("w", "write", {"path": "src/retry.py", "content": "..."}),))
+    c.tool_result("w", "ok")
+    c.assistant("New src/retry.py holds get_with_retries(), three attempts with backoff.")
+    files = [f for f in extract_facts(c.entries) if f.kind == FactKind.FILE]
+    assert [f.text for f in files] == ["src/retry.py"]
+    assert "get_with_retries()" in files[0].detail
+
+
+def test_an_answer_gives_one_finding_per_paragraph() -> None:
+    c = Chain()
+    c.user("status?")
+    c.assistant(
+        "The parser in src/parse.rs now borrows. It also allocates far less memory.\n\n"
+        "- `bench_parse` went from 1,284 ns to 472 ns.\n"
+        "- Nothing else changed."
+    )
+    found = [f.text for f in extract_facts(c.entries) if f.kind in (FactKind.FINDING, FactKind.DECISION)]
+    assert found == [
+        "The parser in src/parse.rs now borrows. It also allocates far less memory.",
+        "`bench_parse` went from 1,284 ns to 472 ns.",
+    ]

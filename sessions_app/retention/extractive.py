@@ -47,8 +47,8 @@ from .phrases import (
     sentences,
     stems,
 )
-from .shell import command_parts, only_reads
-from .tool_outcomes import command_spellings
+from .shell import command_parts, core, only_reads
+from .tool_outcomes import command_of, command_spellings, is_shell_tool
 
 TARGET_TOKENS: Final = 3200  # the history part; well inside the reserve of any sane setting
 PREFIX_TARGET_TOKENS: Final = 600
@@ -82,6 +82,7 @@ class _Items:
 
     by_kind: dict[str, list[tuple[str, int]]] = field(default_factory=dict)
     _seen: set[str] = field(default_factory=set)
+    _order: dict[str, int] = field(default_factory=dict)  # item -> when it was added (oldest first)
     # Every spelling of the commands the span ran (whole lines and their parts): a line quoting one
     # is a command line (docs/retention.md, "Commands").
     commands: set[str] = field(default_factory=set)
@@ -95,6 +96,7 @@ class _Items:
         key = normalize(item).strip(" .")
         if item and key not in self._seen:
             self._seen.add(key)
+            self._order.setdefault(item, len(self._order))
             self.by_kind.setdefault(kind, []).append((item, priority))
 
     def extend(self, kind: str, items: Sequence[str], priority: int = WORK) -> None:
@@ -108,16 +110,19 @@ class _Items:
         self.by_kind[kind] = [(i, p) for i, p in self.by_kind.get(kind, []) if keep(i)]
 
     def drop_one(self) -> bool:
-        """Drop the oldest item of the lowest priority below KEEP; False when none is left."""
-        best: tuple[int, str, int] | None = None
+        """Drop the oldest item of the lowest priority below KEEP, whatever its section; False
+        when none is left."""
+        best: tuple[int, int, str, int] | None = None
         for kind, entries in self.by_kind.items():
-            for index, (_, priority) in enumerate(entries):
-                if priority < KEEP and (best is None or priority < best[0]):
-                    best = (priority, kind, index)
-                    break
+            for index, (item, priority) in enumerate(entries):
+                if priority >= KEEP:
+                    continue
+                rank = (priority, self._order.get(item, 0), kind, index)
+                if best is None or rank[:2] < best[:2]:
+                    best = rank
         if best is None:
             return False
-        del self.by_kind[best[1]][best[2]]
+        del self.by_kind[best[2]][best[3]]
         return True
 
 
@@ -311,6 +316,12 @@ def _history_items(prep: Preparation, instructions: str | None) -> _Items:
     items = _Items()
     previous = S.parse_summary(prep.previous_summary)
     _merge_previous(items, previous, has_new_turns=bool(users))
+    for entry in (*prep.turn_prefix, *prep.kept):  # what the summary may quote from later on
+        for b in entry.content if entry.kind == MESSAGE else ():
+            if isinstance(b, dict) and b.get("type") == "tool_call" and is_shell_tool(str(b.get("name"))):
+                command = command_of(b.get("arguments"))
+                if command:
+                    items.ran(core(command))
     pi = prep.settings.is_pi
     tools = S.CRITICAL if pi else S.TOOLS
     files = S.CRITICAL if pi else S.FILES
@@ -358,10 +369,16 @@ def _history_items(prep: Preparation, instructions: str | None) -> _Items:
     for r in requests:
         items.add(S.NEXT if is_deferred(r.text) else S.IN_PROGRESS, r.text, KEEP)
     # Finished turns: what the user asked, in their words (constraints are listed on their own).
+    # A finished request is said in the request's own sentences (its fact), not the whole message:
+    # pasted output and side remarks stay out.
     open_nodes = {r.node for r in requests if not is_deferred(r.text)}
+    done: dict[str, list[str]] = {}
+    for r in _of(facts, FactKind.REQUEST):
+        if not r.is_open_request:
+            done.setdefault(r.node, []).append(r.text)
     for u in users[1:] if not previous.items(S.GOAL) else users:
-        if u.key not in open_nodes:
-            asked = _asked(message_text(u))
+        if u.key not in open_nodes and u.key in done:
+            asked = _asked(" ".join(done[u.key]))
             if asked:
                 items.add(S.DONE, f"User asked: {asked}", WORK)
     listed = [*prep.read_files, *prep.modified_files]

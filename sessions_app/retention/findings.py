@@ -124,8 +124,8 @@ def _roots(text: str) -> set[str]:
 
 def reports(answer: str, request: str) -> bool:
     """`answer` reports `request` done: it names at least half of what the request names exactly
-    (its identifiers, numbers, paths) and repeats most of its words ("add a 'Later' section to docs/search.md" is
-    reported by "Added a 'Later' section to docs/search.md with …")."""
+    (its identifiers, numbers, paths) and repeats most of its words ("add a 'Later' section to
+    docs/search.md" is reported by "Added a 'Later' section to docs/search.md with …")."""
     anchors = [*anchor_tokens(request), *((p,) for p in text_paths(request))]
     named = sum(1 for group in anchors if any(a in answer for a in group))
     if not named or 2 * named < len(anchors):

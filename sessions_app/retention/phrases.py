@@ -81,7 +81,9 @@ _ENDS_SENTENCE: Final = ".!?;"  # the look-behind of _SENTENCE
 
 _CODE_LINE = re.compile(
     r"^\s*(?:/\*|\*|//|#include|def |class |function |const |let |var |import |from \S+ import |return |"
-    r"if ?\(|for ?\(|[{}\[\]]|\w+\(.*\)\s*[{;:]?\s*$|<\w+[ >])"
+    r"if ?\(|for ?\(|[{}\[\]]|\w+\(.*\)\s*[{;:]?\s*$|<\w+[ >]|"
+    # pasted diff lines: hunk headers, file headers, numbered added/removed lines ("+ 16 - text")
+    r"@@ |\+\+\+ |--- a/|\+\s*\d+\s)"
 )
 
 
@@ -312,7 +314,16 @@ def _is_question(sentence: str, low: str | None) -> bool:
     return words.match(low if low is not None else sentence) is not None
 
 
+# An exclaimed prohibition ("use rgb values, no palette indices!", "No globals!") is a rule.
+_EXCLAIMED_NO = re.compile(
+    r"(?:^|[,;:]\s*)no (?!one\b|idea\b|problem\b|worries\b|need\b|way\b|longer\b|matter\b|doubt\b)\w",
+    re.I,
+)
+
+
 def _constraint(sentence: str, low: str | None) -> bool:
+    if sentence.rstrip().endswith("!") and _EXCLAIMED_NO.search(sentence.strip()):
+        return True
     if _CONSTRAINT.search(sentence, low) is None:
         return False
     return _POLITE.search(sentence.strip()) is not None or not _is_question(sentence, low)

@@ -145,3 +145,45 @@ def test_an_answer_gives_one_finding_per_paragraph() -> None:
         "The parser in src/parse.rs now borrows. It also allocates far less memory.",
         "`bench_parse` went from 1,284 ns to 472 ns.",
     ]
+
+
+def test_pasted_diff_lines_and_exclaimed_prohibitions() -> None:
+    c = Chain()
+    c.user("Never touch the theme files.")
+    c.assistant("ok")
+    # A pasted changelog diff that says "no longer" lifts no rule of the user's.
+    c.user("+ 16 - **Invalid Theme Handling**: invalid theme files no longer crash the app.\nlooks good")
+    c.assistant("ok")
+    c.user("use rgb values in the themes, no palette indices!")
+    constraints = [f.text for f in extract_facts(c.entries) if f.kind == FactKind.CONSTRAINT]
+    assert constraints == [
+        "Never touch the theme files.",
+        "use rgb values in the themes, no palette indices!",
+    ]
+    assert not read("omfg that's it, it renders the same now!").constraint
+
+
+def test_trimming_drops_the_lowest_priority_oldest_first_whatever_its_section() -> None:
+    from sessions_app.retention.extractive import KEEP, MENTION, WORK, _Items
+
+    items = _Items()
+    items.add("constraints", "never push", KEEP)
+    while items.drop_one():
+        pass
+    assert items.get("constraints") == ["never push"]  # never trimmed
+    items2 = _Items()
+    for kind, text, p in (
+        ("state", "finding one names src/a.py", WORK),
+        ("done", "User asked: an old request", MENTION),
+        ("state", "finding two names src/b.py", WORK),
+        ("done", "User asked: a newer request", MENTION),
+    ):
+        items2.add(kind, text, p)
+    assert items2.drop_one() and items2.get("done") == ["User asked: a newer request"]
+    assert items2.drop_one() and items2.get("done") == [] and len(items2.get("state")) == 2
+    assert items2.drop_one() and items2.get("state") == ["finding two names src/b.py"]
+    # Within one section too: a vaguer item goes before an older, better one.
+    items3 = _Items()
+    items3.add("state", "finding names src/a.py", WORK)
+    items3.add("state", "a vague finding", MENTION)
+    assert items3.drop_one() and items3.get("state") == ["finding names src/a.py"]

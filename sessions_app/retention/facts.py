@@ -256,20 +256,15 @@ def _conversation_facts(walk: _Walk, span: Sequence[Entry], after: Sequence[Entr
             if walk.wants(FactKind.DECISION, FactKind.FINDING):
                 for fact in assistant_facts((e,)):
                     walk.add(fact)
-            # A file is a fact when a tool changed it; files read or named in passing are listed
-            # by the plan's file lists (docs/retention.md, "Files").
+            # A file is a fact when a tool changed it and the assistant said what of it; every
+            # file read or changed is listed by the plan's file lists (docs/retention.md, "Files").
             for call in e.content:
                 if isinstance(call, dict) and call.get("type") == "tool_call" and _changes(call):
                     for path in file_args(call.get("arguments")):
-                        walk.add(
-                            Fact(
-                                FactKind.FILE,
-                                path,
-                                e.key,
-                                (path_alternatives(path),),
-                                detail=_described(path, e, span),
-                            )
-                        )
+                        said = _described(path, e, span)
+                        if said:
+                            fact = Fact(FactKind.FILE, path, e.key, (path_alternatives(path),), detail=said)
+                            walk.add(fact)
     for c in constraints.values():
         if c.detail != "reversed":
             walk.add(c)

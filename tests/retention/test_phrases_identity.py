@@ -27,9 +27,20 @@ _CONSTRAINT = re.compile(
     r"stick (?:to|with)|only use|no more than|at most|at least|without (?:adding|using|changing|touching|"
     r"asking)|stay(?:s)? (?:on|with|under|within|compatible)|compatible with|not allowed|no new|"
     r"you (?:can|may) (?:now )?(?:push|use|go|add|drop|remove|change|skip)|no longer|is fine to|"
-    r"feel free to|it's ok(?:ay)? to|ok to)\b",
+    r"feel free to|it's ok(?:ay)? to|ok to|"
+    r"(?:stays?|remains?|leave (?:it|them|this|that)) (?:exactly )?(?:as (?:it is|is|they are)|unchanged|"
+    r"the same))\b",
     re.I,
 )
+# Round two (docs/retention.md): a polite request in question form and an exclaimed "no X!" are rules.
+_POLITE = re.compile(
+    r"(?:^|: )(?:(?:and|but|so|also),? )?(?:can|could|would) (?:we|you|it|they|the|this|that|our)\b", re.I
+)
+_EXCLAIMED = re.compile(
+    r"(?:^|[,;:]\s*)no (?!one\b|idea\b|problem\b|worries\b|need\b|way\b|longer\b|matter\b|doubt\b)\w.*!\s*$",
+    re.I,
+)
+_QUOTED = re.compile(r"'[^'\s][^']{0,60}'|\"[^\"]{1,60}\"|`[^`]{1,80}`")
 _QUESTION = re.compile(r"\?\s*$|^(?:why|what|how|when|where|which|who|is|are|does|do|can|could)\b", re.I)
 _REVERSAL = re.compile(
     r"\b(?:you (?:can|may) (?:now )?|no longer|forget (?:about )?|ignore (?:what|my)|scratch that|"
@@ -82,11 +93,15 @@ _CHOICE = re.compile(
 
 
 def old_is_constraint(sentence: str) -> bool:
-    return bool(_CONSTRAINT.search(sentence)) and not _QUESTION.search(sentence)
+    if _EXCLAIMED.search(sentence.strip()):
+        return True
+    return bool(_CONSTRAINT.search(sentence)) and (
+        bool(_POLITE.search(sentence.strip())) or not _QUESTION.search(sentence)
+    )
 
 
 def old_is_deferred(sentence: str) -> bool:
-    return bool(_DEFERRED.search(sentence))
+    return bool(_DEFERRED.search(_QUOTED.sub(" ", sentence)))
 
 
 def old_is_request(sentence: str) -> bool:

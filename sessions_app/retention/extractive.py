@@ -214,7 +214,7 @@ def _fact_items(
     for f in facts:
         kind = f.kind
         if kind == FactKind.CONSTRAINT:
-            items.add(S.CONSTRAINTS, f.text, KEEP)
+            items.add(S.CONSTRAINTS, f.text, KEEP, _FINDING_CHARS)  # a rule with its reason
         elif kind == FactKind.DECISION:
             items.add(S.DECISIONS, f.text, CONTEXT)
         elif kind == FactKind.FINDING:

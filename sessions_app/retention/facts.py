@@ -40,6 +40,7 @@ from .phrases import (
     is_deferred,
     is_reversal,
     lifts,
+    line_sentences,
     message_text,
     normalize,
     path_alternatives,
@@ -204,11 +205,7 @@ def _finished_later(walk: _Walk, span: Sequence[Entry], after: Sequence[Entry]) 
     answer of the assistant reports it: an answer's paragraph that names what the request names
     (its exact tokens) and shares most of its words (docs/retention.md, "Next Steps")."""
     where = {e.key: i for i, e in enumerate([*span, *after])}
-    answers = [
-        (where.get(f.node, -1), f.text)
-        for f in assistant_facts([*span, *after])
-        if f.detail == FINAL
-    ]
+    answers = [(where.get(f.node, -1), f.text) for f in assistant_facts([*span, *after]) if f.detail == FINAL]
     for i, f in enumerate(walk.facts):
         if f.kind != FactKind.REQUEST or f.detail != OPEN or not is_deferred(f.text):
             continue  # the request of the turn going on at the cut is the work in progress
@@ -302,11 +299,12 @@ def _user_facts(
     no constraint or request); its text is read only for the last request and for `with_text`."""
     key = e.key
     requests: list[str] = []
-    for item in said:
+    lines = line_sentences(message_text(e)) if len(said) > 1 or not is_last else []
+    for item in _joined_constraints(said, lines):
         s, reading = item.text, item.reading
         deferred_request = reading.deferred and reading.request
         if reading.constraint and not deferred_request:
-            fact = Fact(FactKind.CONSTRAINT, clip(s), key, anchor_tokens(s), stems(s))
+            fact = Fact(FactKind.CONSTRAINT, clip(s, _JOINED_CHARS + 100), key, anchor_tokens(s), stems(s))
             if is_reversal(s):
                 _reverse(constraints, fact)
             constraints.setdefault(normalize(fact.text), fact)
@@ -320,7 +318,12 @@ def _user_facts(
     if not is_last:
         # A finished turn's request: what the user asked, done since (its own fact, so a summary
         # can say it was done; docs/retention.md, "Facts by structure").
-        done = [item.text for item in said if item.reading.request and not item.reading.deferred]
+        asked = {item.text for item in said}
+        done = [
+            _with_next(item.text, lines, asked)
+            for item in said
+            if item.reading.request and not item.reading.deferred
+        ]
         if not done and not said:
             done = _statement(text or message_text(e))
         for r in done:
@@ -333,6 +336,53 @@ def _user_facts(
     if walk.wants(FactKind.FILE):
         for path in text_paths(text):
             walk.add(Fact(FactKind.FILE, path, key, (path_alternatives(path),)))
+
+
+_JOINED_CHARS: Final = 400  # a user's sentence with the one that explains it, up to about this
+
+
+def _joined_constraints(said: Sequence[Said], lines: list[list[str]]) -> list[Said]:
+    """A rule asked as a question and the statement right after it in its paragraph that reads as
+    a constraint too are one constraint: the rule and its reason ("Could the JSON stay as it is?
+    The extension parses it and I don't want a new release of it."). Rules stated one after the
+    other stay apart."""
+    if len(said) < 2 or not lines:
+        return list(said)
+    place = {s: (i, j) for i, line in enumerate(lines) for j, s in enumerate(line)}
+    out: list[Said] = []
+    last: tuple[int, int] | None = None  # where the last sentence of out[-1] stands
+    for item in said:
+        here = place.get(item.text)
+        prev = out[-1] if out else None
+        if (
+            prev is not None
+            and here is not None
+            and last is not None
+            and prev.reading.constraint
+            and prev.text.rstrip().endswith("?")
+            and item.reading.constraint
+            and not item.reading.request
+            and not item.text.rstrip().endswith("?")
+            and here == (last[0], last[1] + 1)
+            and len(prev.text) + len(item.text) < _JOINED_CHARS
+        ):
+            out[-1] = Said(f"{prev.text} {item.text}", prev.reading)
+        else:
+            out.append(item)
+        last = here
+    return out
+
+
+def _with_next(sentence: str, lines: list[list[str]], said: set[str]) -> str:
+    """A request with the sentence that follows it in its paragraph ("Could we weight the title
+    more? I'd guess ten to one."), unless that one is a request or constraint of its own."""
+    for line in lines:
+        if sentence in line:
+            i = line.index(sentence)
+            after = line[i + 1] if i + 1 < len(line) else ""
+            if after and after not in said and len(sentence) + len(after) < _JOINED_CHARS:
+                return f"{sentence} {after}"
+    return sentence
 
 
 def _statement(text: str) -> list[str]:

@@ -187,3 +187,21 @@ def test_trimming_drops_the_lowest_priority_oldest_first_whatever_its_section() 
     items3.add("state", "finding names src/a.py", WORK)
     items3.add("state", "a vague finding", MENTION)
     assert items3.drop_one() and items3.get("state") == ["finding names src/a.py"]
+
+
+def test_a_rule_asked_as_a_question_keeps_its_reason_and_a_request_its_detail() -> None:
+    c = Chain()
+    c.user(
+        "Could the JSON that /search returns stay exactly as it is? The extension parses it and I "
+        "don't want to ship a new extension version. Never push to main. Keep it on Python 3.9."
+    )
+    c.assistant("Understood: the shape stays.")
+    c.user("Could we weight the title more heavily than the notes? I'd guess ten to one.")
+    c.assistant("Done: title 10, notes 1 in `BM25_WEIGHTS`.")
+    c.user("thanks")
+    facts = extract_facts(c.entries)
+    constraints = [f.text for f in facts if f.kind == FactKind.CONSTRAINT]
+    assert constraints[0].startswith("Could the JSON") and "The extension parses it" in constraints[0]
+    assert "Never push to main." in constraints and "Keep it on Python 3.9." in constraints  # apart
+    done = [f.text for f in facts if f.kind == FactKind.REQUEST and not f.is_open_request]
+    assert any("weight the title" in d and "ten to one" in d for d in done)

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from sessions_app.compaction import sections as S
+from sessions_app.compaction.fileops import format_file_lists
 from sessions_app.compaction.messages import MESSAGE, USER, Entry
 from sessions_app.compaction.prepare import Preparation
 from sessions_app.compaction.prompts import DEFAULT_SECTIONS, PI_SECTIONS, TURN_PREFIX_SECTIONS
@@ -32,7 +33,7 @@ from sessions_app.compaction.validate import CompactionPayload
 from sessions_app.compaction.vocabulary import FactKind
 
 from .fact import Fact
-from .facts import FAILED_BEFORE
+from .facts import FAILED_BEFORE, FIXED_BY
 from .facts import extract_facts as _extract
 from .findings import FINAL, reports
 from .phrases import (
@@ -50,7 +51,8 @@ from .phrases import (
 from .shell import command_parts, core, only_reads
 from .tool_outcomes import command_of, command_spellings, is_shell_tool
 
-TARGET_TOKENS: Final = 3200  # the history part; well inside the reserve of any sane setting
+SUMMARY_TOKENS: Final = 3800  # the whole summary at most (issue 30: 4,000), prefix and file lists in
+MIN_HISTORY_TOKENS: Final = 1500  # however long the file lists are
 PREFIX_TARGET_TOKENS: Final = 600
 _ITEM_CHARS: Final = 300
 _FINDING_CHARS: Final = 500  # a finding is a paragraph of the assistant's answer (findings.py)
@@ -145,15 +147,21 @@ def _named(text: str) -> bool:
 
 
 def _error_line(f: Fact) -> str:
-    """An error's salient line; the command it came from is not repeated (the command lines list
+    """An error's salient line and, once fixed, its fix: what the assistant said of it, else the
+    files changed in between. The command it came from is not repeated (the command lines list
     it with its latest status, and they are capped at MAX_COMMANDS: docs/retention.md)."""
-    source = "" if "`" in f.detail else f" ({f.detail})"
+    source, _, why = f.detail.partition(f"; {FIXED_BY}")
+    shown = "" if "`" in source else f" ({source})"
     if f.resolved_by is not None:
-        # What changed in between; commands run in between are in the command lines.
         changed = [x for x in f.fix if not x.startswith("`")][:3]
-        fix = f" (fixed by: {', '.join(clip(x, 80) for x in changed)})" if changed else " (fixed later)"
-        return f"Fixed: {f.text}{source}{fix}"
-    return f"{f.text}{source}"
+        if why:
+            fix = f" (fix: {clip(why, 200)})"
+        elif changed:
+            fix = f" (fixed by: {', '.join(clip(x, 80) for x in changed)})"
+        else:
+            fix = " (fixed later)"
+        return f"Fixed: {f.text}{shown}{fix}"
+    return f"{f.text}{shown}"
 
 
 def _command_line(f: Fact) -> str:
@@ -493,7 +501,12 @@ def extractive_texts(prep: Preparation, instructions: str | None = None) -> tupl
         budget = min(PREFIX_TARGET_TOKENS, turn_prefix_max_tokens(prep.settings.reserve_tokens))
         prefix = _fit(items, TURN_PREFIX_SECTIONS, max(budget, 100), prefix_commands)
     if not (split and not prep.summarize_messages):
-        budget = min(TARGET_TOKENS, history_max_tokens(prep.settings.reserve_tokens, pi=prep.settings.is_pi))
+        # What the prefix and the file lists leave of the summary's bound goes to the history.
+        rest = SUMMARY_TOKENS - count_text(prefix or "") - count_text(
+            format_file_lists(prep.read_files, prep.modified_files)
+        )
+        target = max(MIN_HISTORY_TOKENS, rest)
+        budget = min(target, history_max_tokens(prep.settings.reserve_tokens, pi=prep.settings.is_pi))
         history = _fit(
             _history_items(prep, instructions), layout, max(budget, 200), MAX_COMMANDS - prefix_commands
         )

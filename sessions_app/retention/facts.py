@@ -33,7 +33,7 @@ from sessions_app.compaction.vocabulary import FactKind
 
 from .digest import Said, digest
 from .fact import DONE, OPEN, Fact
-from .findings import FINAL, assistant_facts, reports, subagent_facts
+from .findings import FINAL, assistant_facts, reports, says_something, subagent_facts
 from .phrases import (
     anchor_tokens,
     clip,
@@ -76,6 +76,7 @@ class _Call:
     name: str
     args: dict[str, Any]
     result: Entry | None = None
+    said: str = ""  # the text of the assistant message that made the call
 
     @property
     def command(self) -> str | None:
@@ -136,10 +137,14 @@ def _calls(entries: Iterable[Entry]) -> list[_Call]:
             continue
         if e.role == ASSISTANT:
             waiting = []
+            said: str | None = None
             for b in e.content:
                 if isinstance(b, dict) and b.get("type") == "tool_call":
                     args = b.get("arguments")
-                    call = _Call(e.key, str(b.get("name") or ""), args if isinstance(args, dict) else {})
+                    said = message_text(e) if said is None else said
+                    call = _Call(
+                        e.key, str(b.get("name") or ""), args if isinstance(args, dict) else {}, said=said
+                    )
                     calls.append(call)
                     waiting.append(call)
                     if isinstance(b.get("id"), str):
@@ -164,18 +169,28 @@ def _same_target(a: _Call, b: _Call) -> bool:
     return tool_base(a.name) == tool_base(b.name) and a.target == b.target
 
 
-def _resolution(call: _Call, later: Iterable[_Call]) -> tuple[str | None, tuple[str, ...]]:
-    """The node of the first later success of the same call, and what was done in between."""
+def _resolution(call: _Call, later: Iterable[_Call]) -> tuple[str | None, tuple[str, ...], str]:
+    """The node of the first later success of the same call, what was done in between, and what
+    the assistant said while doing it (the first call after the failure, and each change): the
+    fix's explanation (docs/retention.md, "Errors and their fixes")."""
     between: list[str] = []
+    why: list[str] = []
+    first = True
     for other in later:
         if other.result is None:
             continue
         ok = not is_failure(other.result)
         if ok and _same_target(call, other):
-            return other.result.key, tuple(dict.fromkeys(between))[:4]
+            return other.result.key, tuple(dict.fromkeys(between))[:4], clip(" ".join(why), _WHY_CHARS)
+        if first or (ok and other.modifies):
+            why += [s for s in sentences(other.said) if says_something(s) and s not in why]
+        first = False
         if ok and other.modifies:
             between.append(other.label if other.command else f"changed {clip(other.target, 100)}")
-    return None, ()
+    return None, (), ""
+
+
+_WHY_CHARS: Final = 300
 
 
 ALL_KINDS: Final = frozenset(FactKind)
@@ -458,7 +473,7 @@ def _call_facts(walk: _Walk, call: _Call, later: Iterable[_Call]) -> None:
     text = result_text(result)
     if is_failure(result) and not _no_match(command, result):
         line = salient_line(text) or "(no output)"
-        resolved_by, fix = _resolution(call, later)
+        resolved_by, fix, why = _resolution(call, later)
         walk.add(
             Fact(
                 FactKind.ERROR,
@@ -466,7 +481,7 @@ def _call_facts(walk: _Walk, call: _Call, later: Iterable[_Call]) -> None:
                 result.key,
                 anchor_tokens(line)[:3],
                 stems(line),
-                detail=f"from {call.label}",
+                detail=f"from {call.label}" + (f"; {FIXED_BY}{why}" if why else ""),
                 resolved_by=resolved_by,
                 fix=fix,
             )
@@ -488,6 +503,7 @@ def _no_match(command: str | None, result: Entry) -> bool:
 
 
 FAILED_BEFORE: Final = "failed before"
+FIXED_BY: Final = "fixed by: "  # in an error's detail, what the assistant said of its fix
 
 
 def _supersede(walk: _Walk, fact: Fact) -> Fact | None:

@@ -53,7 +53,9 @@ def says_something(sentence: str) -> bool:
     return len(stems(s)) >= MIN_WORDS and not s.endswith(":") and not _ANNOUNCE.match(s)
 
 
-def sentence_facts(text: str, node: str, detail: str, *, all_sentences: bool) -> Iterator[Fact]:
+def sentence_facts(
+    text: str, node: str, detail: str, *, all_sentences: bool, paragraphs: bool | None = None
+) -> Iterator[Fact]:
     """The facts of one text: the sentences that name something exact (a number, an identifier, a
     path), each with the sentences of its paragraph that follow it and name nothing exact ("Raising
     it fixes the slowness." goes on the sentence that named what "it" is); between tool calls
@@ -64,7 +66,8 @@ def sentence_facts(text: str, node: str, detail: str, *, all_sentences: bool) ->
         decision = False
         for s in line:
             said = says_something(s) and not s.rstrip().endswith("?")
-            joins = all_sentences or not exact(s)  # an answer's paragraph is one fact
+            # An answer's paragraph (a turn's or a sub-agent's) is one fact.
+            joins = (all_sentences if paragraphs is None else paragraphs) or not exact(s)
             if current and joins and said and len(" ".join(current)) < _JOINED_CHARS:
                 current.append(s)
                 decision = decision or is_decision(s)
@@ -108,7 +111,7 @@ def assistant_facts(span: Sequence[Entry]) -> Iterator[Fact]:
 def subagent_facts(text: str, node: str, label: str) -> Iterator[Fact]:
     """What a sub-agent found: every sentence of its answer that names something exact, else its
     first sentences."""
-    found = list(sentence_facts(text, node, f"{SUBAGENT} ({label})", all_sentences=False))
+    found = list(sentence_facts(text, node, f"{SUBAGENT} ({label})", all_sentences=False, paragraphs=True))
     if not found:
         found = list(sentence_facts(text, node, f"{SUBAGENT} ({label})", all_sentences=True))[:2]
     yield from found

@@ -276,7 +276,8 @@ _REQUEST_OPENING = _Keywords(
     r"handle|wire|hook up|commit|push|open|prepare|draft|release|tag|publish|benchmark|profile|measure)\b"
 )
 _REQUEST_PHRASE = _Keywords(
-    r"\b(?:can you|could you|would you|can we|could we|i (?:also )?want|i'd (?:also )?like|i (?:also )?need|let's|"
+    r"\b(?:can you|could you|would you|can we|could we|i (?:also )?want|i'd (?:also )?like|"
+    r"i (?:also )?need|let's|"
     r"we need to|we should|please|"
     r"should (?:also )?(?:be able to|read|support|handle|accept|write|get|have))\b"
 )

@@ -55,7 +55,8 @@ _REQUEST = re.compile(
     r"set up|setup|deploy|document|test|check|investigate|look|find|replace|split|merge|bump|upgrade|"
     r"install|configure|port|migrate|clean|optimi[sz]e|review|explain|show|generate|extend|support|"
     r"handle|wire|hook up|commit|push|open|prepare|draft|release|tag|publish|benchmark|profile|measure)\b"
-    r"|\b(?:can you|could you|would you|can we|could we|i (?:also )?want|i'd (?:also )?like|i (?:also )?need|let's|"
+    r"|\b(?:can you|could you|would you|can we|could we|i (?:also )?want|i'd (?:also )?like|"
+    r"i (?:also )?need|let's|"
     r"we need to|we should|please|"
     r"should (?:also )?(?:be able to|read|support|handle|accept|write|get|have))\b",
     re.I,

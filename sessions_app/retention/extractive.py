@@ -33,7 +33,7 @@ from sessions_app.compaction.validate import CompactionPayload
 from sessions_app.compaction.vocabulary import FactKind
 
 from .fact import Fact
-from .facts import FAILED_BEFORE, FIXED_BY
+from .facts import FAILED_BEFORE, FIXED_BY, MEASURED
 from .facts import extract_facts as _extract
 from .findings import FINAL, reports
 from .phrases import (
@@ -239,6 +239,9 @@ def _fact_items(
                 items.add(commands, _command_line(f), CONTEXT)
             elif not only_reads(f.text):
                 items.add(commands, _command_line(f), CONTEXT if _HOW_TO.search(f.text) else COMMAND)
+        elif kind == FactKind.VALUE and f.detail.startswith(MEASURED):
+            # A run's measurement; its command is in the command lines (not quoted again).
+            items.add(critical, f"Measured: {f.text}", CONTEXT)
         elif kind == FactKind.VALUE:
             values.setdefault(f.detail, []).append(f.text)
         elif kind == FactKind.DENIED:

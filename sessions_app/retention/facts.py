@@ -60,6 +60,7 @@ from .tool_outcomes import (
     is_failure,
     is_shell_tool,
     is_subagent_tool,
+    measured_lines,
     result_text,
     salient_line,
     tool_base,
@@ -486,6 +487,18 @@ def _call_facts(walk: _Walk, call: _Call, later: Iterable[_Call]) -> None:
                 fix=fix,
             )
         )
+    elif command and not only_reads(command):
+        # What a run measured (a benchmark's timings, a size) is a value of its own.
+        for line in measured_lines(text):
+            walk.add(
+                Fact(
+                    FactKind.VALUE,
+                    line,
+                    result.key,
+                    anchor_tokens(line)[:3],
+                    detail=f"{MEASURED}{call.label}",
+                )
+            )
     elif is_subagent_tool(call.name) and text.strip():
         for found in subagent_facts(text, result.key, call.label):
             walk.add(replace(found, kind=FactKind.SUBAGENT))
@@ -504,6 +517,7 @@ def _no_match(command: str | None, result: Entry) -> bool:
 
 FAILED_BEFORE: Final = "failed before"
 FIXED_BY: Final = "fixed by: "  # in an error's detail, what the assistant said of its fix
+MEASURED: Final = "measured by "  # the detail of a value read from a command's output
 
 
 def _supersede(walk: _Walk, fact: Fact) -> Fact | None:

@@ -199,3 +199,25 @@ def artifact_refs(result: Entry) -> list[tuple[str, tuple[str, ...]]]:
             seen.add(anchors[0])
             unique.append((ref, anchors))
     return unique
+
+
+# A measurement: a number with a unit of time, size, rate or share ("182.4 ms", "1,284.55 ns/iter",
+# "61.3 MiB", "2.7x", "95%"); a run's own duration ("finished in 7.92s") is none.
+_MEASURE = re.compile(
+    r"(?<!\bin )(?<![\w.])\d[\d,]*(?:\.\d+)?\s?(?:ns/iter|ops/s|req/s|rps|qps|ms|ns|µs|us|MiB|MB|KiB|KB|"
+    r"GiB|GB|%|x)(?![\w/])"
+)
+MEASURED_LINES: Final = 2  # of one result, the first lines that measure something
+
+
+def measured_lines(text: str) -> list[str]:
+    """The lines of a command's output that report a measurement (a benchmark, a size, a share),
+    first ones first, at most MEASURED_LINES."""
+    out: list[str] = []
+    for line in text.splitlines():
+        stripped = line.strip()
+        if stripped and len(stripped) <= 200 and _MEASURE.search(stripped):
+            out.append(stripped)
+            if len(out) == MEASURED_LINES:
+                break
+    return out

@@ -205,3 +205,35 @@ def test_a_rule_asked_as_a_question_keeps_its_reason_and_a_request_its_detail() 
     assert "Never push to main." in constraints and "Keep it on Python 3.9." in constraints  # apart
     done = [f.text for f in facts if f.kind == FactKind.REQUEST and not f.is_open_request]
     assert any("weight the title" in d and "ten to one" in d for d in done)
+
+
+def test_a_runs_measurements_are_values_and_its_own_duration_is_not() -> None:
+    c = Chain()
+    c.user("benchmark it")
+    failing(
+        c,
+        "b",
+        "python bench/search_bench.py --rows 50000",
+        "building 50000 rows\nmedian 182.4 ms  p95 241.9 ms  (200 queries)\nFinished in 7.92s",
+        code=0,
+    )
+    failing(c, "r", "cat notes.txt", "took 12 ms", code=0)  # a file read: its numbers are no run's
+    values = [f for f in extract_facts(c.entries) if f.kind == FactKind.VALUE]
+    assert [v.text for v in values] == ["median 182.4 ms  p95 241.9 ms  (200 queries)"]
+
+
+def test_a_fixed_error_keeps_what_the_assistant_said_of_the_fix() -> None:
+    c = Chain()
+    c.user("make it build on 1.70")
+    failing(c, "t1", "cargo +1.70.0 test", "error[E0658]: use of unstable library feature `is_none_or`")
+    c.assistant(
+        "`Option::is_none_or` is only stable since Rust 1.82; replacing it with `map_or(true, ...)`.",
+        calls=(("e", "edit", {"path": "src/borrowed.rs", "oldText": "a", "newText": "b"}),),
+    )
+    c.tool_result("e", "ok")
+    failing(c, "t2", "cargo +1.70.0 test", "test result: ok", code=0)
+    [error] = [f for f in extract_facts(c.entries) if f.kind == FactKind.ERROR]
+    assert error.resolved_by is not None and "map_or(true" in error.detail and "1.82" in error.detail
+    filler(c, 3)
+    summary = compact_extractive(plan(c, keep=40)).summary
+    assert any("E0658" in line and "map_or(true" in line for line in summary.splitlines())

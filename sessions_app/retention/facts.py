@@ -343,12 +343,14 @@ def _user_facts(
         if not done and not said:
             done = _statement(text or message_text(e))
         for r in done:
-            walk.add(Fact(FactKind.REQUEST, clip(r), key, anchor_tokens(r), stems(r), detail=DONE))
+            walk.add(
+                Fact(FactKind.REQUEST, clip(r, _JOINED_CHARS), key, anchor_tokens(r), stems(r), detail=DONE)
+            )
     if walk.wants(FactKind.VALUE):
         values = user_values(text)
-        lines = sentences(text) if values else []
+        given = sentences(text) if values else []
         for value in values:
-            walk.add(Fact(FactKind.VALUE, value, key, ((value,),), detail=_context(lines, value)))
+            walk.add(Fact(FactKind.VALUE, value, key, ((value,),), detail=_context(given, value)))
     if walk.wants(FactKind.FILE):
         for path in text_paths(text):
             walk.add(Fact(FactKind.FILE, path, key, (path_alternatives(path),)))

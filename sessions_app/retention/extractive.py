@@ -19,7 +19,7 @@ from typing import Final
 
 from sessions_app.compaction import sections as S
 from sessions_app.compaction.fileops import format_file_lists
-from sessions_app.compaction.messages import MESSAGE, USER, Entry
+from sessions_app.compaction.messages import ASSISTANT, MESSAGE, USER, Entry
 from sessions_app.compaction.prepare import Preparation
 from sessions_app.compaction.prompts import DEFAULT_SECTIONS, PI_SECTIONS, TURN_PREFIX_SECTIONS
 from sessions_app.compaction.summary import (
@@ -33,7 +33,7 @@ from sessions_app.compaction.validate import CompactionPayload
 from sessions_app.compaction.vocabulary import FactKind
 
 from .fact import Fact
-from .facts import FAILED_BEFORE, FIXED_BY, MEASURED
+from .facts import FAILED_BEFORE, FIXED_BY, MEASURED, asked_question, in_reply
 from .facts import extract_facts as _extract
 from .findings import FINAL, reports
 from .phrases import (
@@ -412,7 +412,10 @@ def _prefix_items(prep: Preparation) -> _Items:
     items = _Items()
     users = _users(prep.turn_prefix)
     if users:
-        items.add(S.ORIGINAL_REQUEST, message_text(users[0]), KEEP, _REQUEST_CHARS)
+        # A short reply to the assistant's question means what the question asked.
+        before = [e for e in prep.summarize if e.kind == MESSAGE and e.role == ASSISTANT][-1:]
+        question = asked_question(before[0]) if before else ""
+        items.add(S.ORIGINAL_REQUEST, in_reply(message_text(users[0]), question), KEEP, _REQUEST_CHARS)
     _fact_items(
         items,
         facts,
@@ -505,8 +508,10 @@ def extractive_texts(prep: Preparation, instructions: str | None = None) -> tupl
         prefix = _fit(items, TURN_PREFIX_SECTIONS, max(budget, 100), prefix_commands)
     if not (split and not prep.summarize_messages):
         # What the prefix and the file lists leave of the summary's bound goes to the history.
-        rest = SUMMARY_TOKENS - count_text(prefix or "") - count_text(
-            format_file_lists(prep.read_files, prep.modified_files)
+        rest = (
+            SUMMARY_TOKENS
+            - count_text(prefix or "")
+            - count_text(format_file_lists(prep.read_files, prep.modified_files))
         )
         target = max(MIN_HISTORY_TOKENS, rest)
         budget = min(target, history_max_tokens(prep.settings.reserve_tokens, pi=prep.settings.is_pi))

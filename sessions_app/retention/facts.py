@@ -254,6 +254,7 @@ def _conversation_facts(walk: _Walk, span: Sequence[Entry], after: Sequence[Entr
         first_after is None or not (first_after.kind == MESSAGE and first_after.role == USER)
     )
     constraints: dict[str, Fact] = {}  # by normalized text: one per wording, in order
+    question = ""  # the assistant's last message when it asked the user something
     for e in span:
         if e.kind != MESSAGE:
             continue
@@ -264,8 +265,12 @@ def _conversation_facts(walk: _Walk, span: Sequence[Entry], after: Sequence[Entr
             is_last = last_open and e is users[-1]
             # Else the message holds nothing wanted (a finished turn's request needs its text).
             if d.said or is_last or user_text or walk.wants(FactKind.REQUEST):
-                _user_facts(walk, e, d.said, is_last, constraints, user_text)
-        elif e.role == ASSISTANT and assistants:
+                _user_facts(walk, e, d.said, is_last, constraints, user_text, question)
+            question = ""
+            continue
+        if e.role == ASSISTANT and walk.wants(FactKind.REQUEST):
+            question = asked_question(e)
+        if e.role == ASSISTANT and assistants:
             if walk.wants(FactKind.DECISION, FactKind.FINDING):
                 for fact in assistant_facts((e,)):
                     walk.add(fact)
@@ -308,8 +313,32 @@ def _described(path: str, at: Entry, span: Sequence[Entry]) -> str:
     return clip(" ".join(dict.fromkeys(found)), 300)
 
 
+def asked_question(e: Entry) -> str:
+    """The text of an assistant message that ends by asking the user something, else ""."""
+    text = message_text(e).strip()
+    return text if text.endswith("?") else ""
+
+
+def in_reply(text: str, question: str) -> str:
+    """A short answer ("yeah, do it all") means what the question it answers asked: the two
+    together (docs/retention.md, "Facts by structure")."""
+    if not question or len(text.strip()) > _REPLY_CHARS:
+        return text
+    return f"{text.strip()} (in reply to: {clip(question, _QUESTION_CHARS)})"
+
+
+_REPLY_CHARS: Final = 80
+_QUESTION_CHARS: Final = 300
+
+
 def _user_facts(
-    walk: _Walk, e: Entry, said: Sequence[Said], is_last: bool, constraints: dict[str, Fact], with_text: bool
+    walk: _Walk,
+    e: Entry,
+    said: Sequence[Said],
+    is_last: bool,
+    constraints: dict[str, Fact],
+    with_text: bool,
+    question: str = "",
 ) -> None:
     """`said`: the message's sentences that read as a constraint or a request (the others add
     no constraint or request); its text is read only for the last request and for `with_text`."""
@@ -328,9 +357,11 @@ def _user_facts(
             requests.append(s)
     text = message_text(e) if is_last or with_text else ""
     if is_last and not requests and not any(item.reading.constraint for item in said):
-        requests = [clip(text, 400)]  # the turn's request, whatever its wording
+        requests = [in_reply(clip(text, 400), question)]  # the turn's request, whatever its wording
     for r in requests:
-        walk.add(Fact(FactKind.REQUEST, clip(r), key, anchor_tokens(r), stems(r), detail=OPEN))
+        walk.add(
+            Fact(FactKind.REQUEST, clip(r, _JOINED_CHARS + 300), key, anchor_tokens(r), stems(r), detail=OPEN)
+        )
     if not is_last:
         # A finished turn's request: what the user asked, done since (its own fact, so a summary
         # can say it was done; docs/retention.md, "Facts by structure").
@@ -341,7 +372,7 @@ def _user_facts(
             if item.reading.request and not item.reading.deferred
         ]
         if not done and not said:
-            done = _statement(text or message_text(e))
+            done = [in_reply(t, question) for t in _statement(text or message_text(e))]
         for r in done:
             walk.add(
                 Fact(FactKind.REQUEST, clip(r, _JOINED_CHARS), key, anchor_tokens(r), stems(r), detail=DONE)

@@ -237,3 +237,20 @@ def test_a_fixed_error_keeps_what_the_assistant_said_of_the_fix() -> None:
     filler(c, 3)
     summary = compact_extractive(plan(c, keep=40)).summary
     assert any("E0658" in line and "map_or(true" in line for line in summary.splitlines())
+
+
+def test_a_short_reply_means_what_the_question_asked() -> None:
+    c = Chain()
+    c.user("Prepare the release.")
+    c.assistant("The changelog is ready. Should I commit, tag v0.8.0 and run npm run publish?")
+    c.user("yeah, do it all")
+    c.assistant(None, calls=(("g", "bash", {"command": "git tag v0.8.0"}),))
+    kept = [c.tool_result("g", "ok")]
+    [request] = [f for f in extract_facts(c.entries[:-1], kept) if f.is_open_request]
+    assert request.text.startswith("yeah, do it all") and "npm run publish" in request.text
+    # A longer message says what it means by itself.
+    c2 = Chain()
+    c2.assistant("Should I go on?")
+    c2.user("No: first rename the module to cutlib and update every import that uses the old name.")
+    [r2] = [f for f in extract_facts(c2.entries) if f.is_open_request]
+    assert "in reply to" not in r2.text

@@ -46,7 +46,6 @@ from .phrases import (
     path_alternatives,
     sentences,
     stems,
-    text_paths,
     user_values,
 )
 from .shell import command_parts, core, only_reads
@@ -109,11 +108,15 @@ class _Call:
         )
 
 
+_DIGITS = re.compile(r"\d[\d,.]*")
+
+
 @dataclass(slots=True)
 class _Walk:
     kinds: frozenset[FactKind]
     facts: list[Fact] = field(default_factory=list)
     seen: set[tuple[FactKind, str]] = field(default_factory=set)
+    shapes: dict[str, Fact] = field(default_factory=dict)  # a finding's text, digits aside -> it
 
     def wants(self, *kinds: FactKind) -> bool:
         return any(k in self.kinds for k in kinds)
@@ -122,9 +125,19 @@ class _Walk:
         if fact.kind not in self.kinds:
             return
         k = (fact.kind, normalize(key if key is not None else fact.text))
-        if k not in self.seen:
-            self.seen.add(k)
-            self.facts.append(fact)
+        if k in self.seen:
+            return
+        self.seen.add(k)
+        if fact.kind in (FactKind.FINDING, FactKind.DECISION):
+            # A status said again with new numbers ("22 tests pass", later "25 tests pass") is one
+            # fact, the latest (docs/retention.md, "Facts by structure").
+            shape = _DIGITS.sub("#", k[1])
+            if shape != k[1]:
+                old = self.shapes.get(shape)
+                if old is not None and old in self.facts:
+                    self.facts.remove(old)
+                self.shapes[shape] = fact
+        self.facts.append(fact)
 
 
 def _calls(entries: Iterable[Entry]) -> list[_Call]:
@@ -382,9 +395,6 @@ def _user_facts(
         given = sentences(text) if values else []
         for value in values:
             walk.add(Fact(FactKind.VALUE, value, key, ((value,),), detail=_context(given, value)))
-    if walk.wants(FactKind.FILE):
-        for path in text_paths(text):
-            walk.add(Fact(FactKind.FILE, path, key, (path_alternatives(path),)))
 
 
 _JOINED_CHARS: Final = 400  # a user's sentence with the one that explains it, up to about this

@@ -46,6 +46,7 @@ from .phrases import (
     path_alternatives,
     sentences,
     stems,
+    text_paths,
     user_values,
 )
 from .shell import command_parts, core, only_reads
@@ -395,6 +396,9 @@ def _user_facts(
         given = sentences(text) if values else []
         for value in values:
             walk.add(Fact(FactKind.VALUE, value, key, ((value,),), detail=_context(given, value)))
+    if walk.wants(FactKind.FILE):
+        for path in text_paths(text):  # a file the user names is one they care about
+            walk.add(Fact(FactKind.FILE, path, key, (path_alternatives(path),)))
 
 
 _JOINED_CHARS: Final = 400  # a user's sentence with the one that explains it, up to about this

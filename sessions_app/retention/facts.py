@@ -180,7 +180,11 @@ def _calls(entries: Iterable[Entry]) -> list[_Call]:
 
 def _same_target(a: _Call, b: _Call) -> bool:
     if a.command and b.command:
-        return a.command == b.command or a.command.split()[:2] == b.command.split()[:2]
+        return (
+            a.command == b.command
+            or a.command.split()[:2] == b.command.split()[:2]
+            or core(a.command) in command_parts(b.command)  # `a` ran again inside `x && a`
+        )
     return tool_base(a.name) == tool_base(b.name) and a.target == b.target
 
 

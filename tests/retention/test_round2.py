@@ -254,3 +254,32 @@ def test_a_short_reply_means_what_the_question_asked() -> None:
     c2.user("No: first rename the module to cutlib and update every import that uses the old name.")
     [r2] = [f for f in extract_facts(c2.entries) if f.is_open_request]
     assert "in reply to" not in r2.text
+
+
+def test_salient_lines_of_pytest_summaries_and_located_errors() -> None:
+    from sessions_app.retention.tool_outcomes import salient_line
+
+    pytest_out = (
+        "E       AssertionError: no network in tests\n"
+        "tests/conftest.py:29: AssertionError\n"
+        "=== short test summary info ===\n"
+        "FAILED tests/test_vendors.py::test_load_all_vendors - AssertionError: no network in tests\n"
+        "FAILED tests/test_cli.py::test_other - KeyError: 'x'\n"
+        "2 failed, 28 passed in 1.71s"
+    )
+    assert salient_line(pytest_out).startswith("FAILED tests/test_vendors.py::test_load_all_vendors - Assert")
+    mypy_out = (
+        "pricewatch/config.py:33: error: Returning Any from function  [no-any-return]\n"
+        'pricewatch/fetch.py:25: error: Missing type parameters for generic type "dict"  [type-arg]\n'
+        "Found 2 errors in 2 files (checked 9 source files)"
+    )
+    assert salient_line(mypy_out).startswith("pricewatch/config.py:33: error")
+
+
+def test_an_error_is_fixed_when_its_command_passes_inside_a_longer_line() -> None:
+    c = Chain()
+    c.user("make it build on 1.70")
+    failing(c, "t1", "cargo +1.70.0 test", "error[E0658]: use of unstable library feature")
+    failing(c, "t2", "cargo clippy -- -D warnings && cargo +1.70.0 test", "ok", code=0)
+    [error] = [f for f in extract_facts(c.entries) if f.kind == FactKind.ERROR]
+    assert error.resolved_by is not None

@@ -33,7 +33,7 @@ from sessions_app.compaction.vocabulary import FactKind
 
 from .digest import Said, digest
 from .fact import DONE, OPEN, Fact
-from .findings import FINAL, assistant_facts, reports, says_something, subagent_facts
+from .findings import FINAL, assistant_facts, reports, subagent_facts
 from .phrases import (
     anchor_tokens,
     clip,
@@ -202,7 +202,8 @@ def _resolution(call: _Call, later: Iterable[_Call]) -> tuple[str | None, tuple[
         if ok and _same_target(call, other):
             return other.result.key, tuple(dict.fromkeys(between))[:4], clip(" ".join(why), _WHY_CHARS)
         if first or (ok and other.modifies):
-            why += [s for s in sentences(other.said) if says_something(s) and s not in why]
+            # The narration of a fix is the point here, "Replacing it with map_or(true, …):" too.
+            why += [s for s in sentences(other.said) if len(stems(s)) >= _WHY_WORDS and s not in why]
         first = False
         if ok and other.modifies:
             between.append(other.label if other.command else f"changed {clip(other.target, 100)}")
@@ -210,6 +211,7 @@ def _resolution(call: _Call, later: Iterable[_Call]) -> tuple[str | None, tuple[
 
 
 _WHY_CHARS: Final = 300
+_WHY_WORDS: Final = 3  # content words of a sentence that explains a fix
 
 
 ALL_KINDS: Final = frozenset(FactKind)

@@ -256,7 +256,16 @@ def _fact_items(
         line = f"User gave: {clip(context, 200)}" if context else ""
         if shown:
             line = f"{line} ({shown})" if line else f"User gave: {shown}"
-        items.add(critical, line, CONTEXT)
+        # Values outside the user's prose (pasted output, code) go before the ones they wrote.
+        items.add(critical, line, CONTEXT if context and not _pasted(context) else MENTION)
+
+
+_STACK_FRAME = re.compile(r"\bat \S+ \(\S+:\d+(?::\d+)?\)|[─│┌┐└┘━]{3}|^\s*\S+:\d+\s")
+
+
+def _pasted(sentence: str) -> bool:
+    """A sentence that is pasted output, not prose: stack frames, box drawing, a file:line dump."""
+    return _STACK_FRAME.search(sentence) is not None
 
 
 _CARRIED_CONSTRAINT = "User constraint: "

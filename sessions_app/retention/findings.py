@@ -34,6 +34,9 @@ _ANNOUNCE = re.compile(
 )
 
 
+_HEADING = re.compile(r"#{1,6} ")
+
+
 def _has_calls(e: Entry) -> bool:
     return any(isinstance(b, dict) and b.get("type") == "tool_call" for b in e.content)
 
@@ -62,6 +65,8 @@ def sentence_facts(
     (`all_sentences` false) a sentence must also say more. A vague sentence that opens its
     paragraph says nothing a colleague could act on and is left out, unless it is a decision."""
     for line in line_sentences(text):
+        if _HEADING.match(line[0]):
+            continue  # a heading names a part of the answer; its paragraphs say what it holds
         current: list[str] = []
         decision = False
         for s in line:

@@ -128,7 +128,7 @@ def test_the_summary_stays_within_its_budget(turns: int, noise: str) -> None:
         failing(c, f"c{i}", f"make target{i} {noise[:10]}", f"error: target{i} failed {noise}")
         c.assistant(f"I'll use option {i} instead of {i + 1} because it is smaller. {noise}")
     summary = compact_extractive(plan(c, keep=50)).summary
-    history, _, prefix = summary.split("<read-files>")[0].partition(SPLIT_DIVIDER)
+    _, _, prefix = summary.split("<read-files>")[0].partition(SPLIT_DIVIDER)
     assert count_text(prefix) <= PREFIX_TARGET_TOKENS + 200
     # The whole summary, file lists and the split turn's divider in, keeps within its bound.
     assert count_text(summary) <= SUMMARY_TOKENS + 20

@@ -68,10 +68,10 @@ def test_json_carries_before_when_stored(db: None) -> None:
 
 
 def test_report_shows_scores_and_lost_facts(db: None) -> None:
-    p = build_planted()
+    p = build_planted()  # 7 facts: the finished "Rename the settings loader." counts too
     out = run(str(p.session.pk))
     assert f"session {p.session.pk} 'Planted constraints': 1 compaction" in out
-    assert f"compaction {p.entry.node.key} (manual; summarizer: claude-test-model): kept 1/7 (14%)" in out  # the finished "Rename the settings loader." counts too
+    assert f"compaction {p.entry.node.key} (manual; summarizer: claude-test-model): kept 1/7 (14%)" in out
     assert "user constraints" in out and "1/3 (33%)" in out
     assert "lost (6):" in out
     assert f"[user constraints] {LOST} · node {p.constraint_node}" in out

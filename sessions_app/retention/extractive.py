@@ -354,7 +354,19 @@ def _history_items(prep: Preparation, instructions: str | None) -> _Items:
 
     # Constraints the user lifted in this span leave the list (docs/compaction.md, rule U3).
     lifted = [c.text for c in _of(facts, FactKind.CONSTRAINT) if is_reversal(c.text)]
-    items.remove(S.CONSTRAINTS, lambda old: not any(lifts(r, old) for r in lifted))
+    # A request that lifts a rule names what the rule named (facts.py, `_reverse`).
+    named = [
+        (r.text, {a for g in r.anchors for a in g})
+        for r in _of(facts, FactKind.REQUEST)
+        if is_reversal(r.text)
+    ]
+    items.remove(
+        S.CONSTRAINTS,
+        lambda old: (
+            not any(lifts(r, old) for r in lifted)
+            and not any(lifts(r, old) and any(n in old for n in names) for r, names in named)
+        ),
+    )
     # Blockers resolved in this span move to Done.
     resolved = [f for f in _of(facts, FactKind.ERROR) if f.resolved_by is not None]
     passed = [f"`{f.text}`" for f in _of(facts, FactKind.COMMAND) if not f.failed]

@@ -373,6 +373,10 @@ def _user_facts(
             if is_reversal(s):
                 _reverse(constraints, fact)
             constraints.setdefault(normalize(fact.text), fact)
+        elif reading.request and is_reversal(s):
+            # A request can lift an earlier rule too ("they are fine with the breaking change after
+            # all, so change `parse_line`"), when it names what the rule named.
+            _reverse(constraints, Fact(FactKind.REQUEST, s, key, anchor_tokens(s)), named=True)
         if reading.request and (reading.deferred or is_last):
             requests.append(s)
     text = message_text(e) if is_last or with_text else ""
@@ -474,9 +478,13 @@ def _context(said: list[str], value: str) -> str:
     return ""
 
 
-def _reverse(constraints: dict[str, Fact], reversal: Fact) -> None:
-    """Mark the earlier constraints a reversal lifts."""
+def _reverse(constraints: dict[str, Fact], reversal: Fact, *, named: bool = False) -> None:
+    """Mark the earlier constraints a reversal lifts; with `named`, only those naming one of the
+    exact things (identifiers, numbers, paths) the reversal names."""
+    names = {a for group in reversal.anchors for a in group}
     for i, old in constraints.items():
+        if named and not names & {a for group in old.anchors for a in group}:
+            continue
         if old.detail != "reversed" and lifts(reversal.text, old.text):
             constraints[i] = Fact(old.kind, old.text, old.node, old.anchors, old.words, detail="reversed")
 

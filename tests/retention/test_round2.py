@@ -283,3 +283,15 @@ def test_an_error_is_fixed_when_its_command_passes_inside_a_longer_line() -> Non
     failing(c, "t2", "cargo clippy -- -D warnings && cargo +1.70.0 test", "ok", code=0)
     [error] = [f for f in extract_facts(c.entries) if f.kind == FactKind.ERROR]
     assert error.resolved_by is not None
+
+
+def test_a_request_that_reverses_a_rule_lifts_the_rule_naming_the_same_thing() -> None:
+    c = Chain()
+    c.user("Please do not change the signature of `parse_line` for now. Never touch `batch.rs`.")
+    c.assistant("Understood.")
+    c.user(
+        "The maintainers are happy with the breaking change after all, so please change `parse_line` "
+        "itself to return a borrowed record."
+    )
+    constraints = [f.text for f in extract_facts(c.entries) if f.kind == FactKind.CONSTRAINT]
+    assert constraints == ["Never touch `batch.rs`."]  # the rule on parse_line is lifted, not the other

@@ -33,7 +33,7 @@ from sessions_app.compaction.validate import CompactionPayload
 from sessions_app.compaction.vocabulary import FactKind
 
 from .fact import Fact
-from .facts import FAILED_BEFORE, FIXED_BY, MEASURED, asked_question, in_reply
+from .facts import FAILED_BEFORE, FIXED_BY, MEASURED, REPORTED, asked_question, in_reply
 from .facts import extract_facts as _extract
 from .findings import FINAL, reports
 from .phrases import (
@@ -230,6 +230,8 @@ def _fact_items(
             # finding on the way, trimmed before it (docs/retention.md, "Summaries").
             rank = WORK if f.detail == FINAL and _named(f.text) else MENTION
             items.add(state, f.text, rank, _FINDING_CHARS)
+        elif kind == FactKind.ERROR and f.detail == REPORTED:
+            items.add(critical, f"User reported: {f.text}", CONTEXT)
         elif kind == FactKind.ERROR:
             items.add(done if f.resolved_by is not None else blocked, _error_line(f), CONTEXT)
         elif kind == FactKind.COMMAND:

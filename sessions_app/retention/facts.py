@@ -401,6 +401,11 @@ def _user_facts(
             walk.add(
                 Fact(FactKind.REQUEST, clip(r, _JOINED_CHARS), key, anchor_tokens(r), stems(r), detail=DONE)
             )
+    if walk.wants(FactKind.ERROR) and with_text and _TRACE.search(text):
+        # The user pasted a failure (a stack trace, a traceback): its salient line is an error.
+        line = salient_line(text)
+        if line:
+            walk.add(Fact(FactKind.ERROR, line, key, anchor_tokens(line)[:3], stems(line), detail=REPORTED))
     if walk.wants(FactKind.VALUE):
         values = user_values(text)
         given = sentences(text) if values else []
@@ -456,6 +461,15 @@ def _with_next(sentence: str, lines: list[list[str]], said: set[str]) -> str:
             if after and after not in said and len(sentence) + len(after) < _JOINED_CHARS:
                 return f"{sentence} {after}"
     return sentence
+
+
+# A pasted trace: a JavaScript/Java stack frame, a Python traceback's header or frame.
+_TRACE = re.compile(
+    r"^\s+at \S+ \(?\S+:\d+(?::\d+)?\)?\s*$|^Traceback \(most recent call last\)|"
+    r"^\s+File \"[^\"]+\", line \d+",
+    re.M,
+)
+REPORTED: Final = "reported by the user"  # the detail of an error the user pasted
 
 
 def _statement(text: str) -> list[str]:

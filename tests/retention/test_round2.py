@@ -295,3 +295,19 @@ def test_a_request_that_reverses_a_rule_lifts_the_rule_naming_the_same_thing() -
     )
     constraints = [f.text for f in extract_facts(c.entries) if f.kind == FactKind.CONSTRAINT]
     assert constraints == ["Never touch `batch.rs`."]  # the rule on parse_line is lifted, not the other
+
+
+def test_a_trace_the_user_pastes_is_an_error_they_reported() -> None:
+    c = Chain()
+    c.user(
+        "this exploded when i restarted with -r\n\n"
+        "Error: Invalid hex color: #000cc\n"
+        "    at hexToRgb (/home/u/pi/src/theme/theme.ts:148:9)\n"
+        "    at bgAnsi (/home/u/pi/src/theme/theme.ts:191:22)"
+    )
+    c.assistant("Looking.")
+    [error] = [f for f in extract_facts(c.entries) if f.kind == FactKind.ERROR]
+    assert error.text == "Error: Invalid hex color: #000cc" and error.detail == "reported by the user"
+    c2 = Chain()
+    c2.user("Error handling should log at warning level, please.")  # no trace: no error
+    assert not [f for f in extract_facts(c2.entries) if f.kind == FactKind.ERROR]

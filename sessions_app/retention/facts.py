@@ -383,6 +383,10 @@ def _user_facts(
     if is_last and not requests and not any(item.reading.constraint for item in said):
         requests = [in_reply(clip(text, 400), question)]  # the turn's request, whatever its wording
     for r in requests:
+        if _CONTINUES.match(r) and not anchor_tokens(r) and not text_paths(r):
+            # "We will fix both parsers together later" names nothing and goes on from the
+            # sentence before it, which says what; an imperative ("Later: add X") stands alone.
+            r = _with_previous(r, lines or line_sentences(message_text(e)))
         walk.add(
             Fact(FactKind.REQUEST, clip(r, _JOINED_CHARS + 300), key, anchor_tokens(r), stems(r), detail=OPEN)
         )
@@ -470,6 +474,19 @@ _TRACE = re.compile(
     re.M,
 )
 REPORTED: Final = "reported by the user"  # the detail of an error the user pasted
+
+
+_CONTINUES = re.compile(r"(?:we|i|it|this|that|they|these|those|then|so)\b", re.I)
+
+
+def _with_previous(sentence: str, lines: list[list[str]]) -> str:
+    """A sentence with the one before it in its paragraph, when the two fit _JOINED_CHARS."""
+    for line in lines:
+        if sentence in line:
+            i = line.index(sentence)
+            if i > 0 and len(line[i - 1]) + len(sentence) < _JOINED_CHARS:
+                return f"{line[i - 1]} {sentence}"
+    return sentence
 
 
 def _statement(text: str) -> list[str]:

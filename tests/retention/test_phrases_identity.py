@@ -64,7 +64,8 @@ _REQUEST = re.compile(
 _DEFERRED = re.compile(
     r"\b(?:later|afterwards|after that|after this|not (?:today|now|yet)|tomorrow|next time|eventually|"
     r"at some point|someday|some day|sometime|this week|next week|when you(?:'re| are) done|"
-    r"once (?:that|this|it|the|you)|"
+    r"once (?:that|this|it|the|you|i|we|they)|"
+    r"monday|tuesday|wednesday|thursday|friday|over the weekend|"
     r"don't forget|do not forget|remember to|follow[- ]up|todo|for later|next week|before (?:we|you) "
     r"(?:ship|release|merge|finish))\b",
     re.I,

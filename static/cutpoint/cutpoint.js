@@ -35,6 +35,26 @@
     }
     $all("details.popover[open]").forEach(function (d) { if (!d.contains(e.target)) d.removeAttribute("open"); });
   });
+  // A popover hangs from its button's right edge; when the buttons wrap under a long title the
+  // button sits at the left and the body would open past the window's edge (issue 32). Shift the
+  // open body back inside the window, with a small margin.
+  function fitPopover(d) {
+    var body = $(".popover-body", d);
+    if (!body) return;
+    body.style.transform = "";
+    if (!d.open) return;
+    var r = body.getBoundingClientRect();
+    var margin = 8;
+    var width = doc.documentElement.clientWidth;
+    var dx = 0;
+    if (r.left < margin) dx = margin - r.left;
+    else if (r.right > width - margin) dx = Math.max(margin - r.left, width - margin - r.right);
+    if (dx) body.style.transform = "translateX(" + Math.round(dx) + "px)";
+  }
+  doc.addEventListener("toggle", function (e) {
+    if (e.target.matches && e.target.matches("details.popover")) fitPopover(e.target);
+  }, true);
+  window.addEventListener("resize", function () { $all("details.popover[open]").forEach(fitPopover); });
   doc.addEventListener("keydown", function (e) {
     if (e.key === "Escape") $all("details.popover[open]").forEach(function (d) { d.removeAttribute("open"); });
   });

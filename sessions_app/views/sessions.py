@@ -31,7 +31,7 @@ from sessions_app.compaction.vocabulary import Source
 from sessions_app.importers.errors import ImportFailed
 from sessions_app.importers.otlp import import_otlp, sniff_head
 from sessions_app.models import Agent, CompactionEntry, CompactionTask, Session, SourceChoices
-from sessions_app.presenters.audit import retention_label
+from sessions_app.presenters.audit import retention_label, retention_level
 from sessions_app.presenters.stats import context_stats
 from sessions_app.views._common import HtmxHttpRequest, staff_required, wants_partial
 from sessions_app.views.params import Params, parse_id
@@ -122,6 +122,7 @@ def _row(s: Session, task: CompactionTask | None) -> dict[str, Any]:
         "task": task,
         "worst": worst,
         "worst_label": retention_label(worst),
+        "worst_level": retention_level(worst),
     }
 
 

@@ -1,13 +1,20 @@
 """Small breakages a first walk through the dashboard found (issue 32, defect 6), each pinned by a
-view test: the import form's address answers a GET, and the texts name every format it takes."""
+view test: the import form's address answers a GET, the texts name every format it takes,
+retention is graded rather than all red, and a thinking-level node says what it records."""
 
 from __future__ import annotations
+
+import re
 
 import pytest
 from django.test import Client
 from django.urls import reverse
 
+from sessions_app import store
 from sessions_app.compaction.vocabulary import Source
+from sessions_app.models import CompactionEntry, Session
+from tests.web.builders import build_session
+from tests.web.conftest import HX
 
 pytestmark = pytest.mark.django_db
 
@@ -29,3 +36,34 @@ def test_import_texts_name_every_format_the_form_takes(staff_client: Client) -> 
         if source is not Source.NATIVE:
             assert source.label in head, source
             assert source.label in form, source
+
+
+def _worst_class(html: str, session: Session) -> str:
+    for row in re.findall(r"<tr>(.*?)</tr>", html, re.S):
+        if f'href="{reverse("sessions_app:session_detail", args=[session.pk])}"' in row:
+            cell = re.search(r'<td class="num worst-retention"><span class="([^"]*)"', row)
+            return cell[1] if cell else ""
+    raise AssertionError(f"no row for session {session.pk}")
+
+
+def test_retention_is_graded_not_all_red(viewer_client: Client) -> None:
+    sessions = {}
+    for value in (1.0, 0.98, 0.44):
+        s = build_session(f"kept {value}", turns=4, compactions=1).session
+        CompactionEntry.objects.filter(node__session=s).update(retention=value)
+        sessions[value] = s
+    html = viewer_client.get(reverse("sessions_app:session_list")).content.decode()
+    classes = {value: _worst_class(html, s) for value, s in sessions.items()}
+    assert len(set(classes.values())) == 3, classes  # 98% no longer looks like 44%
+    assert classes[0.44] == "ret-bad" and classes[0.98] == "ret-warn"
+
+
+def test_a_thinking_level_node_says_what_it_records(viewer_client: Client) -> None:
+    built = build_session(turns=2, compactions=0, branch=False)
+    node = store.append(
+        built.session, built.keys[-1], kind="thinking_level_change", data={"thinking_level": "high"}
+    )
+    url = reverse("sessions_app:session_detail", args=[built.session.pk]) + f"nodes/{node.key}/"
+    html = viewer_client.get(url, **HX).content.decode()
+    assert "No content blocks" not in html
+    assert re.search(r'id="node-what">thinking level → high<', html)

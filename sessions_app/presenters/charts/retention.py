@@ -13,7 +13,6 @@ import plotly.graph_objects as go
 from sessions_app.presenters.audit import Retention, retention_level
 from sessions_app.presenters.charts.figures import COLORS, chart_layout, plotly_figure
 
-
 RETENTION_COLOR = {"ok": "retention", "warn": "partial", "bad": "lost"}
 
 

@@ -1,7 +1,8 @@
 """Layout that fits, in Chromium (issue 32): the header popovers stay fully inside the window with a
 200-character title at 1280, 1400 and 1920 px and on a 390 px phone, so "Start compaction" can be
-clicked; at 390 px neither the session page nor the session list scrolls sideways. Screenshots go
-to test-artifacts/."""
+clicked; at 390 px neither the session page nor the session list scrolls sideways. The run page's
+model-call table fits its card, a long tree opens at its active node, tool-call ids keep their case
+and a new summary's lines are not underlined. Screenshots go to test-artifacts/."""
 
 from __future__ import annotations
 
@@ -12,8 +13,10 @@ import pytest
 from django.contrib.auth.models import User
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+from sessions_app import store
+from sessions_app.models import CompactionEntry
 from tests.browser.conftest import shot
-from tests.web.builders import build_session
+from tests.web.builders import build_chain, build_session
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -73,3 +76,72 @@ def test_header_popovers_stay_inside_the_window(live_url: str, page: Any) -> Non
     page.wait_for_selector("table.sessions")
     shot(page, "fit-session-list-390")
     assert page.evaluate(NO_SIDEWAYS), page.evaluate(WIDER)
+
+
+ROW_IN_VIEW = """() => {
+    const a = document.querySelector('#tree .tn.is-active > .tn-row').getBoundingClientRect();
+    const s = document.querySelector('#tree-scroll').getBoundingClientRect();
+    return {row: [a.top, a.bottom], box: [s.top, s.bottom], window: window.innerHeight}; }"""
+
+
+def test_run_calls_fit_and_a_long_tree_opens_at_its_active_node(live_url: str, page: Any) -> None:
+    built = build_session("Run page", turns=6, compactions=1)
+    chain = build_chain(400, title="Four hundred nodes")
+    _login(page, live_url)
+    # The run page's model-call table fits its card (it overflowed by 41 px at 1400).
+    for width in (1280, 1400, 1920):
+        page.set_viewport_size({"width": width, "height": 900})
+        page.goto(f"{live_url}/runs/{built.run.pk}/")
+        page.wait_for_selector("table.runs-table tr.run-call")
+        fits = page.evaluate(
+            """() => { const t = document.querySelector('table.runs-table');
+                       const c = t.closest('.card');
+                       return t.getBoundingClientRect().right <= c.getBoundingClientRect().right
+                              && c.scrollWidth <= c.clientWidth; }"""
+        )
+        assert fits, width
+        assert page.evaluate(NO_SIDEWAYS), (width, page.evaluate(WIDER))
+    shot(page, "fit-run-page-1920", full=False)
+    # A long tree opens with its active node (the newest, at the end) in view.
+    page.set_viewport_size({"width": 1400, "height": 900})
+    page.goto(f"{live_url}/sessions/{chain.pk}/")
+    page.wait_for_selector("#tree .tn.is-active")
+    with contextlib.suppress(PlaywrightTimeout):
+        page.wait_for_function(
+            """() => document.querySelector('#tree .tn.is-active > .tn-row').getBoundingClientRect().bottom
+                     <= window.innerHeight + 1""",
+            timeout=2_000,
+        )
+    seen = page.evaluate(ROW_IN_VIEW)
+    top, bottom = seen["row"]
+    assert top >= seen["box"][0] - 1 and bottom <= seen["box"][1] + 1, seen
+    assert top >= 0 and bottom <= seen["window"] + 1, seen
+    shot(page, "fit-long-tree-active", full=False)
+
+
+def test_ids_keep_their_case_and_new_summary_lines_are_plain(live_url: str, page: Any) -> None:
+    built = build_session("Ids and summaries", turns=6, compactions=1)
+    s = built.session
+    call = store.append(
+        s,
+        built.keys[-1],
+        kind="message",
+        role="assistant",
+        content=[{"type": "tool_call", "id": "call_KLyTWxq9", "name": "shell_command", "arguments": {}}],
+    )
+    _login(page, live_url)
+    page.goto(f"{live_url}/sessions/{s.pk}/nodes/{call.key}/")
+    page.wait_for_selector(".b-call .block-label")
+    name, call_id = (
+        page.locator(f".b-call .block-label {tag}.mono").first.inner_text() for tag in ("strong", "span")
+    )
+    assert (name, call_id) == ("shell_command", "call_KLyTWxq9")  # was "CALL_KLYTWXQ9": CSS upper case
+    entry = CompactionEntry.objects.get(node__session=s)
+    page.goto(f"{live_url}/compactions/{entry.pk}/")
+    page.wait_for_selector("#diff-summary .diff-lines ins")
+    decorations = page.evaluate(
+        "() => Array.from(document.querySelectorAll('#diff-summary .diff-lines ins'))"
+        ".map(e => getComputedStyle(e).textDecorationLine)"
+    )
+    assert decorations and set(decorations) == {"none"}, decorations
+    shot(page, "fit-compaction-diff")

@@ -1,17 +1,21 @@
 """Small breakages a first walk through the dashboard found (issue 32, defect 6), each pinned by a
 view test: the import form's address answers a GET, the texts name every format it takes,
-retention is graded rather than all red, and a thinking-level node says what it records."""
+retention is graded rather than all red, a thinking-level node says what it records, "Compact with
+these settings" is off when there is nothing to compact, and the long demo session can be reset."""
 
 from __future__ import annotations
 
+import io
 import re
 
 import pytest
+from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
 
 from sessions_app import store
 from sessions_app.compaction.vocabulary import Source
+from sessions_app.demo_ready import READY_TAG
 from sessions_app.models import CompactionEntry, Session
 from tests.web.builders import build_session
 from tests.web.conftest import HX
@@ -67,3 +71,38 @@ def test_a_thinking_level_node_says_what_it_records(viewer_client: Client) -> No
     html = viewer_client.get(url, **HX).content.decode()
     assert "No content blocks" not in html
     assert re.search(r'id="node-what">thinking level → high<', html)
+
+
+def test_compact_with_these_settings_is_disabled_when_there_is_nothing_to_compact(
+    staff_client: Client,
+) -> None:
+    session = build_session(turns=1, compactions=0, branch=False).session
+    url = reverse("sessions_app:session_panel", args=[session.pk, "cut"])
+    html = staff_client.get(url, **HX).content.decode()
+    assert 'id="cut-nothing"' in html
+    button = re.search(r'<button[^>]*id="compact-with-settings"[^>]*>', html)
+    assert button and " disabled" in button[0], button
+
+
+def test_compact_with_these_settings_is_enabled_when_there_is_something(staff_client: Client) -> None:
+    session = build_session(turns=8, compactions=0).session
+    html = staff_client.get(
+        reverse("sessions_app:session_panel", args=[session.pk, "cut"]), **HX
+    ).content.decode()
+    assert 'id="cut-nothing"' not in html
+    button = re.search(r'<button[^>]*id="compact-with-settings"[^>]*>', html)
+    assert button and " disabled" not in button[0]
+
+
+def test_the_long_demo_session_can_be_reset_to_before_its_compactions(viewer_client: Client) -> None:
+    built = build_session("Demo: rate limiter, ready to compact (offline agent)", turns=6, compactions=1)
+    session = built.session
+    Session.objects.filter(pk=session.pk).update(metadata={**session.metadata, "demo": READY_TAG})
+    compaction = CompactionEntry.objects.get(node__session=session).node
+    store.switch_active_node(session, compaction.key)  # the operator compacted it
+    out = io.StringIO()
+    call_command("demo", "--reset", stdout=out)
+    session.refresh_from_db()
+    assert session.active_node_id == compaction.parent_id  # uncompacted again; nothing deleted
+    assert CompactionEntry.objects.filter(node__session=session).count() == 1
+    assert "ready to compact" not in session.title  # the title no longer promises a trigger

@@ -102,6 +102,13 @@ def test_run_calls_fit_and_a_long_tree_opens_at_its_active_node(live_url: str, p
         assert fits, width
         assert page.evaluate(NO_SIDEWAYS), (width, page.evaluate(WIDER))
     shot(page, "fit-run-page-1920", full=False)
+    # On a phone the run, compaction and agent-definition pages do not scroll sideways either.
+    page.set_viewport_size({"width": 390, "height": 844})
+    entry = CompactionEntry.objects.get(node__session=built.session)
+    for path in (f"/runs/{built.run.pk}/", f"/compactions/{entry.pk}/", "/agents/"):
+        page.goto(live_url + path)
+        page.wait_for_selector("main h1")
+        assert page.evaluate(NO_SIDEWAYS), (path, page.evaluate(WIDER))
     # A long tree opens with its active node (the newest, at the end) in view.
     page.set_viewport_size({"width": 1400, "height": 900})
     page.goto(f"{live_url}/sessions/{chain.pk}/")

@@ -62,7 +62,7 @@ RETENTION_BAD = 0.7
 
 
 def retention_level(retention: float | None) -> str:
-    """"ok", "warn" or "bad" for a stored retention (kept / total); "" without one."""
+    """The grade of a stored retention (kept / total): ok, warn or bad; empty without one."""
     if retention is None:
         return ""
     if retention >= 1:

@@ -86,6 +86,7 @@ ROW_IN_VIEW = """() => {
 
 def test_run_calls_fit_and_a_long_tree_opens_at_its_active_node(live_url: str, page: Any) -> None:
     built = build_session("Run page", turns=6, compactions=1)
+    assert built.run is not None
     chain = build_chain(400, title="Four hundred nodes")
     _login(page, live_url)
     # The run page's model-call table fits its card (it overflowed by 41 px at 1400).

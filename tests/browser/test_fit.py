@@ -76,6 +76,10 @@ def test_header_popovers_stay_inside_the_window(live_url: str, page: Any) -> Non
     page.wait_for_selector("table.sessions")
     shot(page, "fit-session-list-390")
     assert page.evaluate(NO_SIDEWAYS), page.evaluate(WIDER)
+    table_fits = page.evaluate(
+        "() => document.querySelector('table.sessions').getBoundingClientRect().right <= window.innerWidth"
+    )
+    assert table_fits, "the list fits the phone, without scrolling inside its card"
 
 
 ROW_IN_VIEW = """() => {

@@ -70,6 +70,8 @@ def _compact_now_works_on_the_long_session(monkeypatch: pytest.MonkeyPatch) -> N
     `make run` sets (a line every 0.05 s)."""
     ready = Session.objects.get(metadata__demo=READY_TAG)
     assert "compaction" not in ready.metadata, "the default settings, as the cut view shows them"
+    # Where `manage.py demo --reset` puts the active node back (issue 32).
+    assert ready.active_node is not None and ready.metadata["demo_tip"] == ready.active_node.key
     assert not CompactionEntry.objects.filter(node__session=ready).exists()
     assert set(ready.runs.filter(agent__role="main").values_list("end_reason", flat=True)) == {"completed"}
     operator = User.objects.create_user("demo-op", password="demo-pw-123", is_staff=True)

@@ -150,6 +150,7 @@ class AgentLoop:
             definition=definition,
             agent=self.agent,
             trigger=self.trigger,
+            provider=self.provider.name,
         )
 
     async def run_claimed(self, claimed: ClaimedRun) -> RunOutcome:

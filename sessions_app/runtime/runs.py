@@ -19,6 +19,7 @@ from django.utils import timezone
 from sessions_app import store
 from sessions_app.compaction.messages import MESSAGE, USER
 from sessions_app.compaction.vocabulary import AgentRole, EndReason, EventType, LiveKind, RunStatus
+from sessions_app.llm.offline import PROVIDER as OFFLINE_PROVIDER
 from sessions_app.models import Agent, Event, Node, Run, Session
 from sessions_app.runtime import live, telemetry
 from sessions_app.runtime.agents import AgentDefinition
@@ -78,14 +79,21 @@ def claim_run(
     definition: AgentDefinition,
     agent: Agent | None = None,
     trigger: str = "user",
+    provider: str = "",
 ) -> ClaimedRun:
     """Take the session's agent slot and append the user's message, in one transaction.
 
     Raises SessionBusy when another run of the session is running; then nothing is written. Once
     this returns, the prompt is recorded: the caller may acknowledge it, and must run the claimed
     run (`AgentLoop.run_claimed`), which ends it whatever happens.
+
+    `provider` names what will answer: an offline run records "offline" as its model (no model
+    runs), keeping the profile's model name beside it, so the run's card and its events agree.
     """
     now = timezone.now()
+    profile_model = model
+    if provider == OFFLINE_PROVIDER:
+        model = OFFLINE_PROVIDER
     with transaction.atomic():
         # The session row first (as every append does), so claims queue instead of deadlocking.
         active_id = (
@@ -114,7 +122,13 @@ def claim_run(
             run=run,
             agent=agent,
             type=EventType.RUN_STARTED,
-            payload={"trigger": trigger, "prompt": prompt[:2000], "model": model},
+            payload={
+                "trigger": trigger,
+                "prompt": prompt[:2000],
+                "model": model,
+                **({"provider": provider} if provider else {}),
+                **({"profile_model": profile_model} if profile_model != model else {}),
+            },
         )
         node = store.append(
             session,

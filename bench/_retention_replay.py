@@ -174,11 +174,29 @@ def load_session(folder: Path, split: str, checker: Any, code: Code) -> Session:
                     cmd = args.get("command") or args.get("cmd")
                     if isinstance(cmd, list):
                         cmd = cmd[-1] if cmd[:1] in (["bash"], ["sh"]) else " ".join(map(str, cmd))
-                    if isinstance(cmd, str) and len(cmd.strip()) >= 6:
-                        s.commands.append(cmd.strip().splitlines()[0][:80])
-            if e.role == "bash_execution" and len(str(e.data.get("command") or "")) >= 6:
-                s.commands.append(str(e.data["command"]).strip().splitlines()[0][:80])
+                    if isinstance(cmd, str):
+                        s.commands += command_forms(cmd)
+            if e.role == "bash_execution":
+                s.commands += command_forms(str(e.data.get("command") or ""))
+    s.commands = list(dict.fromkeys(s.commands))
     return s
+
+
+_OUTPUT_NOISE = re.compile(r"\s*(?:2>&1|[12]?>\s*/dev/null|&>\s*/dev/null)")
+_CD = re.compile(r"^(?:cd\s+\S+\s*(?:&&|;)\s*)+")
+_TRAILING_FILTER = re.compile(r"\s*\|\s*(?:head|tail|grep|egrep|rg|wc|sort|uniq|cut|less|more|tr)\b[^|]*$")
+
+
+def command_forms(command: str) -> list[str]:
+    """How a summary may quote a command the session ran: its first line (80 characters), and
+    that line without a leading `cd DIR &&`, `2>&1`-style redirections and trailing output filters
+    (`| tail -n 20`, `| grep error`). A line quoting either form is a command line; a form shorter
+    than 6 characters would match prose and is not looked for."""
+    line = command.strip().splitlines()[0].strip() if command.strip() else ""
+    bare = _CD.sub("", _OUTPUT_NOISE.sub("", line)).strip()
+    while (m := _TRAILING_FILTER.search(bare)) and m.start() > 0:
+        bare = bare[: m.start()].rstrip()
+    return [f[:80] for f in dict.fromkeys((line, bare)) if len(f) >= 6]
 
 
 @dataclass(slots=True)
@@ -261,6 +279,8 @@ class Score:
     reversed_shown: int = 0  # withdrawn constraints/decisions still visible after the last compaction
     compactions: int = 0
     lost: list[str] = field(default_factory=list)
+    unrecalled: list[str] = field(default_factory=list)  # labels no extracted fact satisfies
+    unmatched: list[str] = field(default_factory=list)  # extracted facts no label's probe matches
 
     @property
     def retention(self) -> float | None:
@@ -321,7 +341,7 @@ def score(s: Session, code: Code, strategy: str, r: Replay, *, extract: bool) ->
             out.must += 1
             out.must_kept += hit
         if not hit:
-            out.lost.append(f"{f['id']} {f['importance']} {f['kind']}: {f['text'][:90]}")
+            out.lost.append(f"{f['id']} {f['importance']} {f['kind']}: {f['text'][:140]}")
     for index in r.compactions:
         summary = str(path[index].data.get("summary") or "")
         out.summary_tokens = max(out.summary_tokens, code.count_text(summary))
@@ -347,18 +367,28 @@ def _extraction(out: Score, code: Code, r: Replay, scored: list[Any], at: dict[s
     nearby entry (within NEARBY entries) satisfies. Precision: extracted facts of the summarized
     spans that satisfy some label's probe, over all of them."""
     extracted: list[tuple[int, str]] = []
+    kinds: list[str] = []
     for span, after in r.spans:
         for f in code.extract_facts(span, after):
             extracted.append((at.get(f.node, -(10**9)), _fact_text(f)))
+            kinds.append(str(getattr(f.kind, "value", f.kind)))
     if not extracted:
         out.recall, out.precision = (0.0 if scored else None), None
         return
-    recalled = sum(
-        1 for _, i, probe in scored if any(abs(j - i) <= NEARBY and satisfies(probe, t) for j, t in extracted)
-    )
+    recalled = 0
+    for f, i, probe in scored:
+        if any(abs(j - i) <= NEARBY and satisfies(probe, t) for j, t in extracted):
+            recalled += 1
+        else:
+            out.unrecalled.append(f"{f['id']} {f['importance']} {f['kind']}: {f['text'][:140]}")
     out.recall = 100 * recalled / len(scored) if scored else None
     probes = [probe for _, _, probe in scored]
-    good = sum(1 for _, t in extracted if any(satisfies(p, t) for p in probes))
+    good = 0
+    for (_, t), kind in zip(extracted, kinds, strict=True):
+        if any(satisfies(p, t) for p in probes):
+            good += 1
+        else:
+            out.unmatched.append(f"{kind}: {t[:160]}")
     out.precision = 100 * good / len(extracted)
 
 

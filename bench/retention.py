@@ -21,7 +21,7 @@ Per session × strategy it prints:
 Totals per split (dev, test) follow; "before" is today's code at the base commit, measured once with
 this harness (bench/retention_before.json says how) and shown beside "after".
 
-    python bench/retention.py [--split dev|test|all] [--json] [--dir SPLIT=PATH ...] [--lost]
+    python bench/retention.py [--split dev|test|all] [--json] [--dir SPLIT=PATH ...] [--lost] [--misses]
 """
 
 from __future__ import annotations
@@ -41,6 +41,11 @@ def _args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--split", choices=("dev", "test", "all"), default="all")
     p.add_argument("--json", action="store_true")
     p.add_argument("--lost", action="store_true", help="list the labelled facts each summary lost")
+    p.add_argument(
+        "--misses",
+        action="store_true",
+        help="also list, per session, the labels extraction missed and the extracted facts no label matches",
+    )
     p.add_argument(
         "--dir", action="append", default=[], help="SPLIT=PATH: extra sessions (a split or a session)"
     )
@@ -104,6 +109,8 @@ def as_dict(r: Any) -> dict[str, Any]:
         "reversed_shown": r.reversed_shown,
         "compactions": r.compactions,
         "lost": list(r.lost),
+        "unrecalled": list(r.unrecalled),
+        "unmatched": list(r.unmatched),
     }
 
 
@@ -181,7 +188,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps(report, indent=2))
         return 0
-    _print(report, before, args.lost)
+    _print(report, before, args.lost or args.misses, args.misses)
     return 0
 
 
@@ -199,11 +206,12 @@ def _commit(checkout: Path) -> str:
 
 def _public(report: dict[str, Any]) -> dict[str, Any]:
     """The report without the lists of lost facts (they name labels; the figures are enough)."""
+    lists = ("lost", "unrecalled", "unmatched")
     out = dict(report)
     out["splits"] = {
         sp: {
-            "sessions": [{k: v for k, v in r.items() if k != "lost"} for r in part["sessions"]],
-            "totals": {n: {k: v for k, v in t.items() if k != "lost"} for n, t in part["totals"].items()},
+            "sessions": [{k: v for k, v in r.items() if k not in lists} for r in part["sessions"]],
+            "totals": {n: {k: v for k, v in t.items() if k not in lists} for n, t in part["totals"].items()},
         }
         for sp, part in report["splits"].items()
     }
@@ -224,7 +232,7 @@ def _before_row(
     )
 
 
-def _print(report: dict[str, Any], before: dict[str, Any] | None, lost: bool) -> None:
+def _print(report: dict[str, Any], before: dict[str, Any] | None, lost: bool, misses: bool = False) -> None:
     print(f"retention by hand-written probes; weights {report['weights']}; window {report['window']} tokens")
     if before:
         print(f"before = {before.get('code', 'base')}: {before.get('command', '')}")
@@ -239,6 +247,11 @@ def _print(report: dict[str, Any], before: dict[str, Any] | None, lost: bool) ->
             if lost:
                 for item in d["lost"]:
                     print(f"      lost {item}")
+            if misses:
+                for item in d["unrecalled"]:
+                    print(f"      not extracted {item}")
+                for item in d["unmatched"]:
+                    print(f"      unlabelled {item}")
         for name, t in part["totals"].items():
             print(line(t | {"session": f"TOTAL {split}"}, _before_row(before, split, "TOTAL", name)))
     for p in report["problems"]:

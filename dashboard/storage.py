@@ -17,6 +17,7 @@ import logging
 import os
 from collections.abc import Iterable, Iterator
 
+from django.contrib.staticfiles import finders
 from whitenoise.storage import CompressedManifestStaticFilesStorage
 
 log = logging.getLogger(__name__)
@@ -34,7 +35,11 @@ class CompressedManifestWithFallbackStorage(CompressedManifestStaticFilesStorage
             reason = str(exc)
         if name not in self._unhashed_logged:
             self._unhashed_logged.add(name)
-            log.warning("static file %s is served without a content hash: %s", name, reason)
+            # whitenoise asks for names that are no file at all when it tests whether a file name
+            # carries a hash ("htmx-2.0.11.min.js" → "htmx-2.0.11.js"); only a real file missing
+            # from the manifest is worth a warning (issue 32: five at every start after collectstatic).
+            if finders.find(name):
+                log.warning("static file %s is served without a content hash: %s", name, reason)
         return name
 
     def compress_files(self, paths: Iterable[str]) -> Iterator[tuple[str, str]]:

@@ -27,6 +27,7 @@ from urllib.parse import parse_qs
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
+from sessions_app.compaction.vocabulary import LiveKind
 from sessions_app.models import Session
 from sessions_app.params import parse_id
 from sessions_app.presenters import live as live_p
@@ -79,7 +80,7 @@ class SessionConsumer(AsyncWebsocketConsumer):
             message = json.loads(text_data or "{}")
         except ValueError:
             return
-        if isinstance(message, dict) and message.get("action") == "snapshot":
+        if isinstance(message, dict) and message.get("action") == LiveKind.SNAPSHOT:
             await self.send_snapshot()
 
     async def send_snapshot(self) -> None:
@@ -93,7 +94,7 @@ class SessionConsumer(AsyncWebsocketConsumer):
         payload = event.get("payload") or {}
         if not isinstance(payload, dict):
             return
-        if kind == "compact_delta":
+        if kind == LiveKind.COMPACT_DELTA:
             if self.run_id is not None and payload.get("run_id") not in (None, self.run_id):
                 return
             html = live_p.delta_fragment(payload)

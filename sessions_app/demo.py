@@ -276,13 +276,13 @@ async def build_native_session(say: Say) -> Session:
 
     # A compaction whose fork finishes after the operator switched branches is stale
     # (docs/compaction.md, rules V3–V4).
-    task = await sync_to_async(compact_fork.request_compaction)(
+    job = await sync_to_async(compact_fork.CompactionJob.request)(
         session, trigger="manual", instructions="(goes stale)"
     )
     branch_point = await Node.objects.filter(session=session, role="user").order_by("seq").afirst()
     assert branch_point is not None
     await sync_to_async(store.switch_active_node)(session, branch_point.key)
-    stale = await compact_fork.run_task(task.pk, provider=summarizer)
+    stale = await job.run(provider=summarizer)
     say(f"  switched to node {branch_point.key}; the pending compaction ended {stale.status}")
     await prompt("Actually, try a single-pass tokenizer instead, as an experiment.", "branch")
 
@@ -293,8 +293,8 @@ async def build_native_session(say: Say) -> Session:
         trigger="manual",
         instructions="Keep every design decision about the lexer/normalizer split.",
         provider=summarizer,
+        audit="after",  # as the server does after a compaction it runs
     )
-    await compact_fork.audit_outcome(manual)  # as the server does after a compaction it runs
     say(f"  manual compaction with instructions: {manual.status} ({manual.node_key})")
     await _set_auto(session, enabled=True)
 

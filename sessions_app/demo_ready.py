@@ -13,13 +13,18 @@ from typing import Any
 
 from django.conf import settings
 
+from sessions_app import store
 from sessions_app.llm.offline import OfflineProvider, Scenario
-from sessions_app.models import Session
+from sessions_app.models import Node, Session
 from sessions_app.runtime.auto_compaction import ForkCompaction
 from sessions_app.runtime.loop import AgentLoop
 
 READY_TAG = "native-ready-to-compact"  # the long session with nothing compacted yet
 READY_WINDOW = 128_000  # threshold 108,800 with the default reserve: it stays below it
+# Below its threshold on purpose, so the title says the compaction is the operator's to start (a
+# title saying "ready to compact" next to "would trigger: no" read as a contradiction: issue 32).
+READY_TITLE = "Demo: rate limiter, below its threshold: compact it by hand (offline agent)"
+TIP_KEY = "demo_tip"  # metadata: the node the demo ended on, which `demo --reset` makes active again
 Say = Callable[[str], None]
 
 
@@ -332,9 +337,7 @@ def ready_scenario() -> list[tuple[str, list[dict[str, Any]]]]:
 async def build_ready_session(say: Say) -> Session:
     """A long offline session with the default compaction settings, left uncompacted: it stays
     below its threshold, so the operator has something real to compact (and to watch stream)."""
-    session = await Session.objects.acreate(
-        title="Demo: rate limiter, ready to compact (offline agent)", context_window=READY_WINDOW
-    )
+    session = await Session.objects.acreate(title=READY_TITLE, context_window=READY_WINDOW)
     workspace = Path(settings.WORKSPACE_ROOT) / f"demo-{session.pk}"
     (workspace / "tests").mkdir(parents=True, exist_ok=True)
     (workspace / "src" / "ratelimit").mkdir(parents=True, exist_ok=True)
@@ -351,5 +354,38 @@ async def build_ready_session(say: Say) -> Session:
         say(f"  run {outcome.run_id}: {outcome.end_reason}, {outcome.turns} calls")
     await session.arefresh_from_db()
     session.metadata["demo"] = READY_TAG
+    if session.active_node_id is not None:
+        session.metadata[TIP_KEY] = (
+            await Node.objects.filter(pk=session.active_node_id).values_list("key", flat=True).aget()
+        )
     await session.asave(update_fields=["metadata"])
+    return session
+
+
+def reset_ready_session(say: Say) -> Session | None:
+    """Make the long demo session uncompacted again: its active node goes back to where the demo
+    left it. Only the pointer moves (docs/compaction.md, rule S5): the compactions made since stay
+    in the tree, on a branch, and can be made active again."""
+    session = Session.objects.filter(metadata__demo=READY_TAG).first()
+    if session is None:
+        say("no long demo session to reset (`manage.py demo` builds it)")
+        return None
+    tip = session.metadata.get(TIP_KEY)
+    if not isinstance(tip, str):  # built before the tip was recorded: the first compaction's parent
+        first = (
+            Node.objects.filter(session=session, kind="compaction", parent__isnull=False)
+            .order_by("seq")
+            .values_list("parent__key", flat=True)
+            .first()
+        )
+        tip = first
+    if tip is None:
+        say(f"long demo session {session.pk} has no compaction: nothing to reset")
+        return session
+    if session.title != READY_TITLE:
+        session.title = READY_TITLE
+        session.save(update_fields=["title"])
+    store.switch_active_node(session, tip)
+    session.refresh_from_db()
+    say(f"long demo session {session.pk}: active node back at {tip}, below its threshold again")
     return session

@@ -303,7 +303,8 @@ class CompactionEntry(models.Model):
 
 
 class CompactionTask(models.Model):
-    """The `compact_pending` record: one pending/running task per session at most."""
+    """One compaction job, from its request to its end: one pending/running task per session at
+    most. The session's compaction state is read from these rows (compact_fork/tasks.py)."""
 
     ACTIVE_STATUSES = ACTIVE_TASK_STATUSES
 
@@ -326,6 +327,12 @@ class CompactionTask(models.Model):
     )
     status = models.CharField(max_length=16, choices=TaskStatusChoices.choices, default=TaskStatus.PENDING)
     instructions = models.TextField(blank=True, default="")
+    # The settings an operator chose for this one compaction instead of the session's (a
+    # CompactionSettings as a dict; null = the session's): a retry in any process plans with them.
+    settings_override = models.JSONField(null=True, blank=True)
+    # Set when it completes: False when the context stayed above the progress guard, so the agent
+    # does not continue by itself (runtime/compact_fork/apply.py); null until then.
+    auto_continue = models.BooleanField(null=True, blank=True)
     # Claims so far, so also the number of the attempt now running: a worker's writes to the task
     # compare-and-set on (running, its attempt), so a worker given up on cannot write (apply.py).
     attempts = models.PositiveIntegerField(default=0)

@@ -70,16 +70,18 @@ def _compact_now_works_on_the_long_session(monkeypatch: pytest.MonkeyPatch) -> N
     `make run` sets (a line every 0.05 s)."""
     ready = Session.objects.get(metadata__demo=READY_TAG)
     assert "compaction" not in ready.metadata, "the default settings, as the cut view shows them"
+    # Where `manage.py demo --reset` puts the active node back (issue 32).
+    assert ready.active_node is not None and ready.metadata["demo_tip"] == ready.active_node.key
     assert not CompactionEntry.objects.filter(node__session=ready).exists()
     assert set(ready.runs.filter(agent__role="main").values_list("end_reason", flat=True)) == {"completed"}
     operator = User.objects.create_user("demo-op", password="demo-pw-123", is_staff=True)
     client = Client()
     client.force_login(operator)
     handed: list[int] = []
-    monkeypatch.setattr(compact_fork, "start_in_background", lambda task_id, **kw: handed.append(task_id))
+    monkeypatch.setattr(compact_fork.CompactionJob, "start", lambda job, **kw: handed.append(job.task_id))
     response = client.post(reverse("sessions_app:compact_now", args=[ready.pk]), HTTP_HX_REQUEST="true")
     assert response.status_code == 200 and response["X-Cutpoint-Outcome"] == "ok", response.content[:400]
-    outcome = async_to_sync(compact_fork.run_task)(handed[0])
+    outcome = async_to_sync(compact_fork.CompactionJob.resume(handed[0]).run)()
     assert outcome.status == "completed", outcome.error
     lines = outcome.summary.splitlines()
     assert len(lines) >= 70, f"{len(lines)} lines stream in {len(lines) * 0.05:.1f} s"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-from .boundary import find_boundary
+from .boundary import Boundary, find_boundary
 from .budget import context_tokens
 from .convert import to_llm
 from .cut import find_cut_default, find_cut_pi
@@ -25,10 +25,16 @@ def summary_messages(entries: list[Entry]) -> list[Entry]:
 
 @dataclass(frozen=True, slots=True)
 class NothingToDo:
-    """`prepare` found nothing worth a model call; `reason` is shown to the user as is."""
+    """`prepare` found nothing worth a model call; `reason` is shown to the user as is.
+
+    `plan.plan` adds `explanation`, the reason with what would let a compaction run, and
+    `largest_keep`, the largest keep_recent_tokens below the current one that would (None when no
+    value would, or when nobody asked)."""
 
     reason: str
     code: Literal["empty", "already_compacted", "fits", "no_messages", "moved"]
+    explanation: str = ""
+    largest_keep: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,7 +77,8 @@ class Preparation:
         return self.turn_start_index if self.is_split_turn else self.first_kept_index
 
 
-def _reaches_summary(entries: list[Entry]) -> bool:
+def reaches_summary(entries: list[Entry]) -> bool:
+    """Something in `entries` would reach the summarizer (rule K7)."""
     return any(e.kind != COMPACTION and to_llm(e) is not None for e in entries)
 
 
@@ -92,25 +99,38 @@ def prepare(
     """Plan a compaction of `path` (root → leaf), or say why there is nothing to do.
 
     With `cut`, the plan is rebuilt at that cut (a task's stored plan) without searching for one.
+    `plan.plan` is the same with an operator's choice of cut and refusals explained.
     """
     settings = settings or CompactionSettings()
+    return nothing_at_end(path) or prepare_at(path, settings, find_boundary(path, settings), cut)
+
+
+def nothing_at_end(path: list[Entry]) -> NothingToDo | None:
+    """What the end of the path alone says: nothing on it, or nothing new since a compaction."""
     if not path:
         return NothingToDo("nothing to compact: the path is empty", "empty")
     if path[-1].kind == COMPACTION:
         return NothingToDo(
             "already compacted: the last entry on the path is a compaction", "already_compacted"
         )
-    boundary = find_boundary(path, settings)
-    found = _find_cut(path, settings, boundary.start) if cut is None else _locate(path, cut, boundary.start)
+    return None
+
+
+def prepare_at(
+    path: list[Entry], settings: CompactionSettings, boundary: Boundary, cut: PlannedCut | None
+) -> Preparation | NothingToDo:
+    """`prepare` on a non-empty path whose boundary the caller found: searching for the cut (the
+    keep-recent walk) or locating `cut`."""
+    found = search_cut(path, settings, boundary.start) if cut is None else _locate(path, cut, boundary.start)
     if isinstance(found, NothingToDo):
         return found
     return _preparation(path, settings, boundary.previous_compaction, boundary.start, *found)
 
 
-def _find_cut(
+def search_cut(
     path: list[Entry], settings: CompactionSettings, start: int
 ) -> tuple[int, int, bool] | NothingToDo:
-    """(first kept, turn start or -1, split) from the keep-recent walk."""
+    """(first kept, turn start or -1, split) from the keep-recent walk on the span from `start`."""
     n = len(path)
     keep = settings.keep_recent_tokens
     if settings.is_pi:
@@ -127,11 +147,11 @@ def _find_cut(
             "fits",
         )
     first_kept, turn_start, split = dcut.first_kept, dcut.turn_start, dcut.is_split_turn
-    if split and not _reaches_summary(path[start:turn_start]):
+    if split and not reaches_summary(path[start:turn_start]):
         # No history before the split turn: summarize its prefix as the history itself, so
         # the previous summary is merged and one request suffices (docs/pi-compat.md).
         turn_start, split = -1, False
-    if not _reaches_summary(path[start:first_kept]):
+    if not reaches_summary(path[start:first_kept]):
         return NothingToDo(
             f"nothing to compact: no message before the cut point {path[first_kept].key}",
             "no_messages",

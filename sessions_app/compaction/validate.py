@@ -98,31 +98,7 @@ def validate_payload(
         _check_string_list(details, "modified_files", errors)
         _check_artifacts(details, errors)
 
-    fk = payload.first_kept
-    if not isinstance(fk, str) or not fk:
-        errors.append("first_kept: must be a non-empty entry key")
-    elif not path:
-        errors.append("first_kept: the path is empty, there is nothing to keep or summarize")
-    else:
-        # Keys are unique on a path and the cut lies near its end: search from there.
-        index = next((i for i in range(len(path) - 1, -1, -1) if path[i].key == fk), -1)
-        if index < 0:
-            errors.append(f"first_kept: {fk!r} is not on the path")
-        else:
-            start = find_boundary(path, settings or CompactionSettings()).start
-            entry = path[index]
-            if index < start:
-                errors.append(
-                    f"first_kept: {fk!r} (position {index}) is before the boundary start "
-                    f"{path[start].key if start < len(path) else '<end>'!r} (position {start}); "
-                    "it was already summarized by the previous compaction"
-                )
-            if entry.kind == MESSAGE and entry.role == TOOL_RESULT:
-                errors.append(
-                    f"first_kept: {fk!r} is a tool result; keeping it without its tool call is invalid"
-                )
-            elif entry.kind == COMPACTION:
-                errors.append(f"first_kept: {fk!r} is a compaction entry, not a kept message")
+    errors.extend(first_kept_problems(path, payload.first_kept, settings))
     return errors
 
 
@@ -133,3 +109,33 @@ def check_payload(
     errors = validate_payload(path, payload, settings)
     if errors:
         raise PayloadError(errors)
+
+
+def first_kept_problems(
+    path: list[Entry], fk: object, settings: CompactionSettings | None = None, *, start: int | None = None
+) -> list[str]:
+    """Rule V1 alone: what is wrong with `fk` as the first kept entry of a compaction of `path`.
+    `start`, the boundary start when the caller has found it already, saves finding it again."""
+    if not isinstance(fk, str) or not fk:
+        return ["first_kept: must be a non-empty entry key"]
+    if not path:
+        return ["first_kept: the path is empty, there is nothing to keep or summarize"]
+    # Keys are unique on a path and the cut lies near its end: search from there.
+    index = next((i for i in range(len(path) - 1, -1, -1) if path[i].key == fk), -1)
+    if index < 0:
+        return [f"first_kept: {fk!r} is not on the path"]
+    if start is None:
+        start = find_boundary(path, settings or CompactionSettings()).start
+    errors: list[str] = []
+    entry = path[index]
+    if index < start:
+        errors.append(
+            f"first_kept: {fk!r} (position {index}) is before the boundary start "
+            f"{path[start].key if start < len(path) else '<end>'!r} (position {start}); "
+            "it was already summarized by the previous compaction"
+        )
+    if entry.kind == MESSAGE and entry.role == TOOL_RESULT:
+        errors.append(f"first_kept: {fk!r} is a tool result; keeping it without its tool call is invalid")
+    elif entry.kind == COMPACTION:
+        errors.append(f"first_kept: {fk!r} is a compaction entry, not a kept message")
+    return errors

@@ -181,6 +181,56 @@ EXTRACTIVE_SUMMARIZER: Final = "extractive"
 MASKING_SUMMARIZER: Final = "masking"
 
 
+class EventType(StrEnum):
+    """What an `Event` row records (docs/architecture.md, "Data model")."""
+
+    COMPACT_PENDING = "compact_pending"  # a task was requested
+    COMPACT_STARTED = "compact_started"  # an attempt's fork started, with its exact prompts
+    COMPACT_DELTA = "compact_delta"  # streamed summary text, coalesced
+    COMPACT_ATTEMPT_FAILED = "compact_attempt_failed"  # one model call failed; it is retried
+    COMPACT_EXTRACTIVE = "compact_extractive"  # summarized without a model, and why
+    COMPACT_MASKING = "compact_masking"
+    COMPACT_CARRY_OVER = "compact_carry_over"  # the carry-over guard restored what the model lost
+    COMPACT_WARNING = "compact_warning"  # the progress guard tripped (rule G3)
+    COMPACT_COMPLETED = "compact_completed"
+    COMPACT_STALE = "compact_stale"
+    COMPACT_FAILED = "compact_failed"
+    COMPACT_CANCELLED = "compact_cancelled"
+    COMPACT_CIRCUIT_OPEN = "compact_circuit_open"  # the circuit breaker opened (rule G2)
+    COMPACT_RETRY = "compact_retry"  # a dead worker's task goes back to pending
+    HOOK = "hook"  # a hook failed and was ignored
+    RUN_STARTED = "run_started"
+    RUN_ENDED = "run_ended"
+    TOOL_DENIED = "tool_denied"
+    ACTIVE_NODE_SWITCHED = "active_node_switched"
+    DEFINITION_REFUSED = "definition_refused"
+    DEFINITION_INVALID = "definition_invalid"
+    IMPORT_RECORD = "import_record"  # a record of an imported file that maps to no node
+
+
+# A compaction summarized without a model records why under its summarizer's event.
+SUMMARIZER_EVENTS: Final[dict[str, EventType]] = {
+    EXTRACTIVE_SUMMARIZER: EventType.COMPACT_EXTRACTIVE,
+    MASKING_SUMMARIZER: EventType.COMPACT_MASKING,
+}
+
+
+class LiveKind(StrEnum):
+    """The kind of a live update sent to open dashboard pages (runtime/live.py); the page's
+    script reads the ones it acts on from the page (`data-kinds` on `#live`)."""
+
+    NODE_APPENDED = "node_appended"
+    ACTIVE_NODE = "active_node"
+    TASK = "task"
+    COMPACT_STARTED = "compact_started"
+    COMPACT_DELTA = "compact_delta"
+    COMPACT_COMPLETED = "compact_completed"
+    COMPACT_STALE = "compact_stale"
+    COMPACT_FAILED = "compact_failed"
+    RUN = "run"
+    SNAPSHOT = "snapshot"  # the page's whole live state, after a (re)connect or a pause
+
+
 class WorkStatus(StrEnum):
     """A node of a session's task DAG (the `task.*` tools)."""
 

@@ -54,7 +54,7 @@ from typing import Any
 
 import orjson
 
-from sessions_app.compaction.vocabulary import CompactionReason
+from sessions_app.compaction.vocabulary import CompactionReason, EventType
 from sessions_app.formats import claude
 from sessions_app.formats.claude import Record
 from sessions_app.formats.fields import Issues, rest, valid_timestamp
@@ -299,7 +299,7 @@ class ClaudeImporter(FormatImporter):
     def _event(self, rec: dict[str, Any]) -> None:
         if self.problems.failed:
             return
-        self._events.append(Event(session=self.session, type="import_record", payload=rec))
+        self._events.append(Event(session=self.session, type=EventType.IMPORT_RECORD, payload=rec))
         self.events += 1
         self._flush_events()
 

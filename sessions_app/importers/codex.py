@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from sessions_app.compaction.vocabulary import EventType
 from sessions_app.formats import codex
 from sessions_app.formats.fields import valid_timestamp
 from sessions_app.models import Agent, Event, Session
@@ -123,7 +124,9 @@ class CodexImporter(FormatImporter):
         if self.problems.failed:
             return
         self._events.append(
-            Event(session_id=self.session.pk, agent_id=self.main.pk, type="import_record", payload=rec)
+            Event(
+                session_id=self.session.pk, agent_id=self.main.pk, type=EventType.IMPORT_RECORD, payload=rec
+            )
         )
         self.events += 1
         self._flush_events()

@@ -56,6 +56,20 @@ def score_label(kept: int | None, total: int | None) -> str:
     return f"{kept}/{total} ({percent(kept, total)}%)"
 
 
+# Retention is graded, so losing one fact in fifty does not look like losing half (issue 32):
+# everything kept is "ok", down to RETENTION_BAD some facts are lost ("warn"), below it "bad".
+RETENTION_BAD = 0.7
+
+
+def retention_level(retention: float | None) -> str:
+    """The grade of a stored retention (kept / total): ok, warn or bad; empty without one."""
+    if retention is None:
+        return ""
+    if retention >= 1:
+        return "ok"
+    return "warn" if retention >= RETENTION_BAD else "bad"
+
+
 def retention_label(retention: float | None) -> str:
     """A stored `CompactionEntry.retention` (kept / total) as a percentage, "—" without one."""
     if retention is None:

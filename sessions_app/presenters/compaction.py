@@ -12,6 +12,7 @@ from sessions_app.compaction import CompactionPayload, CompactionSettings, Entry
 from sessions_app.compaction.boundary import find_boundary
 from sessions_app.compaction.context import context_layout
 from sessions_app.compaction.validate import validate_payload
+from sessions_app.compaction.vocabulary import EventType
 from sessions_app.models import Artifact, CompactionEntry, CompactionTask, Event, Run
 from sessions_app.presenters.content import preview
 from sessions_app.presenters.stats import session_settings
@@ -59,6 +60,23 @@ class CompactionView:
     position: int  # on the path to the compaction
     diff: ContextDiff | None = None  # the model's context just before and just after (see below)
 
+    @property
+    def unsent(self) -> int:
+        """Entries of the summarized span the model never saw (settings changes, labels): the
+        header counts entries, the diff counts messages."""
+        return max(0, self.summarized.count - self.diff.replaced_count) if self.diff else 0
+
+    @property
+    def measured_differs(self) -> bool:
+        """Whether the recorded before/after sizes (rule T1: the last reported usage, system
+        prompt and tool definitions included, plus estimates after it) differ from the diff's sums
+        of message estimates, so the page says why."""
+        d = self.diff
+        if d is None:
+            return False
+        after = self.entry.tokens_after
+        return self.entry.tokens_before != d.before_tokens or (after is not None and after != d.after_tokens)
+
 
 def _range(entries: list[Entry], limit: int = LIST_LIMIT) -> Range:
     rows = [
@@ -72,7 +90,9 @@ def _range(entries: list[Entry], limit: int = LIST_LIMIT) -> Range:
     ]
     return Range(
         len(entries),
-        sum(e.tokens for e in entries if e.kind != "compaction"),
+        # A previous compaction inside the span counts: its summary is one of the messages this
+        # compaction replaces, so the header agrees with the context diff (issue 32).
+        sum(e.tokens for e in entries),
         entries[0].key if entries else None,
         entries[-1].key if entries else None,
         rows,
@@ -177,7 +197,7 @@ def compaction_view(entry: CompactionEntry) -> CompactionView:
         run = task.fork_run
     prompt = None
     if run is not None:
-        started = Event.objects.filter(run=run, type="compact_started").order_by("id").first()
+        started = Event.objects.filter(run=run, type=EventType.COMPACT_STARTED).order_by("id").first()
         prompt = (
             fork_prompt.recorded(started.payload, session.pk)
             if started and isinstance(started.payload, dict)

@@ -1,4 +1,4 @@
-"""The cut-point view: `prepare` on the active path with chosen settings, drawn to scale.
+"""The cut-point view: the engine's `plan` of the active path with chosen settings, drawn to scale.
 
 The span since the boundary becomes token-proportional segments on a 0–1000 axis; the engine's
 plan colours them (summarized / split-turn prefix / kept). Nothing is written here: the view's
@@ -23,16 +23,14 @@ from sessions_app.compaction import (
     NothingToDo,
     Preparation,
     is_cut_point,
-    prepare,
     resolve_threshold,
     should_compact,
 )
-from sessions_app.compaction.convert import to_llm
+from sessions_app.compaction import plan as planning
 from sessions_app.compaction.messages import COMPACTION
 from sessions_app.compaction.tokens import pi_tokens
 from sessions_app.models import Node, Session
 from sessions_app.presenters.content import preview
-from sessions_app.runtime.compact_fork.tasks import explain_nothing
 
 AXIS = 1000.0
 NEAR = 6  # entries listed on each side of the cut
@@ -145,9 +143,9 @@ def threshold_source(settings: CompactionSettings) -> str:
     return "window − max(15% of the window, reserve)"
 
 
-def _nothing_text(path: list[Entry], settings: CompactionSettings, nothing: NothingToDo) -> str:
+def _nothing_text(nothing: NothingToDo) -> str:
     """The reason, once, without the "nothing to compact" the template already says."""
-    text = explain_nothing(path, settings, nothing)
+    text = nothing.explanation
     text = text.removeprefix("nothing to compact: ").removeprefix("already compacted: ").strip()
     return text[:1].upper() + text[1:]
 
@@ -173,7 +171,7 @@ def cut_view(path: list[Entry], settings: CompactionSettings, window: int, offse
     kept node: the same plan) drawn to scale. `offset`: the position of `path[0]` on the whole
     path, so that positions and lengths are those of the whole path."""
     pi = settings.is_pi
-    result = prepare(path, settings)
+    result = planning.plan(path, settings)
     threshold = resolve_threshold(window, settings)
     prep = result if isinstance(result, Preparation) else None
     if prep is not None:
@@ -197,7 +195,7 @@ def cut_view(path: list[Entry], settings: CompactionSettings, window: int, offse
         threshold_source=threshold_source(settings),
         threshold_input=threshold_input(settings),
         prep=prep,
-        nothing=_nothing_text(path, settings, result) if isinstance(result, NothingToDo) else None,
+        nothing=_nothing_text(result) if isinstance(result, NothingToDo) else None,
     )
     span = path[start:]
     weights = [_weight(e, pi) for e in span]
@@ -213,17 +211,11 @@ def cut_view(path: list[Entry], settings: CompactionSettings, window: int, offse
     fk = prep.first_kept_index - start if prep else 0
     ts = prep.turn_start_index - start if prep and prep.is_split_turn else -1
     n = len(span)
-    # "Compact up to here": a valid cut point with something before it that reaches the summarizer.
-    first_summarized = next(
-        (i for i, e in enumerate(span) if e.kind != COMPACTION and to_llm(e) is not None), n
-    )
-
-    # A path that ends with a compaction has nothing new to summarize, wherever the cut.
-    if isinstance(result, NothingToDo) and result.code == "already_compacted":
-        first_summarized = n
+    # "Compact up to here": the entries the engine lets an operator pick as the first kept node.
+    pickable = planning.pickable(path, start)
 
     def can_cut(i: int) -> bool:
-        return first_summarized < i < n and is_cut_point(span[i])
+        return pickable[i]
 
     def region(i: int) -> str:
         if i >= fk:

@@ -21,10 +21,11 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.html import format_html
 
+from sessions_app.compaction.vocabulary import EventType, LiveKind
 from sessions_app.middleware import scrub_surrogates
 from sessions_app.models import CompactionTask, Event, Node, Session
 from sessions_app.presenters.header import active_task, build_header
-from sessions_app.presenters.panels import refreshed_by, views_refreshed_by
+from sessions_app.presenters.panels import TASK_CHANGED, refreshed_by, views_refreshed_by
 from sessions_app.presenters.tree import Branch, Line, Row
 
 _PART = re.compile(r"^[a-z_]{1,32}$")
@@ -41,7 +42,9 @@ def _utf8_safe(build: Callable[P, str]) -> Callable[P, str]:
     return wrapper
 
 
-RUN_PAGE_KINDS = frozenset({"compact_completed", "compact_stale", "compact_failed", "run"})
+RUN_PAGE_KINDS = frozenset(
+    {LiveKind.COMPACT_COMPLETED, LiveKind.COMPACT_STALE, LiveKind.COMPACT_FAILED, LiveKind.RUN}
+)
 
 
 @dataclass(slots=True)
@@ -69,7 +72,9 @@ def task_streams(task: CompactionTask) -> dict[str, str]:
     """The streamed text of the task's current attempt (a retry starts afresh; the dead attempt's
     deltas belong to its own fork run)."""
     parts: dict[str, str] = {}
-    deltas = Event.objects.filter(session_id=task.session_id, type="compact_delta", payload__task_id=task.pk)
+    deltas = Event.objects.filter(
+        session_id=task.session_id, type=EventType.COMPACT_DELTA, payload__task_id=task.pk
+    )
     if task.fork_run_id is not None:
         deltas = deltas.filter(run_id=task.fork_run_id)
     for payload in deltas.order_by("id").values_list("payload", flat=True):
@@ -186,13 +191,15 @@ def snapshot(session_id: int, can_act: bool, run_id: int | None = None) -> str:
     if run_id is not None:
         task = CompactionTask.objects.filter(fork_run_id=run_id).first()
         if task is None:
-            return signal_fragment("snapshot")
+            return signal_fragment(LiveKind.SNAPSHOT)
         parts = task_streams(task)
         return "".join(
             str(format_html('<pre id="stream-{}-{}" class="stream">{}</pre>', task.pk, p, parts.get(p, "")))
             for p in ("history", "turn_prefix")
-        ) + signal_fragment("snapshot")
-    return header_fragment(session, can_act) + task_fragment(session, None) + signal_fragment("snapshot")
+        ) + signal_fragment(LiveKind.SNAPSHOT)
+    return (
+        header_fragment(session, can_act) + task_fragment(session, None) + signal_fragment(LiveKind.SNAPSHOT)
+    )
 
 
 def refresh_targets(kind: str, *extra: str) -> str:
@@ -214,7 +221,7 @@ def update(
             return signal_fragment(kind, refresh="run")
         return ""
     task_id = payload.get("task_id")
-    if kind == "node_appended":
+    if kind == LiveKind.NODE_APPENDED:
         row_html, new_id = node_fragment(session, str(payload.get("key") or ""))
         return (
             row_html
@@ -223,16 +230,16 @@ def update(
                 kind, refresh=refresh_targets(kind), active=str(payload.get("key") or ""), new=new_id
             )
         )
-    if kind in ("task", "compact_started", "compact_completed", "compact_stale", "compact_failed"):
+    if kind in TASK_CHANGED:
         return (
             task_fragment(session, task_id if isinstance(task_id, int) else None)
             + header_fragment(session, can_act)
             + signal_fragment(kind, refresh=refresh_targets(kind))
         )
-    if kind == "active_node":
+    if kind == LiveKind.ACTIVE_NODE:
         return header_fragment(session, can_act) + signal_fragment(
             kind, refresh=refresh_targets(kind), active=str(payload.get("key") or "")
         )
-    if kind == "run":
+    if kind == LiveKind.RUN:
         return signal_fragment(kind, refresh=refresh_targets(kind))
     return ""

@@ -36,6 +36,13 @@ class NodeView:
         return f"{n.kind} · {n.role}" if n.role else n.kind
 
     @property
+    def what(self) -> str:
+        """What a node without content blocks records (a thinking-level or model change, a label),
+        in a line; empty for messages, whose content is the blocks."""
+        n = self.node
+        return "" if n.kind == "message" else preview(n.kind, n.role, n.content, n.data, 400)
+
+    @property
     def hx_trigger(self) -> str:
         return NODE_VIEW.hx_trigger
 

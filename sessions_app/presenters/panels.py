@@ -25,6 +25,7 @@ from django.http import HttpRequest
 
 from sessions_app import store
 from sessions_app.compaction import resolve_threshold
+from sessions_app.compaction.vocabulary import LiveKind
 from sessions_app.models import Session
 from sessions_app.params import Params
 from sessions_app.presenters.charts import X_AXES, build_charts
@@ -40,9 +41,17 @@ EVENT_LIMIT = 300
 RUN_LIMIT = 200
 
 # Live message kinds, grouped by what they change.
-PATH_CHANGED = frozenset({"node_appended", "active_node", "compact_completed"})
-TASK_CHANGED = frozenset({"task", "compact_started", "compact_completed", "compact_stale", "compact_failed"})
-RUN_ENDED = frozenset({"run"})
+PATH_CHANGED = frozenset({LiveKind.NODE_APPENDED, LiveKind.ACTIVE_NODE, LiveKind.COMPACT_COMPLETED})
+TASK_CHANGED = frozenset(
+    {
+        LiveKind.TASK,
+        LiveKind.COMPACT_STARTED,
+        LiveKind.COMPACT_COMPLETED,
+        LiveKind.COMPACT_STALE,
+        LiveKind.COMPACT_FAILED,
+    }
+)
+RUN_ENDED = frozenset({LiveKind.RUN})
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,7 +153,7 @@ def views_refreshed_by(kind: str) -> list[str]:
 
 # The tree: new nodes arrive as rows of their own (presenters/live.py); a switch of the active node
 # re-draws it, since the active path may now run through rows that are not loaded.
-TREE_VIEW = live_view("tree", refresh_on={"active_node"})
+TREE_VIEW = live_view("tree", refresh_on={LiveKind.ACTIVE_NODE})
 # The node pane says whether its node is the active node, on the active path or off it: every
 # message that moves the active node changes that.
 NODE_VIEW = live_view("node", refresh_on=PATH_CHANGED, refresh_delay_ms=300)
@@ -181,7 +190,7 @@ def _cut(request: HttpRequest, session: Session) -> dict[str, Any]:
 @panel(
     "charts",
     "Tokens",
-    refresh_on={"compact_completed", "compact_stale", "compact_failed", *RUN_ENDED},
+    refresh_on={LiveKind.COMPACT_COMPLETED, LiveKind.COMPACT_STALE, LiveKind.COMPACT_FAILED, *RUN_ENDED},
     refresh_delay_ms=600,
 )
 def _charts(request: HttpRequest, session: Session) -> dict[str, Any]:

@@ -13,7 +13,7 @@ from datetime import datetime
 from typing import Any, Final
 
 from sessions_app.compaction import Usage
-from sessions_app.compaction.vocabulary import ACTIVE_TASK_STATUSES, AgentRole, RunStatus
+from sessions_app.compaction.vocabulary import ACTIVE_TASK_STATUSES, AgentRole, EventType, RunStatus
 from sessions_app.models import CompactionEntry, CompactionTask, Event, Run
 from sessions_app.runtime.compact_fork import prompt as fork_prompt
 from sessions_app.selectors import compactions, nodes, runs
@@ -36,7 +36,7 @@ def event_row(e: Event) -> EventRow:
     """The event; a compact fork's prompts (shown once, in the Prompt section) are replaced by
     their length, so a big prompt is not on the page twice."""
     payload = e.payload
-    if e.type == "compact_started" and isinstance(payload, dict):
+    if e.type == EventType.COMPACT_STARTED and isinstance(payload, dict):
         payload = fork_prompt.shortened(payload)
     return EventRow(e.timestamp, e.type, payload)
 
@@ -162,7 +162,7 @@ class RunView:
 def stream_texts(events: list[Event] | Any, task_id: int | None = None) -> dict[str, str]:
     parts: dict[str, str] = {}
     for e in events:
-        if e.type != "compact_delta" or not isinstance(e.payload, dict):
+        if e.type != EventType.COMPACT_DELTA or not isinstance(e.payload, dict):
             continue
         if task_id is not None and e.payload.get("task_id") != task_id:
             continue
@@ -175,13 +175,13 @@ def run_view(run: Run) -> RunView:
     events = runs.run_events(run)
     calls = [call_of(*row) for row in nodes.model_call_rows(run)]
     task = compactions.task_of_fork(run)
-    started = next((e for e in events if e.type == "compact_started"), None)
+    started = next((e for e in events if e.type == EventType.COMPACT_STARTED), None)
     prompt = (
         fork_prompt.recorded(started.payload, run.session_id)
         if started is not None and isinstance(started.payload, dict)
         else None
     )
-    shown = [e for e in events if e.type != "compact_delta"]
+    shown = [e for e in events if e.type != EventType.COMPACT_DELTA]
     compaction = compactions.entry_of_fork(run, task) if run.agent.role == AgentRole.FORK else None
     view = RunView(
         run,

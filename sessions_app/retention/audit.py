@@ -28,7 +28,7 @@ from sessions_app.compaction.vocabulary import FactKind
 from .facts import ALL_KINDS, Fact, extract_facts
 from .phrases import message_text, normalize, stems
 
-AUDIT_VERSION: Final = 2  # stored audits of an older version are recomputed when read
+AUDIT_VERSION: Final = 3  # stored audits of an older version are recomputed when read
 WORD_SHARE: Final = 0.6  # of a sentence fact's content words that must share one line
 ANCHORED_WORD_SHARE: Final = 0.34  # when the fact's anchors (identifiers, numbers) are all there
 COMMAND_WORD_SHARE: Final = 0.8  # a command quoted in part still counts if nearly all of it is there
@@ -161,6 +161,8 @@ def weight(fact: Fact) -> int:
         return 3 if fact.resolved_by is None else 2
     if fact.kind == FactKind.COMMAND:
         return 2 if fact.failed else 1
+    if fact.kind == FactKind.REQUEST and not fact.is_open_request:
+        return 1  # done: context, no longer the work
     return _WEIGHTS.get(fact.kind, 1)
 
 

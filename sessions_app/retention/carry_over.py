@@ -48,7 +48,12 @@ def carry_over(prep: Preparation, payload: CompactionPayload, auditor: Auditor |
     caller has one already; the carried kinds are what the guard acts on either way."""
     auditor = auditor or carried_auditor(prep)
     before = auditor.audit(payload.summary)
-    lost = [f for f in before.lost() if f.kind in CARRIED_KINDS]
+    # A finished request is history, not something to carry as still wanted.
+    lost = [
+        f
+        for f in before.lost()
+        if f.kind in CARRIED_KINDS and (f.kind != FactKind.REQUEST or f.is_open_request)
+    ]
     if not lost:
         return Guarded(payload, before, None)
     block = "\n".join(

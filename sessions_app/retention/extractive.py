@@ -18,7 +18,8 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from sessions_app.compaction import sections as S
-from sessions_app.compaction.messages import MESSAGE, USER, Entry
+from sessions_app.compaction.fileops import format_file_lists
+from sessions_app.compaction.messages import ASSISTANT, MESSAGE, USER, Entry
 from sessions_app.compaction.prepare import Preparation
 from sessions_app.compaction.prompts import DEFAULT_SECTIONS, PI_SECTIONS, TURN_PREFIX_SECTIONS
 from sessions_app.compaction.summary import (
@@ -32,8 +33,9 @@ from sessions_app.compaction.validate import CompactionPayload
 from sessions_app.compaction.vocabulary import FactKind
 
 from .fact import Fact
+from .facts import FAILED_BEFORE, FIXED_BY, MEASURED, REPORTED, asked_question, in_reply
 from .facts import extract_facts as _extract
-from .findings import FINAL
+from .findings import FINAL, reports
 from .phrases import (
     anchor_tokens,
     clip,
@@ -46,10 +48,15 @@ from .phrases import (
     sentences,
     stems,
 )
+from .shell import command_parts, core, only_reads
+from .tool_outcomes import command_of, command_spellings, is_shell_tool
 
-TARGET_TOKENS: Final = 3200  # the history part; well inside the reserve of any sane setting
+SUMMARY_TOKENS: Final = 3800  # the whole summary at most (issue 30: 4,000), prefix and file lists in
+MIN_HISTORY_TOKENS: Final = 1500  # however long the file lists are
 PREFIX_TARGET_TOKENS: Final = 600
 _ITEM_CHARS: Final = 300
+_FINDING_CHARS: Final = 500  # a finding is a paragraph of the assistant's answer (findings.py)
+_REQUEST_CHARS: Final = 600  # the request of a split turn, in full as far as it goes
 
 
 # Priorities for trimming (docs/compaction.md, rule U4): lower goes first, oldest first within one.
@@ -68,10 +75,7 @@ _HOW_TO = re.compile(
     r"dotnet|bazel|just|uv run|poetry run|python -m|bench)\b"
 )
 _SLASH = re.compile(r"^\s*/\S+\s*$")
-_READ_ONLY = re.compile(
-    r"^(?:cd\s+\S+\s*&&\s*)*(?:grep|rg|ls|cat|head|tail|wc|find|echo|pwd|which|tree|stat|file|du|df|ss|ps|"
-    r"sed -n|awk|less|git (?:status|log|diff|show|branch|remote))\b"
-)
+PREFIX_COMMANDS: Final = 3  # of the MAX_COMMANDS, at most this many in a split turn's prefix
 
 
 @dataclass(slots=True)
@@ -80,12 +84,21 @@ class _Items:
 
     by_kind: dict[str, list[tuple[str, int]]] = field(default_factory=dict)
     _seen: set[str] = field(default_factory=set)
+    _order: dict[str, int] = field(default_factory=dict)  # item -> when it was added (oldest first)
+    # Every spelling of the commands the span ran (whole lines and their parts): a line quoting one
+    # is a command line (docs/retention.md, "Commands").
+    commands: set[str] = field(default_factory=set)
 
-    def add(self, kind: str, item: str, priority: int = WORK) -> None:
-        item = clip(item, _ITEM_CHARS)
+    def ran(self, command: str) -> None:
+        for c in (command, *command_parts(command)):
+            self.commands.update(s for s in command_spellings(c) if len(s) >= 6)
+
+    def add(self, kind: str, item: str, priority: int = WORK, chars: int = _ITEM_CHARS) -> None:
+        item = clip(item, chars)
         key = normalize(item).strip(" .")
         if item and key not in self._seen:
             self._seen.add(key)
+            self._order.setdefault(item, len(self._order))
             self.by_kind.setdefault(kind, []).append((item, priority))
 
     def extend(self, kind: str, items: Sequence[str], priority: int = WORK) -> None:
@@ -99,16 +112,19 @@ class _Items:
         self.by_kind[kind] = [(i, p) for i, p in self.by_kind.get(kind, []) if keep(i)]
 
     def drop_one(self) -> bool:
-        """Drop the oldest item of the lowest priority below KEEP; False when none is left."""
-        best: tuple[int, str, int] | None = None
+        """Drop the oldest item of the lowest priority below KEEP, whatever its section; False
+        when none is left."""
+        best: tuple[int, int, str, int] | None = None
         for kind, entries in self.by_kind.items():
-            for index, (_, priority) in enumerate(entries):
-                if priority < KEEP and (best is None or priority < best[0]):
-                    best = (priority, kind, index)
-                    break
+            for index, (item, priority) in enumerate(entries):
+                if priority >= KEEP:
+                    continue
+                rank = (priority, self._order.get(item, 0), kind, index)
+                if best is None or rank[:2] < best[:2]:
+                    best = rank
         if best is None:
             return False
-        del self.by_kind[best[1]][best[2]]
+        del self.by_kind[best[2]][best[3]]
         return True
 
 
@@ -131,15 +147,62 @@ def _named(text: str) -> bool:
 
 
 def _error_line(f: Fact) -> str:
+    """An error's salient line and, once fixed, its fix: what the assistant said of it, else the
+    files changed in between. The command it came from is not repeated (the command lines list
+    it with its latest status, and they are capped at MAX_COMMANDS: docs/retention.md)."""
+    source, _, why = f.detail.partition(f"; {FIXED_BY}")
+    shown = "" if "`" in source else f" ({source})"
     if f.resolved_by is not None:
-        fix = f"; fix: {', '.join(clip(x, 80) for x in f.fix[:3])}" if f.fix else ""
-        return f"Fixed: {f.text} ({f.detail}{fix}; passed at node {f.resolved_by})"
-    return f"{f.text} ({f.detail})"
+        changed = [x for x in f.fix if not x.startswith("`")][:3]
+        if why:
+            fix = f" (fix: {clip(why, 200)})"
+        elif changed:
+            fix = f" (fixed by: {', '.join(clip(x, 80) for x in changed)})"
+        else:
+            fix = " (fixed later)"
+        return f"Fixed: {f.text}{shown}{fix}"
+    return f"{f.text}{shown}"
 
 
 def _command_line(f: Fact) -> str:
-    status = f"exit {f.exit_code}" if f.exit_code is not None else f.detail
-    return f"Ran `{f.text}` ({status})"
+    status = f"exit {f.exit_code}" if f.exit_code is not None else f.detail.split(";")[0]
+    before = f"; {FAILED_BEFORE}" if FAILED_BEFORE in f.detail else ""
+    return f"Ran `{f.text}` ({status}{before})"
+
+
+_FAILING = re.compile(r"\((?:exit [1-9]\d*|exit -\d+|failed|no result)\)$")
+
+
+def _command_rank(line: str) -> int:
+    """Which command lines a summary keeps first (docs/retention.md, "Commands"): what still
+    fails, then what failed and passed later (how an error was fixed), then how to build, run or
+    test the project, then other changes."""
+    if _FAILING.search(line):
+        return 0
+    if FAILED_BEFORE in line:
+        return 1
+    return 2 if _HOW_TO.search(line.removeprefix("Ran `").split("`")[0]) else 3
+
+
+def _quoting(items: _Items) -> int:
+    """Items outside the command lines that quote one of those commands (a user's sentence
+    naming a command, a finding): they count against MAX_COMMANDS as well."""
+    spelled = items.commands
+    if not spelled:
+        return 0
+    return sum(
+        1
+        for kind, entries in items.by_kind.items()
+        if kind != COMMANDS
+        for item, _ in entries
+        if any(s in item for s in spelled)
+    )
+
+
+def _chosen_commands(lines: list[str], n: int) -> list[str]:
+    """The `n` command lines to show, by rank and then the latest first, in their order."""
+    ranked = sorted(range(len(lines)), key=lambda i: (_command_rank(lines[i]), -i))[:n]
+    return [lines[i] for i in sorted(ranked)]
 
 
 def _fact_items(
@@ -159,21 +222,28 @@ def _fact_items(
     for f in facts:
         kind = f.kind
         if kind == FactKind.CONSTRAINT:
-            items.add(S.CONSTRAINTS, f.text, KEEP)
+            items.add(S.CONSTRAINTS, f.text, KEEP, _FINDING_CHARS)  # a rule with its reason
         elif kind == FactKind.DECISION:
             items.add(S.DECISIONS, f.text, CONTEXT)
         elif kind == FactKind.FINDING:
             # A turn's answer says where the work stands; a sentence between tool calls is a
             # finding on the way, trimmed before it (docs/retention.md, "Summaries").
-            items.add(state, f.text, WORK if f.detail == FINAL and _named(f.text) else MENTION)
+            rank = WORK if f.detail == FINAL and _named(f.text) else MENTION
+            items.add(state, f.text, rank, _FINDING_CHARS)
+        elif kind == FactKind.ERROR and f.detail == REPORTED:
+            items.add(critical, f"User reported: {f.text}", CONTEXT)
         elif kind == FactKind.ERROR:
             items.add(done if f.resolved_by is not None else blocked, _error_line(f), CONTEXT)
         elif kind == FactKind.COMMAND:
+            items.ran(f.text)
             # Commands only when they failed, changed something or build/run/test the project.
             if f.failed:
                 items.add(commands, _command_line(f), CONTEXT)
-            elif not _READ_ONLY.match(f.text):
+            elif not only_reads(f.text):
                 items.add(commands, _command_line(f), CONTEXT if _HOW_TO.search(f.text) else COMMAND)
+        elif kind == FactKind.VALUE and f.detail.startswith(MEASURED):
+            # A run's measurement; its command is in the command lines (not quoted again).
+            items.add(critical, f"Measured: {f.text}", CONTEXT)
         elif kind == FactKind.VALUE:
             values.setdefault(f.detail, []).append(f.text)
         elif kind == FactKind.DENIED:
@@ -188,7 +258,16 @@ def _fact_items(
         line = f"User gave: {clip(context, 200)}" if context else ""
         if shown:
             line = f"{line} ({shown})" if line else f"User gave: {shown}"
-        items.add(critical, line, CONTEXT)
+        # Values outside the user's prose (pasted output, code) go before the ones they wrote.
+        items.add(critical, line, CONTEXT if context and not _pasted(context) else MENTION)
+
+
+_STACK_FRAME = re.compile(r"\bat \S+ \(\S+:\d+(?::\d+)?\)|[─│┌┐└┘━]{3}|^\s*\S+:\d+\s")
+
+
+def _pasted(sentence: str) -> bool:
+    """A sentence that is pasted output, not prose: stack frames, box drawing, a file:line dump."""
+    return _STACK_FRAME.search(sentence) is not None
 
 
 _CARRIED_CONSTRAINT = "User constraint: "
@@ -202,8 +281,8 @@ def _previous_priority(kind: str, item: str) -> int:
         return WORK if _named(item) else MENTION
     if item.startswith(("Mentioned: ", "User asked: ", "(earlier turn) ", "File: ")):
         return MENTION
-    if item.startswith("Ran `") and item.endswith("(exit 0)"):
-        return LOOKUP if _READ_ONLY.match(item.removeprefix("Ran `")) else COMMAND
+    if item.startswith("Ran `") and item.endswith(("(exit 0)", "(ok)")):
+        return LOOKUP if only_reads(item.removeprefix("Ran `")) else COMMAND
     if kind in (S.DONE, S.CRITICAL) and not item.startswith(
         ("Fixed: ", "Resolved later: ", "User gave: ", "Ran `")
     ):
@@ -227,8 +306,9 @@ def _merge_previous(items: _Items, previous: S.ParsedSummary, has_new_turns: boo
     ):
         for item in previous.items(kind):
             if item.startswith("Ran `"):
+                items.ran(item.removeprefix("Ran `").rsplit("` (", 1)[0])
                 # A command line of the previous summary: kept only as it would be now.
-                if not _READ_ONLY.match(item.removeprefix("Ran `")):
+                if not only_reads(item.removeprefix("Ran `")):
                     items.add(COMMANDS, item, _previous_priority(kind, item))
                 continue
             items.add(kind, item, _previous_priority(kind, item))
@@ -243,6 +323,8 @@ def _merge_previous(items: _Items, previous: S.ParsedSummary, has_new_turns: boo
     for item in previous.items(S.SUFFIX_CONTEXT):
         if item.startswith(_CARRIED_CONSTRAINT):
             items.add(S.CONSTRAINTS, item.removeprefix(_CARRIED_CONSTRAINT), KEEP)
+        elif item.startswith("Ran `"):
+            items.add(COMMANDS, item, _previous_priority(S.CRITICAL, item))
         elif not item.startswith("File: "):  # the file lists carry those
             items.add(S.CRITICAL, item, _previous_priority(S.CRITICAL, item))
     items.extend(S.DONE if has_new_turns else S.IN_PROGRESS, previous.items(S.IN_PROGRESS), WORK)
@@ -256,6 +338,12 @@ def _history_items(prep: Preparation, instructions: str | None) -> _Items:
     items = _Items()
     previous = S.parse_summary(prep.previous_summary)
     _merge_previous(items, previous, has_new_turns=bool(users))
+    for entry in (*prep.turn_prefix, *prep.kept):  # what the summary may quote from later on
+        for b in entry.content if entry.kind == MESSAGE else ():
+            if isinstance(b, dict) and b.get("type") == "tool_call" and is_shell_tool(str(b.get("name"))):
+                command = command_of(b.get("arguments"))
+                if command:
+                    items.ran(core(command))
     pi = prep.settings.is_pi
     tools = S.CRITICAL if pi else S.TOOLS
     files = S.CRITICAL if pi else S.FILES
@@ -268,7 +356,19 @@ def _history_items(prep: Preparation, instructions: str | None) -> _Items:
 
     # Constraints the user lifted in this span leave the list (docs/compaction.md, rule U3).
     lifted = [c.text for c in _of(facts, FactKind.CONSTRAINT) if is_reversal(c.text)]
-    items.remove(S.CONSTRAINTS, lambda old: not any(lifts(r, old) for r in lifted))
+    # A request that lifts a rule names what the rule named (facts.py, `_reverse`).
+    named = [
+        (r.text, {a for g in r.anchors for a in g})
+        for r in _of(facts, FactKind.REQUEST)
+        if is_reversal(r.text)
+    ]
+    items.remove(
+        S.CONSTRAINTS,
+        lambda old: (
+            not any(lifts(r, old) for r in lifted)
+            and not any(lifts(r, old) and any(n in old for n in names) for r, names in named)
+        ),
+    )
     # Blockers resolved in this span move to Done.
     resolved = [f for f in _of(facts, FactKind.ERROR) if f.resolved_by is not None]
     passed = [f"`{f.text}`" for f in _of(facts, FactKind.COMMAND) if not f.failed]
@@ -291,14 +391,28 @@ def _history_items(prep: Preparation, instructions: str | None) -> _Items:
         state=S.STATE,
         commands=COMMANDS,
     )
-    requests = _of(facts, FactKind.REQUEST)
+    # Finished requests are listed below, in the user's words; the open ones are the work to do.
+    requests = [r for r in _of(facts, FactKind.REQUEST) if r.is_open_request]
+    # Next steps of the previous summary that an answer of this span reports done are done.
+    answers = [f.text for f in facts if f.kind in (FactKind.FINDING, FactKind.DECISION) and f.detail == FINAL]
+    steps = items.get(S.NEXT)
+    items.remove(S.NEXT, lambda step: not any(reports(a, step) for a in answers))
+    for step in steps:
+        if step not in items.get(S.NEXT):
+            items.add(S.DONE, f"User asked: {step}", WORK)
     for r in requests:
         items.add(S.NEXT if is_deferred(r.text) else S.IN_PROGRESS, r.text, KEEP)
     # Finished turns: what the user asked, in their words (constraints are listed on their own).
+    # A finished request is said in the request's own sentences (its fact), not the whole message:
+    # pasted output and side remarks stay out.
     open_nodes = {r.node for r in requests if not is_deferred(r.text)}
+    done: dict[str, list[str]] = {}
+    for r in _of(facts, FactKind.REQUEST):
+        if not r.is_open_request:
+            done.setdefault(r.node, []).append(r.text)
     for u in users[1:] if not previous.items(S.GOAL) else users:
-        if u.key not in open_nodes:
-            asked = _asked(message_text(u))
+        if u.key not in open_nodes and u.key in done:
+            asked = _asked(" ".join(done[u.key]))
             if asked:
                 items.add(S.DONE, f"User asked: {asked}", WORK)
     listed = [*prep.read_files, *prep.modified_files]
@@ -321,7 +435,10 @@ def _prefix_items(prep: Preparation) -> _Items:
     items = _Items()
     users = _users(prep.turn_prefix)
     if users:
-        items.add(S.ORIGINAL_REQUEST, clip(message_text(users[0]), 600), KEEP)
+        # A short reply to the assistant's question means what the question asked.
+        before = [e for e in prep.summarize if e.kind == MESSAGE and e.role == ASSISTANT][-1:]
+        question = asked_question(before[0]) if before else ""
+        items.add(S.ORIGINAL_REQUEST, in_reply(message_text(users[0]), question), KEEP, _REQUEST_CHARS)
     _fact_items(
         items,
         facts,
@@ -331,7 +448,7 @@ def _prefix_items(prep: Preparation) -> _Items:
         done=S.EARLY_PROGRESS,
         blocked=S.SUFFIX_CONTEXT,
         state=S.EARLY_PROGRESS,
-        commands=S.SUFFIX_CONTEXT,
+        commands=COMMANDS,
     )
     # Repeated here so that a merge files them with the other constraints (`_merge_previous`).
     for f in _of(facts, FactKind.CONSTRAINT):
@@ -363,7 +480,9 @@ def with_state(layout: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str], ..
     return tuple(out)
 
 
-def _render(items: _Items, layout: tuple[tuple[str, str], ...]) -> str:
+def _render(items: _Items, layout: tuple[tuple[str, str], ...], commands: int = MAX_COMMANDS) -> str:
+    """The sections of `layout`; the latest `commands` command lines go with Critical Context (or,
+    in a split turn's prefix, with the context for the suffix)."""
     out: list[str] = []
     for name, _hint in layout:
         kind = S.heading_kind(name)
@@ -374,9 +493,9 @@ def _render(items: _Items, layout: tuple[tuple[str, str], ...]) -> str:
             continue
         marker = "1. " if kind == S.NEXT else "- "
         listed = items.get(kind or "")
-        if kind == S.CRITICAL:
-            # The latest runs of the commands worth repeating, at most MAX_COMMANDS of them.
-            listed = [*listed, *items.get(COMMANDS)[-MAX_COMMANDS:]]
+        if kind in (S.CRITICAL, S.SUFFIX_CONTEXT) and commands > 0:
+            # The latest runs of the commands worth repeating, at most MAX_COMMANDS in a summary.
+            listed = [*listed, *_chosen_commands(items.get(COMMANDS), commands - _quoting(items))]
         out.append(f"## {name}\n" + _lines(listed, marker))
     return "\n\n".join(out)
 
@@ -389,11 +508,11 @@ def _lines(items: list[str], marker: str) -> str:
     return "\n".join(marker + item for item in items)
 
 
-def _fit(items: _Items, layout: tuple[tuple[str, str], ...], budget: int) -> str:
+def _fit(items: _Items, layout: tuple[tuple[str, str], ...], budget: int, commands: int) -> str:
     """Render, dropping the least useful items until the text fits `budget` tokens."""
-    text = _render(items, layout)
+    text = _render(items, layout, commands)
     while count_text(text) > budget and items.drop_one():
-        text = _render(items, layout)
+        text = _render(items, layout, commands)
     return text
 
 
@@ -402,13 +521,26 @@ def extractive_texts(prep: Preparation, instructions: str | None = None) -> tupl
     split = prep.is_split_turn and bool(prep.turn_prefix_messages)
     layout = with_state(PI_SECTIONS if prep.settings.is_pi else DEFAULT_SECTIONS)
     history: str | None = None
-    if not (split and not prep.summarize_messages):
-        budget = min(TARGET_TOKENS, history_max_tokens(prep.settings.reserve_tokens, pi=prep.settings.is_pi))
-        history = _fit(_history_items(prep, instructions), layout, max(budget, 200))
     prefix: str | None = None
+    # The prefix's command lines count against the summary's MAX_COMMANDS.
+    prefix_commands = 0
     if split:
+        items = _prefix_items(prep)
+        prefix_commands = min(PREFIX_COMMANDS, len(items.get(COMMANDS)))
         budget = min(PREFIX_TARGET_TOKENS, turn_prefix_max_tokens(prep.settings.reserve_tokens))
-        prefix = _fit(_prefix_items(prep), TURN_PREFIX_SECTIONS, max(budget, 100))
+        prefix = _fit(items, TURN_PREFIX_SECTIONS, max(budget, 100), prefix_commands)
+    if not (split and not prep.summarize_messages):
+        # What the prefix and the file lists leave of the summary's bound goes to the history.
+        rest = (
+            SUMMARY_TOKENS
+            - count_text(prefix or "")
+            - count_text(format_file_lists(prep.read_files, prep.modified_files))
+        )
+        target = max(MIN_HISTORY_TOKENS, rest)
+        budget = min(target, history_max_tokens(prep.settings.reserve_tokens, pi=prep.settings.is_pi))
+        history = _fit(
+            _history_items(prep, instructions), layout, max(budget, 200), MAX_COMMANDS - prefix_commands
+        )
     return history, prefix
 
 

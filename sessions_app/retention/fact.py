@@ -3,8 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
 
 from sessions_app.compaction.vocabulary import FactKind
+
+# A request's detail: still to do at the cut, or asked in a turn that ended (the assistant answered
+# and the user went on).
+OPEN: Final = "open at the cut"
+DONE: Final = "done (its turn ended)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,3 +33,7 @@ class Fact:
     # Set for commands: the exit status of the last run (None when unknown).
     exit_code: int | None = None
     failed: bool = False
+
+    @property
+    def is_open_request(self) -> bool:
+        return self.kind == FactKind.REQUEST and self.detail != DONE

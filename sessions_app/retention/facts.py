@@ -32,13 +32,15 @@ from sessions_app.compaction.messages import (
 from sessions_app.compaction.vocabulary import FactKind
 
 from .digest import Said, digest
-from .fact import Fact
-from .findings import assistant_facts, subagent_facts
+from .fact import DONE, OPEN, Fact
+from .findings import FINAL, assistant_facts, reports, subagent_facts
 from .phrases import (
     anchor_tokens,
     clip,
+    is_deferred,
     is_reversal,
     lifts,
+    line_sentences,
     message_text,
     normalize,
     path_alternatives,
@@ -47,6 +49,7 @@ from .phrases import (
     text_paths,
     user_values,
 )
+from .shell import command_parts, core, only_reads
 from .tool_outcomes import (
     artifact_refs,
     command_of,
@@ -57,6 +60,7 @@ from .tool_outcomes import (
     is_failure,
     is_shell_tool,
     is_subagent_tool,
+    measured_lines,
     result_text,
     salient_line,
     tool_base,
@@ -73,6 +77,7 @@ class _Call:
     name: str
     args: dict[str, Any]
     result: Entry | None = None
+    said: str = ""  # the text of the assistant message that made the call
 
     @property
     def command(self) -> str | None:
@@ -91,7 +96,7 @@ class _Call:
     @property
     def label(self) -> str:
         command = self.command
-        return f"`{command}`" if command else f"{self.name}({clip(self.target, 100)})"
+        return f"`{core(command)}`" if command else f"{self.name}({clip(self.target, 100)})"
 
     @property
     def modifies(self) -> bool:
@@ -104,11 +109,15 @@ class _Call:
         )
 
 
+_DIGITS = re.compile(r"\d[\d,.]*")
+
+
 @dataclass(slots=True)
 class _Walk:
     kinds: frozenset[FactKind]
     facts: list[Fact] = field(default_factory=list)
     seen: set[tuple[FactKind, str]] = field(default_factory=set)
+    shapes: dict[str, Fact] = field(default_factory=dict)  # a finding's text, digits aside -> it
 
     def wants(self, *kinds: FactKind) -> bool:
         return any(k in self.kinds for k in kinds)
@@ -117,9 +126,19 @@ class _Walk:
         if fact.kind not in self.kinds:
             return
         k = (fact.kind, normalize(key if key is not None else fact.text))
-        if k not in self.seen:
-            self.seen.add(k)
-            self.facts.append(fact)
+        if k in self.seen:
+            return
+        self.seen.add(k)
+        if fact.kind in (FactKind.FINDING, FactKind.DECISION):
+            # A status said again with new numbers ("22 tests pass", later "25 tests pass") is one
+            # fact, the latest (docs/retention.md, "Facts by structure").
+            shape = _DIGITS.sub("#", k[1])
+            if shape != k[1]:
+                old = self.shapes.get(shape)
+                if old is not None and old in self.facts:
+                    self.facts.remove(old)
+                self.shapes[shape] = fact
+        self.facts.append(fact)
 
 
 def _calls(entries: Iterable[Entry]) -> list[_Call]:
@@ -133,10 +152,14 @@ def _calls(entries: Iterable[Entry]) -> list[_Call]:
             continue
         if e.role == ASSISTANT:
             waiting = []
+            said: str | None = None
             for b in e.content:
                 if isinstance(b, dict) and b.get("type") == "tool_call":
                     args = b.get("arguments")
-                    call = _Call(e.key, str(b.get("name") or ""), args if isinstance(args, dict) else {})
+                    said = message_text(e) if said is None else said
+                    call = _Call(
+                        e.key, str(b.get("name") or ""), args if isinstance(args, dict) else {}, said=said
+                    )
                     calls.append(call)
                     waiting.append(call)
                     if isinstance(b.get("id"), str):
@@ -157,22 +180,38 @@ def _calls(entries: Iterable[Entry]) -> list[_Call]:
 
 def _same_target(a: _Call, b: _Call) -> bool:
     if a.command and b.command:
-        return a.command == b.command or a.command.split()[:2] == b.command.split()[:2]
+        return (
+            a.command == b.command
+            or a.command.split()[:2] == b.command.split()[:2]
+            or core(a.command) in command_parts(b.command)  # `a` ran again inside `x && a`
+        )
     return tool_base(a.name) == tool_base(b.name) and a.target == b.target
 
 
-def _resolution(call: _Call, later: Iterable[_Call]) -> tuple[str | None, tuple[str, ...]]:
-    """The node of the first later success of the same call, and what was done in between."""
+def _resolution(call: _Call, later: Iterable[_Call]) -> tuple[str | None, tuple[str, ...], str]:
+    """The node of the first later success of the same call, what was done in between, and what
+    the assistant said while doing it (the first call after the failure, and each change): the
+    fix's explanation (docs/retention.md, "Errors and their fixes")."""
     between: list[str] = []
+    why: list[str] = []
+    first = True
     for other in later:
         if other.result is None:
             continue
         ok = not is_failure(other.result)
         if ok and _same_target(call, other):
-            return other.result.key, tuple(dict.fromkeys(between))[:4]
+            return other.result.key, tuple(dict.fromkeys(between))[:4], clip(" ".join(why), _WHY_CHARS)
+        if first or (ok and other.modifies):
+            # The narration of a fix is the point here, "Replacing it with map_or(true, …):" too.
+            why += [s for s in sentences(other.said) if len(stems(s)) >= _WHY_WORDS and s not in why]
+        first = False
         if ok and other.modifies:
             between.append(other.label if other.command else f"changed {clip(other.target, 100)}")
-    return None, ()
+    return None, (), ""
+
+
+_WHY_CHARS: Final = 300
+_WHY_WORDS: Final = 3  # content words of a sentence that explains a fix
 
 
 ALL_KINDS: Final = frozenset(FactKind)
@@ -192,7 +231,23 @@ def extract_facts(
     nodes = {f.node for f in walk.facts}
     order = {e.key: i for i, e in enumerate(span) if e.key in nodes}
     walk.facts.sort(key=lambda f: order.get(f.node, len(span)))
+    if any(f.kind == FactKind.REQUEST and f.detail == OPEN for f in walk.facts):
+        _finished_later(walk, span, after)
     return walk.facts
+
+
+def _finished_later(walk: _Walk, span: Sequence[Entry], after: Sequence[Entry]) -> None:
+    """A request still open when asked (deferred, or the turn going on) is done when a later
+    answer of the assistant reports it: an answer's paragraph that names what the request names
+    (its exact tokens) and shares most of its words (docs/retention.md, "Next Steps")."""
+    where = {e.key: i for i, e in enumerate([*span, *after])}
+    answers = [(where.get(f.node, -1), f.text) for f in assistant_facts([*span, *after]) if f.detail == FINAL]
+    for i, f in enumerate(walk.facts):
+        if f.kind != FactKind.REQUEST or f.detail != OPEN or not is_deferred(f.text):
+            continue  # the request of the turn going on at the cut is the work in progress
+        at = where.get(f.node, len(where))
+        if any(j > at and reports(text, f.text) for j, text in answers):
+            walk.facts[i] = replace(f, detail=DONE)
 
 
 def _all_call_facts(walk: _Walk, span: Sequence[Entry], after: Sequence[Entry]) -> None:
@@ -219,6 +274,7 @@ def _conversation_facts(walk: _Walk, span: Sequence[Entry], after: Sequence[Entr
         first_after is None or not (first_after.kind == MESSAGE and first_after.role == USER)
     )
     constraints: dict[str, Fact] = {}  # by normalized text: one per wording, in order
+    question = ""  # the assistant's last message when it asked the user something
     for e in span:
         if e.kind != MESSAGE:
             continue
@@ -227,54 +283,223 @@ def _conversation_facts(walk: _Walk, span: Sequence[Entry], after: Sequence[Entr
             if not d.spoke:
                 continue
             is_last = last_open and e is users[-1]
-            if d.said or is_last or user_text:  # else the message holds nothing wanted
-                _user_facts(walk, e, d.said, is_last, constraints, user_text)
-        elif e.role == ASSISTANT and assistants:
-            text = message_text(e)
+            # Else the message holds nothing wanted (a finished turn's request needs its text).
+            if d.said or is_last or user_text or walk.wants(FactKind.REQUEST):
+                _user_facts(walk, e, d.said, is_last, constraints, user_text, question)
+            question = ""
+            continue
+        if e.role == ASSISTANT and walk.wants(FactKind.REQUEST):
+            question = asked_question(e)
+        if e.role == ASSISTANT and assistants:
             if walk.wants(FactKind.DECISION, FactKind.FINDING):
                 for fact in assistant_facts((e,)):
                     walk.add(fact)
+            # A file is a fact when a tool changed it and the assistant said what of it; every
+            # file read or changed is listed by the plan's file lists (docs/retention.md, "Files").
             for call in e.content:
-                if isinstance(call, dict) and call.get("type") == "tool_call":
+                if isinstance(call, dict) and call.get("type") == "tool_call" and _changes(call):
                     for path in file_args(call.get("arguments")):
-                        walk.add(Fact(FactKind.FILE, path, e.key, (path_alternatives(path),)))
-            for path in text_paths(text):
-                walk.add(Fact(FactKind.FILE, path, e.key, (path_alternatives(path),)))
+                        said = _described(path, e, span)
+                        if said:
+                            fact = Fact(FactKind.FILE, path, e.key, (path_alternatives(path),), detail=said)
+                            walk.add(fact)
     for c in constraints.values():
         if c.detail != "reversed":
             walk.add(c)
 
 
+_CHANGING_TOOLS: Final = frozenset({"write", "edit", "multiedit", "apply_patch", "str_replace", "create"})
+
+
+def _changes(call: dict[str, Any]) -> bool:
+    return tool_base(str(call.get("name") or "")) in _CHANGING_TOOLS
+
+
+def _described(path: str, at: Entry, span: Sequence[Entry]) -> str:
+    """What the assistant said of a changed file: its sentences naming the file, from the message
+    that changed it to the end of that turn (the turn's answer usually says what changed)."""
+    name = path.rstrip("/").rsplit("/", 1)[-1]
+    found: list[str] = []
+    started = False
+    for e in span:
+        if e is at:
+            started = True
+        if not started or e.kind != MESSAGE:
+            continue
+        if e.role == USER:
+            break
+        if e.role == ASSISTANT:
+            found += [s for s in sentences(message_text(e)) if name in s and len(stems(s)) >= 3]
+    return clip(" ".join(dict.fromkeys(found)), 300)
+
+
+def asked_question(e: Entry) -> str:
+    """The text of an assistant message that ends by asking the user something, else ""."""
+    text = message_text(e).strip()
+    return text if text.endswith("?") else ""
+
+
+def in_reply(text: str, question: str) -> str:
+    """A short answer ("yeah, do it all") means what the question it answers asked: the two
+    together (docs/retention.md, "Facts by structure")."""
+    if not question or len(text.strip()) > _REPLY_CHARS:
+        return text
+    return f"{text.strip()} (in reply to: {clip(question, _QUESTION_CHARS)})"
+
+
+_REPLY_CHARS: Final = 80
+_QUESTION_CHARS: Final = 300
+
+
 def _user_facts(
-    walk: _Walk, e: Entry, said: Sequence[Said], is_last: bool, constraints: dict[str, Fact], with_text: bool
+    walk: _Walk,
+    e: Entry,
+    said: Sequence[Said],
+    is_last: bool,
+    constraints: dict[str, Fact],
+    with_text: bool,
+    question: str = "",
 ) -> None:
     """`said`: the message's sentences that read as a constraint or a request (the others add
     no constraint or request); its text is read only for the last request and for `with_text`."""
     key = e.key
     requests: list[str] = []
-    for item in said:
+    lines = line_sentences(message_text(e)) if len(said) > 1 or not is_last else []
+    for item in _joined_constraints(said, lines):
         s, reading = item.text, item.reading
         deferred_request = reading.deferred and reading.request
         if reading.constraint and not deferred_request:
-            fact = Fact(FactKind.CONSTRAINT, clip(s), key, anchor_tokens(s), stems(s))
+            fact = Fact(FactKind.CONSTRAINT, clip(s, _JOINED_CHARS + 100), key, anchor_tokens(s), stems(s))
             if is_reversal(s):
                 _reverse(constraints, fact)
             constraints.setdefault(normalize(fact.text), fact)
+        elif reading.request and is_reversal(s):
+            # A request can lift an earlier rule too ("they are fine with the breaking change after
+            # all, so change `parse_line`"), when it names what the rule named.
+            _reverse(constraints, Fact(FactKind.REQUEST, s, key, anchor_tokens(s)), named=True)
         if reading.request and (reading.deferred or is_last):
             requests.append(s)
     text = message_text(e) if is_last or with_text else ""
     if is_last and not requests and not any(item.reading.constraint for item in said):
-        requests = [clip(text, 400)]  # the turn's request, whatever its wording
+        requests = [in_reply(clip(text, 400), question)]  # the turn's request, whatever its wording
     for r in requests:
-        walk.add(Fact(FactKind.REQUEST, clip(r), key, anchor_tokens(r), stems(r), detail="open at the cut"))
+        if _CONTINUES.match(r) and not anchor_tokens(r) and not text_paths(r):
+            # "We will fix both parsers together later" names nothing and goes on from the
+            # sentence before it, which says what; an imperative ("Later: add X") stands alone.
+            r = _with_previous(r, lines or line_sentences(message_text(e)))
+        walk.add(
+            Fact(FactKind.REQUEST, clip(r, _JOINED_CHARS + 300), key, anchor_tokens(r), stems(r), detail=OPEN)
+        )
+    if not is_last:
+        # A finished turn's request: what the user asked, done since (its own fact, so a summary
+        # can say it was done; docs/retention.md, "Facts by structure").
+        asked = {item.text for item in said}
+        done = [
+            _with_next(item.text, lines, asked)
+            for item in said
+            if item.reading.request and not item.reading.deferred
+        ]
+        if not done and not said:
+            done = [in_reply(t, question) for t in _statement(text or message_text(e))]
+        for r in done:
+            walk.add(
+                Fact(FactKind.REQUEST, clip(r, _JOINED_CHARS), key, anchor_tokens(r), stems(r), detail=DONE)
+            )
+    if walk.wants(FactKind.ERROR) and with_text and _TRACE.search(text):
+        # The user pasted a failure (a stack trace, a traceback): its salient line is an error.
+        line = salient_line(text)
+        if line:
+            walk.add(Fact(FactKind.ERROR, line, key, anchor_tokens(line)[:3], stems(line), detail=REPORTED))
     if walk.wants(FactKind.VALUE):
         values = user_values(text)
-        lines = sentences(text) if values else []
+        given = sentences(text) if values else []
         for value in values:
-            walk.add(Fact(FactKind.VALUE, value, key, ((value,),), detail=_context(lines, value)))
+            walk.add(Fact(FactKind.VALUE, value, key, ((value,),), detail=_context(given, value)))
     if walk.wants(FactKind.FILE):
-        for path in text_paths(text):
+        for path in text_paths(text):  # a file the user names is one they care about
             walk.add(Fact(FactKind.FILE, path, key, (path_alternatives(path),)))
+
+
+_JOINED_CHARS: Final = 400  # a user's sentence with the one that explains it, up to about this
+
+
+def _joined_constraints(said: Sequence[Said], lines: list[list[str]]) -> list[Said]:
+    """A rule asked as a question and the statement right after it in its paragraph that reads as
+    a constraint too are one constraint: the rule and its reason ("Could the JSON stay as it is?
+    The extension parses it and I don't want a new release of it."). Rules stated one after the
+    other stay apart."""
+    if len(said) < 2 or not lines:
+        return list(said)
+    place = {s: (i, j) for i, line in enumerate(lines) for j, s in enumerate(line)}
+    out: list[Said] = []
+    last: tuple[int, int] | None = None  # where the last sentence of out[-1] stands
+    for item in said:
+        here = place.get(item.text)
+        prev = out[-1] if out else None
+        if (
+            prev is not None
+            and here is not None
+            and last is not None
+            and prev.reading.constraint
+            and prev.text.rstrip().endswith("?")
+            and item.reading.constraint
+            and not item.reading.request
+            and not item.text.rstrip().endswith("?")
+            and here == (last[0], last[1] + 1)
+            and len(prev.text) + len(item.text) < _JOINED_CHARS
+        ):
+            out[-1] = Said(f"{prev.text} {item.text}", prev.reading)
+        else:
+            out.append(item)
+        last = here
+    return out
+
+
+def _with_next(sentence: str, lines: list[list[str]], said: set[str]) -> str:
+    """A request with the sentence that follows it in its paragraph ("Could we weight the title
+    more? I'd guess ten to one."), unless that one is a request or constraint of its own."""
+    for line in lines:
+        if sentence in line:
+            i = line.index(sentence)
+            after = line[i + 1] if i + 1 < len(line) else ""
+            if after and after not in said and len(sentence) + len(after) < _JOINED_CHARS:
+                return f"{sentence} {after}"
+    return sentence
+
+
+# A pasted trace: a JavaScript/Java stack frame, a Python traceback's header or frame.
+_TRACE = re.compile(
+    r"^\s+at \S+ \(?\S+:\d+(?::\d+)?\)?\s*$|^Traceback \(most recent call last\)|"
+    r"^\s+File \"[^\"]+\", line \d+",
+    re.M,
+)
+REPORTED: Final = "reported by the user"  # the detail of an error the user pasted
+
+
+_CONTINUES = re.compile(r"(?:we|i|it|this|that|they|these|those|then|so)\b", re.I)
+
+
+def _with_previous(sentence: str, lines: list[list[str]]) -> str:
+    """A sentence with the one before it in its paragraph, when the two fit _JOINED_CHARS."""
+    for line in lines:
+        if sentence in line:
+            i = line.index(sentence)
+            if i > 0 and len(line[i - 1]) + len(sentence) < _JOINED_CHARS:
+                return f"{line[i - 1]} {sentence}"
+    return sentence
+
+
+def _statement(text: str) -> list[str]:
+    """What a message that reads as neither request nor constraint asked for: its first statement
+    that says something ("our themes need explicit tokens for X"), never a question or pasted
+    output (a message that long is mostly output)."""
+    if len(text) > _ASKED_CHARS:
+        return []
+    said = [s for s in sentences(text) if len(stems(s)) >= 3 and not s.rstrip().endswith("?")]
+    return said[:1]
+
+
+_ASKED_CHARS: Final = 600
 
 
 def _context(said: list[str], value: str) -> str:
@@ -284,9 +509,13 @@ def _context(said: list[str], value: str) -> str:
     return ""
 
 
-def _reverse(constraints: dict[str, Fact], reversal: Fact) -> None:
-    """Mark the earlier constraints a reversal lifts."""
+def _reverse(constraints: dict[str, Fact], reversal: Fact, *, named: bool = False) -> None:
+    """Mark the earlier constraints a reversal lifts; with `named`, only those naming one of the
+    exact things (identifiers, numbers, paths) the reversal names."""
+    names = {a for group in reversal.anchors for a in group}
     for i, old in constraints.items():
+        if named and not names & {a for group in old.anchors for a in group}:
+            continue
         if old.detail != "reversed" and lifts(reversal.text, old.text):
             constraints[i] = Fact(old.kind, old.text, old.node, old.anchors, old.words, detail="reversed")
 
@@ -308,9 +537,13 @@ def _call_facts(walk: _Walk, call: _Call, later: Iterable[_Call]) -> None:
         )
         return
     command = call.command
+    failed = False
     if command:
         code = exit_code(result) if result is not None else None
         failed = result is not None and is_failure(result) and not _no_match(command, result)
+    if command and (failed or not only_reads(command)):
+        # A command that only looked and succeeded is no fact: what it found is in the
+        # assistant's words (docs/retention.md, "Commands").
         status = (
             "no result"
             if result is None
@@ -320,9 +553,9 @@ def _call_facts(walk: _Walk, call: _Call, later: Iterable[_Call]) -> None:
             walk,
             Fact(
                 FactKind.COMMAND,
-                command,
+                core(command),
                 call.entry,
-                (command_spellings(command),),
+                (command_spellings(core(command)),),
                 detail=status,
                 exit_code=code,
                 failed=failed,
@@ -333,7 +566,7 @@ def _call_facts(walk: _Walk, call: _Call, later: Iterable[_Call]) -> None:
     text = result_text(result)
     if is_failure(result) and not _no_match(command, result):
         line = salient_line(text) or "(no output)"
-        resolved_by, fix = _resolution(call, later)
+        resolved_by, fix, why = _resolution(call, later)
         walk.add(
             Fact(
                 FactKind.ERROR,
@@ -341,11 +574,23 @@ def _call_facts(walk: _Walk, call: _Call, later: Iterable[_Call]) -> None:
                 result.key,
                 anchor_tokens(line)[:3],
                 stems(line),
-                detail=f"from {call.label}",
+                detail=f"from {call.label}" + (f"; {FIXED_BY}{why}" if why else ""),
                 resolved_by=resolved_by,
                 fix=fix,
             )
         )
+    elif command and not only_reads(command):
+        # What a run measured (a benchmark's timings, a size) is a value of its own.
+        for line in measured_lines(text):
+            walk.add(
+                Fact(
+                    FactKind.VALUE,
+                    line,
+                    result.key,
+                    anchor_tokens(line)[:3],
+                    detail=f"{MEASURED}{call.label}",
+                )
+            )
     elif is_subagent_tool(call.name) and text.strip():
         for found in subagent_facts(text, result.key, call.label):
             walk.add(replace(found, kind=FactKind.SUBAGENT))
@@ -362,6 +607,35 @@ def _no_match(command: str | None, result: Entry) -> bool:
     return command is not None and _SEARCH.match(command) is not None and exit_code(result) == 1
 
 
+FAILED_BEFORE: Final = "failed before"
+FIXED_BY: Final = "fixed by: "  # in an error's detail, what the assistant said of its fix
+MEASURED: Final = "measured by "  # the detail of a value read from a command's output
+
+
+def _supersede(walk: _Walk, fact: Fact) -> Fact | None:
+    """A command line that passed and runs every part of earlier ones (`a && b` after `a`)
+    replaces them, where the first of them stood (a rerun keeps its first place too): their
+    latest status is this one's. None when nothing was replaced."""
+    parts = set(command_parts(fact.text))
+    failed_before = False
+    first: int | None = None
+    kept: list[Fact] = []
+    for old in walk.facts:
+        if old.kind == FactKind.COMMAND and set(command_parts(old.text)) <= parts:
+            failed_before = failed_before or old.failed or FAILED_BEFORE in old.detail
+            if first is None:
+                first = len(kept)
+                fact = replace(fact, node=old.node)
+            continue
+        kept.append(old)
+    if first is None:
+        return None
+    detail = f"{fact.detail}; {FAILED_BEFORE}" if failed_before else fact.detail
+    kept.insert(first, replace(fact, detail=detail))
+    walk.facts[:] = kept
+    return kept[first]
+
+
 def _add_command(walk: _Walk, fact: Fact) -> None:
     """One fact per distinct command; a rerun updates its status (the latest run counts)."""
     if fact.kind not in walk.kinds:
@@ -369,16 +643,21 @@ def _add_command(walk: _Walk, fact: Fact) -> None:
     key = (FactKind.COMMAND, normalize(fact.text))
     if key not in walk.seen:
         walk.seen.add(key)
-        walk.facts.append(fact)
+        if fact.failed or _supersede(walk, fact) is None:
+            walk.facts.append(fact)
         return
     for i, old in enumerate(walk.facts):
         if old.kind == FactKind.COMMAND and normalize(old.text) == key[1]:
+            # A command that failed and passed later says how its error was fixed: kept in view.
+            detail = fact.detail
+            if not fact.failed and (old.failed or FAILED_BEFORE in old.detail):
+                detail = f"{fact.detail}; {FAILED_BEFORE}"
             walk.facts[i] = Fact(
                 old.kind,
                 old.text,
                 old.node,
                 old.anchors,
-                detail=fact.detail,
+                detail=detail,
                 exit_code=fact.exit_code,
                 failed=fact.failed,
             )

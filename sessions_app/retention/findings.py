@@ -20,7 +20,7 @@ from sessions_app.compaction.messages import ASSISTANT, MESSAGE, Entry
 from sessions_app.compaction.vocabulary import FactKind
 
 from .fact import Fact
-from .phrases import anchor_tokens, clip, is_decision, sentences, stems, text_paths
+from .phrases import anchor_tokens, clip, is_decision, line_sentences, stems, text_paths
 
 FINAL: Final = "turn's answer"  # detail of a fact from a turn's last message
 MIDWAY: Final = "between tool calls"
@@ -32,6 +32,9 @@ _ANNOUNCE = re.compile(
     r"first,? (?:let me|i'll)|okay|ok|great|perfect|good|alright)\b",
     re.I,
 )
+
+
+_HEADING = re.compile(r"#{1,6} ")
 
 
 def _has_calls(e: Entry) -> bool:
@@ -53,17 +56,49 @@ def says_something(sentence: str) -> bool:
     return len(stems(s)) >= MIN_WORDS and not s.endswith(":") and not _ANNOUNCE.match(s)
 
 
-def sentence_facts(text: str, node: str, detail: str, *, all_sentences: bool) -> Iterator[Fact]:
-    """The facts of one text: every sentence that says something when `all_sentences`, else only
-    those that name something exact."""
-    for s in sentences(text):
-        decision = is_decision(s)
-        if not decision and (not says_something(s) or s.rstrip().endswith("?")):
-            continue
-        if not decision and not all_sentences and (not exact(s) or len(stems(s)) < MIDWAY_WORDS):
-            continue
-        kind = FactKind.DECISION if decision else FactKind.FINDING
-        yield Fact(kind, clip(s, 300), node, anchor_tokens(s)[:3], stems(s), detail=detail)
+def sentence_facts(
+    text: str, node: str, detail: str, *, all_sentences: bool, paragraphs: bool | None = None
+) -> Iterator[Fact]:
+    """The facts of one text: the sentences that name something exact (a number, an identifier, a
+    path), each with the sentences of its paragraph that follow it and name nothing exact ("Raising
+    it fixes the slowness." goes on the sentence that named what "it" is); between tool calls
+    (`all_sentences` false) a sentence must also say more. A vague sentence that opens its
+    paragraph says nothing a colleague could act on and is left out, unless it is a decision."""
+    for line in line_sentences(text):
+        if _HEADING.match(line[0]):
+            continue  # a heading names a part of the answer; its paragraphs say what it holds
+        current: list[str] = []
+        decision = False
+        for s in line:
+            said = says_something(s) and not s.rstrip().endswith("?")
+            # An answer's paragraph (a turn's or a sub-agent's) is one fact.
+            joins = (all_sentences if paragraphs is None else paragraphs) or not exact(s)
+            if current and joins and said and len(" ".join(current)) < _JOINED_CHARS:
+                current.append(s)
+                decision = decision or is_decision(s)
+                continue
+            if current:
+                yield _fact(current, node, detail, decision)
+                current = []
+            decision = is_decision(s)
+            if not decision and not (said and exact(s)):
+                continue
+            if not decision and not all_sentences and len(stems(s)) < MIDWAY_WORDS:
+                continue
+            current = [s]
+        if current:
+            yield _fact(current, node, detail, decision)
+
+
+_JOINED_CHARS: Final = 400  # a paragraph's sentences joined to one fact up to about this length
+
+
+def _fact(said: list[str], node: str, detail: str, decision: bool) -> Fact:
+    text = " ".join(said)
+    kind = FactKind.DECISION if decision else FactKind.FINDING
+    return Fact(
+        kind, clip(text, _JOINED_CHARS + 200), node, anchor_tokens(text)[:3], stems(text), detail=detail
+    )
 
 
 def assistant_facts(span: Sequence[Entry]) -> Iterator[Fact]:
@@ -81,7 +116,27 @@ def assistant_facts(span: Sequence[Entry]) -> Iterator[Fact]:
 def subagent_facts(text: str, node: str, label: str) -> Iterator[Fact]:
     """What a sub-agent found: every sentence of its answer that names something exact, else its
     first sentences."""
-    found = list(sentence_facts(text, node, f"{SUBAGENT} ({label})", all_sentences=False))
+    found = list(sentence_facts(text, node, f"{SUBAGENT} ({label})", all_sentences=False, paragraphs=True))
     if not found:
         found = list(sentence_facts(text, node, f"{SUBAGENT} ({label})", all_sentences=True))[:2]
     yield from found
+
+
+_SUFFIX = re.compile(r"(?:ing|ed|es|s)$")
+REPORTED_SHARE: Final = 0.5  # of the request's words an answer must repeat to report it
+
+
+def _roots(text: str) -> set[str]:
+    return {_SUFFIX.sub("", w)[:5] for w in stems(text) if w.isalpha()}
+
+
+def reports(answer: str, request: str) -> bool:
+    """`answer` reports `request` done: it names at least half of what the request names exactly
+    (its identifiers, numbers, paths) and repeats most of its words ("add a 'Later' section to
+    docs/search.md" is reported by "Added a 'Later' section to docs/search.md with …")."""
+    anchors = [*anchor_tokens(request), *((p,) for p in text_paths(request))]
+    named = sum(1 for group in anchors if any(a in answer for a in group))
+    if not named or 2 * named < len(anchors):
+        return False  # without names in common two sentences are too easily alike
+    wanted = _roots(request)
+    return bool(wanted) and len(wanted & _roots(answer)) >= REPORTED_SHARE * len(wanted)

@@ -70,7 +70,9 @@ def normalize(text: str) -> str:
     return " ".join(text.lower().split())
 
 
-_SENTENCE = re.compile(r"(?<=[.!?;])\s+(?=[\"'`(\[A-Z0-9~])")
+# After "." or ";" a sentence starts with a capital, a digit or a quote ("e.g. foo" goes on); after
+# "?" or "!" with anything, since people who write in lower case still end questions and exclamations.
+_SENTENCE = re.compile(r"(?<=[.;])\s+(?=[\"'`(\[A-Z0-9~])|(?<=[!?])\s+(?=[\"'`(\[\w~])")
 _BULLET = re.compile(r"^\s*(?:[-*•>]+|\d+[.)])\s+")
 _BLOCK_START = re.compile(r"^\s*(?:[-*•>|#]|\d+[.)]\s|```)")
 _ENDS_LINE: Final = ".!?:;"  # a line ending in one of these ends a sentence
@@ -79,7 +81,9 @@ _ENDS_SENTENCE: Final = ".!?;"  # the look-behind of _SENTENCE
 
 _CODE_LINE = re.compile(
     r"^\s*(?:/\*|\*|//|#include|def |class |function |const |let |var |import |from \S+ import |return |"
-    r"if ?\(|for ?\(|[{}\[\]]|\w+\(.*\)\s*[{;:]?\s*$|<\w+[ >])"
+    r"if ?\(|for ?\(|[{}\[\]]|\w+\(.*\)\s*[{;:]?\s*$|<\w+[ >]|"
+    # pasted diff lines: hunk headers, file headers, numbered added/removed lines ("+ 16 - text")
+    r"@@ |\+\+\+ |--- a/|\+\s*\d+\s)"
 )
 
 
@@ -111,15 +115,23 @@ def _logical_lines(text: str) -> list[str]:
 
 
 def sentences(text: str) -> list[str]:
+    return [s for line in line_sentences(text) for s in line]
+
+
+def line_sentences(text: str) -> list[list[str]]:
+    """The sentences of each logical line (a paragraph, a list item), in order."""
     out = []
     for line in _logical_lines(text):
         # A sentence ends after one of these, so a line without any is one sentence (no split).
         pieces = _SENTENCE.split(line) if any(map(line.__contains__, _ENDS_SENTENCE)) else (line,)
+        said = []
         for raw in pieces:
             bullet = _BULLET.match(raw)
             s = (raw[bullet.end() :] if bullet else raw).strip()
             if len(s) >= 3:
-                out.append(s)
+                said.append(s)
+        if said:
+            out.append(said)
     return out
 
 
@@ -236,14 +248,22 @@ _CONSTRAINT = _Keywords(
     r"stick (?:to|with)|only use|no more than|at most|at least|without (?:adding|using|changing|touching|"
     r"asking)|stay(?:s)? (?:on|with|under|within|compatible)|compatible with|not allowed|no new|"
     r"you (?:can|may) (?:now )?(?:push|use|go|add|drop|remove|change|skip)|no longer|is fine to|"
-    r"feel free to|it's ok(?:ay)? to|ok to)\b"
+    r"feel free to|it's ok(?:ay)? to|ok to|"
+    r"stays? (?:exactly )?(?:as (?:it is|is|they are)|unchanged|the same)|"
+    r"remains? (?:exactly )?(?:as (?:it is|is|they are)|unchanged|the same)|"
+    r"leave (?:it|them|this|that) (?:exactly )?(?:as (?:it is|is|they are)|unchanged|the same))\b"
+)
+# A polite request in question form ("can we avoid …?", "could the output stay as it is?") asks for a
+# rule; it is no question about the code.
+_POLITE = re.compile(
+    r"(?:^|: )(?:(?:and|but|so|also),? )?(?:can|could|would) (?:we|you|it|they|the|this|that|our)\b", re.I
 )
 # A question: it ends with "?" (then only white space), or it opens with a question word.
 _QUESTION_WORD = _Keywords(r"(?:why|what|how|when|where|which|who|is|are|does|do|can|could)\b")
 _REVERSAL = _Keywords(
     r"\b(?:you (?:can|may) (?:now )?|no longer|forget (?:about )?|ignore (?:what|my)|scratch that|"
     r"never mind|it's ok(?:ay)? (?:now )?to|ok to|is fine (?:now)?|feel free to|drop the|lift(?:ed)? the|"
-    r"not needed any ?more|don't need to .* any ?more|actually,?)\b"
+    r"not needed any ?more|don't need to .* any ?more|actually,?|after all)\b"
 )
 # A request either opens with an imperative verb (after "please", "then", "once X," …) or says
 # "can you", "we need to" … anywhere; the two halves are matched separately (same matches).
@@ -256,14 +276,16 @@ _REQUEST_OPENING = _Keywords(
     r"handle|wire|hook up|commit|push|open|prepare|draft|release|tag|publish|benchmark|profile|measure)\b"
 )
 _REQUEST_PHRASE = _Keywords(
-    r"\b(?:can you|could you|would you|i (?:also )?want|i'd (?:also )?like|i (?:also )?need|let's|"
+    r"\b(?:can you|could you|would you|can we|could we|i (?:also )?want|i'd (?:also )?like|"
+    r"i (?:also )?need|let's|"
     r"we need to|we should|please|"
     r"should (?:also )?(?:be able to|read|support|handle|accept|write|get|have))\b"
 )
 _DEFERRED = _Keywords(
     r"\b(?:later|afterwards|after that|after this|not (?:today|now|yet)|tomorrow|next time|eventually|"
     r"at some point|someday|some day|sometime|this week|next week|when you(?:'re| are) done|"
-    r"once (?:that|this|it|the|you)|"
+    r"once (?:that|this|it|the|you|i|we|they)|"
+    r"monday|tuesday|wednesday|thursday|friday|over the weekend|"
     r"don't forget|do not forget|remember to|follow[- ]up|todo|for later|next week|before (?:we|you) "
     r"(?:ship|release|merge|finish))\b"
 )
@@ -294,11 +316,29 @@ def _is_question(sentence: str, low: str | None) -> bool:
     return words.match(low if low is not None else sentence) is not None
 
 
+# An exclaimed prohibition ("use rgb values, no palette indices!", "No globals!") is a rule.
+_EXCLAIMED_NO = re.compile(
+    r"(?:^|[,;:]\s*)no (?!one\b|idea\b|problem\b|worries\b|need\b|way\b|longer\b|matter\b|doubt\b)\w",
+    re.I,
+)
+
+
 def _constraint(sentence: str, low: str | None) -> bool:
-    return _CONSTRAINT.search(sentence, low) is not None and not _is_question(sentence, low)
+    if sentence.rstrip().endswith("!") and _EXCLAIMED_NO.search(sentence.strip()):
+        return True
+    if _CONSTRAINT.search(sentence, low) is None:
+        return False
+    return _POLITE.search(sentence.strip()) is not None or not _is_question(sentence, low)
+
+
+_QUOTED = re.compile(r"'[^'\s][^']{0,60}'|\"[^\"]{1,60}\"|`[^`]{1,80}`")
 
 
 def _deferred(sentence: str, low: str | None) -> bool:
+    # A quoted word is a name ("a 'Later' section"), not when the work is due.
+    if "'" in sentence or '"' in sentence or "`" in sentence:
+        sentence = _QUOTED.sub(" ", sentence)
+        low = folded(sentence)
     return _DEFERRED.search(sentence, low) is not None
 
 

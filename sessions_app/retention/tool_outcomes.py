@@ -129,6 +129,8 @@ _ERROR_MARK = re.compile(
     r"\S+:\d+(?::\d+)?: error\b)",
     re.I,
 )
+_PYTEST_SUMMARY = re.compile(r"^(?:FAILED|ERROR) \S+::\S+ - \S")
+_LOCATED_ERROR = re.compile(r"^\S+:\d+(?::\d+)?: error\b")
 _ERROR_CODE = re.compile(r"\berror\s*\[?[A-Z]{1,4}\d{3,5}\]?|\[[A-Z]{1,4}\d{3,5}\]:")
 _ERROR_WORD = re.compile(
     r"\b(?:error|failed|failure|cannot|can't|could not|couldn't|unable|not found|no such|denied|refused|"
@@ -144,6 +146,14 @@ def salient_line(text: str) -> str:
     lines = [ln.rstrip() for ln in text.splitlines() if ln.strip() and not _STATUS_LINE.match(ln)]
     if not lines:
         return ""
+    # pytest's short summary names the first failing test and its error in one line.
+    summary = next((ln for ln in lines if _PYTEST_SUMMARY.match(ln)), None)
+    if summary is not None:
+        return clip(summary, 240)
+    # A checker's first "path:line: error:" is where the trouble starts (mypy, gcc, tsc's --pretty off).
+    located = next((ln for ln in lines if _LOCATED_ERROR.match(ln)), None)
+    if located is not None and not any(_PY_EXCEPTION.match(ln) for ln in lines):
+        return clip(located, 240)
     for pattern in (_PY_EXCEPTION, _ERROR_MARK):
         hits = [ln for ln in lines if pattern.match(ln)]
         if hits:
@@ -199,3 +209,25 @@ def artifact_refs(result: Entry) -> list[tuple[str, tuple[str, ...]]]:
             seen.add(anchors[0])
             unique.append((ref, anchors))
     return unique
+
+
+# A measurement: a number with a unit of time, size, rate or share ("182.4 ms", "1,284.55 ns/iter",
+# "61.3 MiB", "2.7x", "95%"); a run's own duration ("finished in 7.92s") is none.
+_MEASURE = re.compile(
+    r"(?<!\bin )(?<![\w.])\d[\d,]*(?:\.\d+)?\s?(?:ns/iter|ops/s|req/s|rps|qps|ms|ns|µs|us|MiB|MB|KiB|KB|"
+    r"GiB|GB|%|x)(?![\w/])"
+)
+MEASURED_LINES: Final = 4  # of one result, the first lines that measure something
+
+
+def measured_lines(text: str) -> list[str]:
+    """The lines of a command's output that report a measurement (a benchmark, a size, a share),
+    first ones first, at most MEASURED_LINES."""
+    out: list[str] = []
+    for line in text.splitlines():
+        stripped = line.strip()
+        if stripped and len(stripped) <= 200 and _MEASURE.search(stripped):
+            out.append(stripped)
+            if len(out) == MEASURED_LINES:
+                break
+    return out

@@ -42,39 +42,40 @@ class ForkCompaction(CompactionHooks):
         if not should_compact(tokens, loop.window, settings):
             return
         try:
-            task = await sync_to_async(compact_fork.request_compaction)(
+            job = await sync_to_async(compact_fork.CompactionJob.request)(
                 loop.session, trigger=Trigger.AUTO, settings=settings
             )
         except compact_fork.CompactionRefused as refused:
             log.debug("no automatic compaction for session %s: %s", loop.session.pk, refused.reason)
             return
-        bg = asyncio.get_running_loop().create_task(self._run(task.pk))
+        bg = asyncio.get_running_loop().create_task(self._run(job))
         self.background.append(bg)
 
-    async def _run(self, task_id: int) -> compact_fork.CompactionOutcome:
-        outcome = await compact_fork.run_task(task_id, provider=self.provider)
+    async def _run(self, job: compact_fork.CompactionJob) -> compact_fork.CompactionOutcome:
+        outcome = await job.run(provider=self.provider, audit="background")
         self.outcomes.append(outcome)
-        return await compact_fork.audit_outcome(outcome, self.provider)
+        return await job.audited if job.audited is not None else outcome
 
     async def ensure_fits(self, loop: AgentLoop, tokens: int, *, overflow: bool) -> bool:
-        if not compact_fork.compaction_settings(loop.session).enabled:
+        settings = compact_fork.compaction_settings(loop.session)
+        if not settings.enabled:
             return False  # recovery is automatic too: `enabled = False` gates it (docs/compaction.md T4)
         # A background compaction of this session may already be on its way: let it land first.
         await self.drain()
         try:
-            outcome = await compact_fork.compact(
+            job = await sync_to_async(compact_fork.CompactionJob.request)(
                 loop.session,
                 trigger=Trigger.RECOVERY,
                 reason=CompactionReason.OVERFLOW if overflow else CompactionReason.RECOVERY,
-                provider=self.provider,
+                settings=settings,
             )
         except compact_fork.CompactionRefused as refused:
             log.info("recovery compaction refused for session %s: %s", loop.session.pk, refused.reason)
             return False
+        outcome = await job.run(provider=self.provider, audit="background")
         self.outcomes.append(outcome)
-        self.background.append(
-            asyncio.get_running_loop().create_task(compact_fork.audit_outcome(outcome, self.provider))
-        )
+        if job.audited is not None:
+            self.background.append(job.audited)
         return outcome.status == TaskStatus.COMPLETED
 
     async def drain(self) -> list[Any]:

@@ -31,11 +31,13 @@ def claim_prompt(session: Session, prompt: str) -> ClaimedRun:
     definition = resolve_definition(
         DEFINITION, project_dir=workspace_for(session.pk, session.workspace), session_id=session.pk
     )
+    model = provider = ""  # without a profile the run fails with the reason once it starts
     try:
-        model = profile(session.model_profile or "main").model
+        chosen = profile(session.model_profile or "main")
+        model, provider = chosen.model, chosen.provider
     except LookupError:
-        model = ""  # the run fails with the reason once it starts
-    return claim_run(session, prompt, model=model, definition=definition)
+        pass
+    return claim_run(session, prompt, model=model, definition=definition, provider=provider)
 
 
 async def run_claimed(claimed: ClaimedRun) -> RunOutcome:

@@ -33,6 +33,7 @@ from channels.layers import get_channel_layer
 from django.db import transaction
 
 from sessions_app import signals
+from sessions_app.compaction.vocabulary import LiveKind
 from sessions_app.models import Node
 
 log = logging.getLogger(__name__)
@@ -82,7 +83,7 @@ def publish_on_commit(session_id: int, kind: str, payload: dict[str, Any]) -> No
 
 
 def _on_switch(sender: Any, *, session_id: int, key: str, previous: str | None, **kwargs: Any) -> None:
-    publish(session_id, "active_node", {"key": key, "previous": previous})
+    publish(session_id, LiveKind.ACTIVE_NODE, {"key": key, "previous": previous})
 
 
 # Every switch, from any caller (dashboard, CLI, demo), reaches open pages.

@@ -34,7 +34,7 @@ from sessions_app import conf, store
 from sessions_app.compaction.budget import context_tokens, resolve_threshold
 from sessions_app.compaction.context import build_context
 from sessions_app.compaction.messages import ASSISTANT, COMPACTION, MESSAGE, TOOL_RESULT, Entry
-from sessions_app.compaction.vocabulary import AgentRole, EndReason
+from sessions_app.compaction.vocabulary import AgentRole, EndReason, LiveKind
 from sessions_app.llm.base import (
     AssistantMessage,
     CompletionRequest,
@@ -149,6 +149,7 @@ class AgentLoop:
             definition=definition,
             agent=self.agent,
             trigger=self.trigger,
+            provider=self.provider.name,
         )
 
     async def run_claimed(self, claimed: ClaimedRun) -> RunOutcome:
@@ -321,7 +322,7 @@ class AgentLoop:
                 if not self._follow_compaction():
                     raise
                 continue
-            live.publish(self.session.pk, "node_appended", live.node_appended(node, self.head.key))
+            live.publish(self.session.pk, LiveKind.NODE_APPENDED, live.node_appended(node, self.head.key))
             self.head.entries.append(store.to_entry(node, self.head.key))
             self.head.node_id, self.head.key = node.pk, node.key
             return node

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from typing import Any, Final, Literal
 
 from sessions_app import conf
-from sessions_app.compaction.vocabulary import AgentRole
+from sessions_app.compaction.vocabulary import AgentRole, EventType
 from sessions_app.models import Event
 from sessions_app.runtime.tools.base import ToolContext, ToolResult
 from sessions_app.runtime.tools.names import ALL_TOOL_NAMES, FORK_AGENT, READ_ONLY_TOOLS
@@ -246,7 +246,7 @@ def deny(ctx: ToolContext, tool: str, args: Mapping[str, Any], reason: str) -> T
         session_id=ctx.session_id,
         run_id=ctx.run_id,
         agent_id=ctx.agent_id,
-        type="tool_denied",
+        type=EventType.TOOL_DENIED,
         payload={"tool": tool, "arguments": _clip_arguments(args), "reason": reason},
     )
     return ToolResult.error(

@@ -18,7 +18,8 @@ from django.utils import timezone
 
 from sessions_app import store
 from sessions_app.compaction.messages import MESSAGE, USER
-from sessions_app.compaction.vocabulary import AgentRole, EndReason, RunStatus
+from sessions_app.compaction.vocabulary import AgentRole, EndReason, EventType, LiveKind, RunStatus
+from sessions_app.llm.offline import PROVIDER as OFFLINE_PROVIDER
 from sessions_app.models import Agent, Event, Node, Run, Session
 from sessions_app.runtime import live, telemetry
 from sessions_app.runtime.agents import AgentDefinition
@@ -77,14 +78,21 @@ def claim_run(
     definition: AgentDefinition,
     agent: Agent | None = None,
     trigger: str = "user",
+    provider: str = "",
 ) -> ClaimedRun:
     """Take the session's agent slot and append the user's message, in one transaction.
 
     Raises SessionBusy when another run of the session is running; then nothing is written. Once
     this returns, the prompt is recorded: the caller may acknowledge it, and must run the claimed
     run (`AgentLoop.run_claimed`), which ends it whatever happens.
+
+    `provider` names what will answer: an offline run records "offline" as its model (no model
+    runs), keeping the profile's model name beside it, so the run's card and its events agree.
     """
     now = timezone.now()
+    profile_model = model
+    if provider == OFFLINE_PROVIDER:
+        model = OFFLINE_PROVIDER
     with transaction.atomic():
         # The session row first (as every append does), so claims queue instead of deadlocking.
         active_id = (
@@ -112,8 +120,14 @@ def claim_run(
             session=session,
             run=run,
             agent=agent,
-            type="run_started",
-            payload={"trigger": trigger, "prompt": prompt[:2000], "model": model},
+            type=EventType.RUN_STARTED,
+            payload={
+                "trigger": trigger,
+                "prompt": prompt[:2000],
+                "model": model,
+                **({"provider": provider} if provider else {}),
+                **({"profile_model": profile_model} if profile_model != model else {}),
+            },
         )
         node = store.append(
             session,
@@ -130,7 +144,7 @@ def claim_run(
             else None
         )
         # The new node refreshes the tree and the panels (the runs panel among them).
-        live.publish_on_commit(session.pk, "node_appended", live.node_appended(node, parent_key))
+        live.publish_on_commit(session.pk, LiveKind.NODE_APPENDED, live.node_appended(node, parent_key))
     return ClaimedRun(run.pk, session.pk, agent.pk, node.pk, trigger)
 
 
@@ -164,13 +178,13 @@ def write_run_end(
             session_id=session_id,
             run_id=run_id,
             agent_id=agent_id,
-            type="run_ended",
+            type=EventType.RUN_ENDED,
             payload={"end_reason": end_reason, "turns": turns, "error": error},
         )
         # Open pages refresh their runs panel (and the run's own page).
         live.publish_on_commit(
             session_id,
-            "run",
+            LiveKind.RUN,
             {"run_id": run_id, "status": status, "end_reason": end_reason, "trigger": trigger},
         )
         telemetry.export_run_on_commit(session_id, run_id)  # docs/telemetry.md: off without an endpoint
@@ -207,12 +221,12 @@ def fail_orphaned_runs(*, older_than: timedelta = RUN_ORPHAN_AFTER) -> list[Orph
                 session_id=session_id,
                 run_id=run_id,
                 agent_id=agent_id,
-                type="run_ended",
+                type=EventType.RUN_ENDED,
                 payload={"end_reason": EndReason.ERROR, "turns": None, "error": error, "orphaned": True},
             )
             live.publish_on_commit(
                 session_id,
-                "run",
+                LiveKind.RUN,
                 {
                     "run_id": run_id,
                     "status": RunStatus.FAILED,

@@ -62,7 +62,7 @@ async def sweep_once() -> list[int]:
 
 
 async def _retry(task_id: int) -> None:
-    outcome = await compact_fork.run_and_audit(task_id)
+    outcome = await compact_fork.CompactionJob.resume(task_id).run(audit="after")
     log.info("orphaned compaction task %s: retried → %s %s", task_id, outcome.status, outcome.error)
 
 

@@ -23,6 +23,7 @@ from django.utils import timezone
 from sessions_app import signals
 from sessions_app.compaction.messages import ASSISTANT, COMPACTION, KINDS, MESSAGE, ROLES, Block, Entry, Usage
 from sessions_app.compaction.tokens import estimate_entry
+from sessions_app.compaction.vocabulary import EventType
 from sessions_app.models import Event, Node, Session
 from sessions_app.store.calls import derive_calls
 from sessions_app.store.errors import ConflictError, StoreError, UnknownNodeError
@@ -236,7 +237,7 @@ def switch_active_node(session: Session, key: str) -> Node:
         previous = Node.objects.filter(pk=previous_id).values_list("key", flat=True).first()
         Session.objects.filter(pk=session.pk).update(active_node_id=node.pk, updated_at=timezone.now())
         Event.objects.create(
-            session_id=session.pk, type="active_node_switched", payload={"from": previous, "to": key}
+            session_id=session.pk, type=EventType.ACTIVE_NODE_SWITCHED, payload={"from": previous, "to": key}
         )
         transaction.on_commit(
             lambda: signals.active_node_switched.send(

@@ -3,6 +3,7 @@ which escapes first (see presenters.markdown)."""
 
 from __future__ import annotations
 
+import json
 from datetime import timedelta
 from typing import Any
 
@@ -10,6 +11,7 @@ from django import template
 from django.http import QueryDict
 from django.utils.safestring import SafeString
 
+from sessions_app.compaction.vocabulary import LiveKind
 from sessions_app.presenters.content import pretty_json
 from sessions_app.presenters.markdown import render_markdown
 from sessions_app.templatetags.readable import readable_key
@@ -79,6 +81,13 @@ def duration(value: Any) -> str:
         return f"{m} min {sec:02d} s"
     h, m = divmod(m, 60)
     return f"{h} h {m:02d} min"
+
+
+@register.simple_tag
+def live_kinds() -> str:
+    """The live-update kinds the page's script acts on, as JSON for a `data-live-kinds` attribute
+    (cutpoint.js reads them from the page; the vocabulary defines them once)."""
+    return json.dumps({"fresh_stream": LiveKind.COMPACT_STARTED, "snapshot": LiveKind.SNAPSHOT})
 
 
 @register.simple_tag(takes_context=True)

@@ -24,12 +24,13 @@ from django.views.decorators.http import require_POST
 from sessions_app import store
 from sessions_app.compaction.settings import CompactionSettings
 from sessions_app.compaction.vocabulary import Trigger
-from sessions_app.models import CompactionTask, Session
+from sessions_app.models import Session
 from sessions_app.params import Params
 from sessions_app.presenters.cut import parse_settings
 from sessions_app.presenters.header import build_header
 from sessions_app.presenters.stats import session_settings, session_window
 from sessions_app.runtime import background, compact_fork
+from sessions_app.runtime.compact_fork.job import CompactionJob
 from sessions_app.runtime.compact_fork.tasks import InvalidCutPoint
 from sessions_app.runtime.runs import SessionBusy
 from sessions_app.views._common import HtmxHttpRequest, get_session, staff_required, wants_partial
@@ -75,17 +76,20 @@ def _start(
     request: HtmxHttpRequest,
     session: Session,
     trigger: str,
+    base: CompactionSettings,
     *,
     instructions: str = "",
     settings: CompactionSettings | None = None,
     first_kept: str | None = None,
 ) -> HttpResponse:
-    """Ask the runtime for a compaction task and start it, or say why it was refused."""
+    """Ask the runtime for a compaction task and start it, or say why it was refused. `base`: the
+    session's settings, computed once for the request; `settings`: this compaction's, if others."""
     try:
-        task = compact_fork.request_compaction(
+        job = CompactionJob.request(
             session,
             trigger=trigger,
             instructions=instructions,
+            settings=base,
             settings_override=settings,
             first_kept=first_kept,
         )
@@ -106,12 +110,12 @@ def _start(
         return _done(request, session, messages.WARNING, f"Not started: {exc.reason}.", refused=True)
     except compact_fork.CompactionRefused as exc:
         return _done(request, session, messages.WARNING, f"Refused: {exc.reason}", refused=True)
-    compact_fork.start_in_background(task.pk)
+    kept = job.first_kept  # read before the job starts: a run takes its plan
+    job.start()
     label = "Recovery compaction" if trigger == Trigger.RECOVERY else "Compaction"
-    text = f"{label} task #{task.pk} started"
+    text = f"{label} task #{job.task_id} started"
     if first_kept is not None:
-        kept = CompactionTask.objects.filter(pk=task.pk).values_list("first_kept_node__key", flat=True)
-        text += f", keeping everything from node {kept.first() or first_kept} on"
+        text += f", keeping everything from node {kept or first_kept} on"
     if settings is not None:
         text += (
             f" with keep-recent {settings.keep_recent_tokens:,} and reserve {settings.reserve_tokens:,}"
@@ -125,18 +129,20 @@ def _compact(request: HtmxHttpRequest, session_id: int, trigger: str) -> HttpRes
     form = Params(request, form=True)
     instructions = form.text("instructions", max_length=MAX_INSTRUCTIONS) if trigger == Trigger.MANUAL else ""
     settings = None
+    base = session_settings(session)
     keep = form.text("keep")
     if trigger == Trigger.MANUAL and keep:  # "Compact now" with a keep-recent value of its own
-        settings, refusal = _form_settings(session, {"keep": keep})
+        settings, refusal = _form_settings(session, base, {"keep": keep})
         if settings is None:
             return _done(request, session, messages.WARNING, refusal, refused=True)
-    return _start(request, session, trigger, instructions=instructions, settings=settings)
+    return _start(request, session, trigger, base, instructions=instructions, settings=settings)
 
 
-def _form_settings(session: Session, values: object) -> tuple[CompactionSettings | None, str]:
-    """The settings a form asks for (the session's where it says nothing), or why they cannot be
-    used for a compaction of this session."""
-    base = session_settings(session)
+def _form_settings(
+    session: Session, base: CompactionSettings, values: object
+) -> tuple[CompactionSettings | None, str]:
+    """The settings a form asks for (`base`, the session's, where it says nothing), or why they
+    cannot be used for a compaction of this session."""
     settings, _window, errors = parse_settings(values, base, session_window(session))
     if errors:
         return None, f"Not started: {'; '.join(errors)}."
@@ -172,11 +178,12 @@ def compact_with_settings(request: HtmxHttpRequest, session_id: int) -> HttpResp
     """A manual compaction planned with the cut-point view's settings (keep, reserve, window,
     threshold, compat), for this compaction only."""
     session = get_session(session_id)
-    settings, refusal = _form_settings(session, request.POST)
+    base = session_settings(session)
+    settings, refusal = _form_settings(session, base, request.POST)
     if settings is None:
         return _done(request, session, messages.WARNING, refusal, refused=True)
     instructions = Params(request, form=True).text("instructions", max_length=MAX_INSTRUCTIONS)
-    return _start(request, session, Trigger.MANUAL, instructions=instructions, settings=settings)
+    return _start(request, session, Trigger.MANUAL, base, instructions=instructions, settings=settings)
 
 
 @require_POST
@@ -195,12 +202,13 @@ def compact_up_to_here(request: HtmxHttpRequest, session_id: int) -> HttpRespons
             "Not started: pick the first node to keep (a valid cut point on the active path).",
             refused=True,
         )
-    settings, refusal = _form_settings(session, request.POST)
+    base = session_settings(session)
+    settings, refusal = _form_settings(session, base, request.POST)
     if settings is None:
         return _done(request, session, messages.WARNING, refusal, refused=True)
     instructions = form.text("instructions", max_length=MAX_INSTRUCTIONS)
     return _start(
-        request, session, Trigger.MANUAL, instructions=instructions, settings=settings, first_kept=key
+        request, session, Trigger.MANUAL, base, instructions=instructions, settings=settings, first_kept=key
     )
 
 

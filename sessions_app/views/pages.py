@@ -8,12 +8,14 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 
+from sessions_app.compaction.vocabulary import EventType
 from sessions_app.models import CompactionEntry, Event, Run, Session
 from sessions_app.params import Params
 from sessions_app.presenters.audit import audit_view
 from sessions_app.presenters.compaction import compaction_view
 from sessions_app.presenters.run import run_view
 from sessions_app.runtime import agents as definitions
+from sessions_app.runtime.tools.names import BASH
 from sessions_app.runtime.tools.sandbox import sandbox_description
 from sessions_app.runtime.tools.workspace import workspace_path
 
@@ -34,9 +36,25 @@ def compaction_detail(request: HttpRequest, compaction_id: int) -> HttpResponse:
     return TemplateResponse(request, "sessions/compaction_detail.html", context)
 
 
+def agent_tools(run: Run) -> str:
+    """What the run's agent could call: its definition's tools (and how bash runs, when bash is one
+    of them), so a compact fork, which has none, does not claim a sandboxed bash (issue 32)."""
+    name = run.agent.definition_name
+    try:
+        definition = definitions.resolve_definition(
+            name, _project_dir(run.session), internal=True, session_id=run.session_id
+        )
+    except definitions.DefinitionError:
+        return f"not known here: the definition {name!r} is not one of this server's"
+    if not definition.tools:
+        return "none (the definition gives it no tools)"
+    tools = ", ".join(definition.tools)
+    return f"{tools} · {sandbox_description()}" if BASH in definition.tools else tools
+
+
 def run_detail(request: HttpRequest, run_id: int) -> HttpResponse:
     run = get_object_or_404(Run.objects.select_related("agent", "agent__parent", "session"), pk=run_id)
-    context = {"session": run.session, "rv": run_view(run), "bash_sandbox": sandbox_description()}
+    context = {"session": run.session, "rv": run_view(run), "agent_tools": agent_tools(run)}
     return TemplateResponse(request, "sessions/run_detail.html", context)
 
 
@@ -54,7 +72,9 @@ def agent_definitions(request: HttpRequest) -> HttpResponse:
     visible = definitions.list_agent_definitions(project)
     debug = [r for r in definitions.list_all_definitions_for_debug(project) if r.status != "active"]
     refused_events = list(
-        Event.objects.filter(type__in=("definition_refused", "definition_invalid")).order_by("-id")[:50]
+        Event.objects.filter(type__in=(EventType.DEFINITION_REFUSED, EventType.DEFINITION_INVALID)).order_by(
+            "-id"
+        )[:50]
     )
     context = {
         "definitions": visible,

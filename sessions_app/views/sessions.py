@@ -23,7 +23,8 @@ from django.db.models.functions import Coalesce
 from django.http import HttpResponse
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
-from django.views.decorators.http import require_POST
+from django.urls import reverse
+from django.views.decorators.http import require_http_methods
 
 from sessions_app import importers
 from sessions_app.compaction.vocabulary import Source
@@ -31,7 +32,7 @@ from sessions_app.importers.errors import ImportFailed
 from sessions_app.importers.otlp import import_otlp, sniff_head
 from sessions_app.models import Agent, CompactionEntry, CompactionTask, Session, SourceChoices
 from sessions_app.params import Params, parse_id
-from sessions_app.presenters.audit import retention_label
+from sessions_app.presenters.audit import retention_label, retention_level
 from sessions_app.presenters.stats import context_stats
 from sessions_app.views._common import HtmxHttpRequest, staff_required, wants_partial
 from sessions_app.views.uploads import upload_refusal
@@ -44,12 +45,15 @@ STATES = [
     ("compacted", "Has compactions"),
     ("fresh", "Never compacted"),
 ]
+# Every format the import form takes, for the page's texts (so they cannot lag behind the form).
+_IMPORTABLE = [s.label for s in Source if s is not Source.NATIVE]
+IMPORT_SOURCES = ", ".join(_IMPORTABLE[:-1]) + " or " + _IMPORTABLE[-1]
 SOURCE_VALUES = frozenset(value for value, _ in SOURCES if value)
 STATE_VALUES = frozenset(value for value, _ in STATES if value)
 
 
 class ImportForm(forms.Form):
-    file = forms.FileField(label="Session file (.jsonl)")
+    file = forms.FileField(label="Session file (JSONL or OTLP JSON)")
     format = forms.ChoiceField(
         choices=[("auto", "Detect"), *((s, s.label) for s in Source if s is not Source.NATIVE)],
         initial="auto",
@@ -118,6 +122,7 @@ def _row(s: Session, task: CompactionTask | None) -> dict[str, Any]:
         "task": task,
         "worst": worst,
         "worst_label": retention_label(worst),
+        "worst_level": retention_level(worst),
     }
 
 
@@ -144,6 +149,9 @@ def session_list(request: HtmxHttpRequest) -> HttpResponse:
         "sources": SOURCES,
         "states": STATES,
         "form": ImportForm(),
+        "import_sources": IMPORT_SOURCES,
+        # /import/?... or a reload of the import form's address lands here with the form open.
+        "open_import": "import" in request.GET,
     }
     template = (
         "sessions/session_list.html#results" if wants_partial(request) else "sessions/session_list.html"
@@ -194,11 +202,14 @@ def _head(upload: Any) -> bytes:
     return head
 
 
-@require_POST
+@require_http_methods(["GET", "POST"])
 @staff_required
 def session_import(request: HtmxHttpRequest) -> HttpResponse:
-    """The upload arrives as a temporary file (sessions_app/views/uploads.py) and is imported from
+    """GET (a reload or a bookmark of the form's address) opens the list with the form open.
+    The upload arrives as a temporary file (sessions_app/views/uploads.py) and is imported from
     that file by path, the way `manage.py import_session` reads one: no copy of it is ever in memory."""
+    if request.method == "GET":
+        return redirect(reverse("sessions_app:session_list") + "?import=1")
     form = ImportForm(request.POST, request.FILES)
     error = ""
     status = 400
@@ -226,7 +237,7 @@ def session_import(request: HtmxHttpRequest) -> HttpResponse:
             return response
         finally:
             upload.close()  # a temporary upload file is deleted when closed
-    context = {"form": form, "import_error": error, "open_import": True}
+    context = {"form": form, "import_error": error, "open_import": True, "import_sources": IMPORT_SOURCES}
     if wants_partial(request):
         return TemplateResponse(request, "sessions/session_list.html#import", context)
     query = ""

@@ -35,6 +35,26 @@
     }
     $all("details.popover[open]").forEach(function (d) { if (!d.contains(e.target)) d.removeAttribute("open"); });
   });
+  // A popover hangs from its button's right edge; when the buttons wrap under a long title the
+  // button sits at the left and the body would open past the window's edge (issue 32). Shift the
+  // open body back inside the window, with a small margin.
+  function fitPopover(d) {
+    var body = $(".popover-body", d);
+    if (!body) return;
+    body.style.transform = "";
+    if (!d.open) return;
+    var r = body.getBoundingClientRect();
+    var margin = 8;
+    var width = doc.documentElement.clientWidth;
+    var dx = 0;
+    if (r.left < margin) dx = margin - r.left;
+    else if (r.right > width - margin) dx = Math.max(margin - r.left, width - margin - r.right);
+    if (dx) body.style.transform = "translateX(" + Math.round(dx) + "px)";
+  }
+  doc.addEventListener("toggle", function (e) {
+    if (e.target.matches && e.target.matches("details.popover")) fitPopover(e.target);
+  }, true);
+  window.addEventListener("resize", function () { $all("details.popover[open]").forEach(fitPopover); });
   doc.addEventListener("keydown", function (e) {
     if (e.key === "Escape") $all("details.popover[open]").forEach(function (d) { d.removeAttribute("open"); });
   });
@@ -117,6 +137,25 @@
     if (e.target.closest && e.target.closest("#tree-collapse")) $all("#tree details[open]").forEach(function (d) { d.open = false; });
     if (e.target.closest && e.target.closest("#tree-expand")) $all("#tree .tb > details").forEach(function (d) { if (!d.hasAttribute("hx-get") || d.dataset.loaded) d.open = true; });
   });
+  // A long tree opens scrolled to the active node, not to the root (issue 32). Only the tree's own
+  // box scrolls, and only when the active node changed since the last time, so a live refresh of
+  // the same tree does not take the reader's scroll position away.
+  var revealedKey = null;
+  function revealActive() {
+    var box = $("#tree-scroll");
+    var el = box && $("#tree .tn.is-active > .tn-row", box);
+    if (!el) return;
+    var key = el.parentElement.dataset.key || "";
+    if (key === revealedKey) return;
+    revealedKey = key;
+    var r = el.getBoundingClientRect();
+    var b = box.getBoundingClientRect();
+    if (r.top >= b.top && r.bottom <= Math.min(b.bottom, window.innerHeight)) return;
+    box.scrollTop += r.top - b.top - (box.clientHeight - r.height) / 2;
+    // The newest node sits at the box's end, which may be below the window: then the page
+    // scrolls as little as it takes to show it.
+    el.scrollIntoView({ block: "nearest" });
+  }
   doc.addEventListener("input", function (e) {
     if (e.target.id !== "tree-q") return;
     var q = e.target.value.trim().toLowerCase();
@@ -198,7 +237,14 @@
     $all("pre.stream").forEach(function (p) { p.scrollTop = p.scrollHeight; });
   }
 
-  // A compaction attempt starts (`compact_started`, published before its first delta): whatever
+  // The live-update kinds this script acts on, named by the page (`data-live-kinds`, from the
+  // vocabulary's LiveKind): `fresh_stream` (a compaction attempt starts) and `snapshot`.
+  function liveKinds() {
+    var el = $("[data-live-kinds]");
+    try { return el ? JSON.parse(el.dataset.liveKinds) : {}; } catch (err) { return {}; }
+  }
+
+  // A compaction attempt starts (`fresh_stream`, published before its first delta): whatever
   // the stream boxes hold came from an earlier attempt of the task (a retry after its worker
   // died), so the new attempt's text starts on a clean box.
   function freshStream() {
@@ -230,7 +276,8 @@
   doc.addEventListener("htmx:wsBeforeMessage", function (e) {
     if (!live.paused) return;
     var msg = String(e.detail.message || "");
-    if (msg.indexOf('data-kind="snapshot"') >= 0) return;  // explicit snapshot requests always apply
+    var snapshot = liveKinds().snapshot;
+    if (snapshot && msg.indexOf('data-kind="' + snapshot + '"') >= 0) return;  // explicit snapshot requests always apply
     e.preventDefault();
     live.missed += 1;
     var pc = $("#paused-count");
@@ -243,8 +290,9 @@
     if (!sig) return;
     var kind = sig.dataset.kind;
     sig.dataset.kind = "";
-    if (kind === "compact_started") freshStream();
-    if (kind === "snapshot") {
+    var kinds = liveKinds();
+    if (kind && kind === kinds.fresh_stream) freshStream();
+    if (kind && kind === kinds.snapshot) {
       if (live.reconnected) { live.reconnected = false; refreshAll(); }
     } else if (kind) {
       if (sig.dataset.refresh) refresh(sig.dataset.refresh);
@@ -263,7 +311,7 @@
     if (!live.paused) {
       if (pc) pc.hidden = true;
       if (live.missed && live.socket) {
-        live.socket.send(JSON.stringify({ action: "snapshot" }));
+        live.socket.send(JSON.stringify({ action: liveKinds().snapshot }));
         refreshAll();
       }
       live.missed = 0;
@@ -330,7 +378,7 @@
     });
   }
 
-  function onLoad() { renderCharts(); autoDismiss(); updateTreeCount(); }
+  function onLoad() { renderCharts(); autoDismiss(); updateTreeCount(); revealActive(); }
   doc.addEventListener("DOMContentLoaded", onLoad);
   doc.addEventListener("htmx:afterSettle", onLoad);
   doc.addEventListener("htmx:afterSwap", function (e) {

@@ -120,7 +120,9 @@ def test_commands_read_a_stored_session(session: Session) -> None:
     assert plan["nothing_to_do"] is None and len(plan["summarize"]) == 2
     assert plan["first_kept"] == last.key and plan["summarize"] == [u.key, a.key]
     items = json.loads(run("context", str(session.pk), "--json"))
-    assert [i["role"] for i in items] == ["user", "assistant", "user"]
+    # The system prompt and tool definitions first, as "what the model sees" lists them (issue 32).
+    assert [i["role"] for i in items] == ["system", "tools", "user", "assistant", "user"]
+    assert [i["key"] for i in items[2:]] == [u.key, a.key, last.key]
     assert Node.objects.filter(session=session).count() == n_nodes  # a dry run writes nothing
     with pytest.raises(CommandError, match="no session with id"):
         run("context", "999999")

@@ -454,7 +454,18 @@ def test_codex_shell_command_calls_are_command_facts(imported: Any) -> None:
     """`shell_command` (Codex's newer shell tool) is a shell tool: its commands are audited."""
     from sessions_app.compaction.vocabulary import FactKind
     from sessions_app.retention.facts import extract_facts
+    from sessions_app.retention.tool_outcomes import command_of, is_shell_tool
 
     path = store.path_entries(imported.session)
+    calls = [
+        b
+        for e in path
+        if e.role == "assistant"
+        for b in e.content
+        if isinstance(b, dict) and b.get("type") == "tool_call" and b.get("name") == "shell_command"
+    ]
+    assert calls and all(is_shell_tool(b["name"]) for b in calls)
+    assert command_of(calls[0]["arguments"]) == "cat tests/test_stock.py"
     commands = {f.text for f in extract_facts(path) if f.kind == FactKind.COMMAND}
-    assert "cat tests/test_stock.py" in commands
+    # The test runs are facts; a `cat` that only read and passed is not (docs/retention.md, "Commands").
+    assert "pytest -q" in commands and "cat tests/test_stock.py" not in commands

@@ -49,7 +49,7 @@ def seed(tasks: int) -> dict[str, object]:
 
     call_command("migrate", verbosity=0, interactive=False)
     user = User.objects.create_user("operator", password=PASSWORD, is_staff=True)
-    ids = [compact_fork.request_compaction(build_session(), trigger="auto").pk for _ in range(tasks)]
+    ids = [compact_fork.CompactionJob.request(build_session(), trigger="auto").task.pk for _ in range(tasks)]
     return {"cookie": login_cookie(user), "tasks": ids}
 
 

@@ -126,6 +126,13 @@ def test_pages_link_hashed_names_served_compressed_and_cached_for_years(
     assert plain["encoding"] == "" and plain["length"] == size
 
 
+def test_after_collectstatic_no_file_is_reported_unhashed(collected: Path, tmp_path: Path) -> None:
+    """whitenoise asks the storage about names that are no file ("x.min.js" → "x.js") when it
+    starts; those are no reason for a warning (issue 32: five WARNINGs at every `make run`)."""
+    _, _, log = _probe(collected, tmp_path / "plotly.gz")
+    assert "without a content hash" not in log, log
+
+
 def test_plain_names_still_work_with_a_short_max_age(collected: Path, tmp_path: Path) -> None:
     _, responses, _ = _probe(collected, tmp_path / "plotly.gz")
     r = responses["plain gzip"]

@@ -71,7 +71,7 @@ def test_a_log_that_says_failed_is_not_an_error() -> None:
     c.tool_result("r1", "ERROR: 3 jobs failed\nTraceback (most recent call last):\nValueError: x")
     facts = extract_facts(c.entries)
     assert not kinds(facts, FactKind.ERROR)
-    assert kinds(facts, FactKind.FILE) == ["logs/ci.log"]
+    assert not kinds(facts, FactKind.FILE)  # a file only read is listed by the plan, not a fact
 
 
 def test_reversed_constraint_is_dropped_and_the_reversal_kept() -> None:
@@ -93,15 +93,19 @@ def test_open_requests_deferred_and_current() -> None:
     c.user("Now rename the package to cutlib.")
     c.assistant(None, calls=(("r", "read", {"path": "setup.cfg"}),))
     kept = [c.tool_result("r", "[metadata]")]
-    requests = kinds(extract_facts(c.entries[:-1], kept), FactKind.REQUEST)
+    facts = extract_facts(c.entries[:-1], kept)
+    requests = [f.text for f in facts if f.is_open_request]
     # the deferred one, and the request whose turn goes on in the kept tail; not the finished one
     assert requests == ["Later, not today: add a CHANGELOG entry.", "Now rename the package to cutlib."]
+    # the finished one is a request of its own, done
+    done = [f.text for f in facts if f.kind == FactKind.REQUEST and not f.is_open_request]
+    assert done == ["Add a --verbose flag."]
     # a kept tail that starts with a new user turn closes the previous one
     c2 = Chain()
     c2.user("Fix the login bug.")
     c2.assistant("fixed")
     kept2 = [c2.user("thanks")]
-    assert kinds(extract_facts(c2.entries[:-1], kept2), FactKind.REQUEST) == []
+    assert [f for f in extract_facts(c2.entries[:-1], kept2) if f.is_open_request] == []
 
 
 def test_decisions_need_a_reason() -> None:

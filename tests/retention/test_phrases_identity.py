@@ -27,14 +27,25 @@ _CONSTRAINT = re.compile(
     r"stick (?:to|with)|only use|no more than|at most|at least|without (?:adding|using|changing|touching|"
     r"asking)|stay(?:s)? (?:on|with|under|within|compatible)|compatible with|not allowed|no new|"
     r"you (?:can|may) (?:now )?(?:push|use|go|add|drop|remove|change|skip)|no longer|is fine to|"
-    r"feel free to|it's ok(?:ay)? to|ok to)\b",
+    r"feel free to|it's ok(?:ay)? to|ok to|"
+    r"(?:stays?|remains?|leave (?:it|them|this|that)) (?:exactly )?(?:as (?:it is|is|they are)|unchanged|"
+    r"the same))\b",
     re.I,
 )
+# Round two (docs/retention.md): a polite request in question form and an exclaimed "no X!" are rules.
+_POLITE = re.compile(
+    r"(?:^|: )(?:(?:and|but|so|also),? )?(?:can|could|would) (?:we|you|it|they|the|this|that|our)\b", re.I
+)
+_EXCLAIMED = re.compile(
+    r"(?:^|[,;:]\s*)no (?!one\b|idea\b|problem\b|worries\b|need\b|way\b|longer\b|matter\b|doubt\b)\w.*!\s*$",
+    re.I,
+)
+_QUOTED = re.compile(r"'[^'\s][^']{0,60}'|\"[^\"]{1,60}\"|`[^`]{1,80}`")
 _QUESTION = re.compile(r"\?\s*$|^(?:why|what|how|when|where|which|who|is|are|does|do|can|could)\b", re.I)
 _REVERSAL = re.compile(
     r"\b(?:you (?:can|may) (?:now )?|no longer|forget (?:about )?|ignore (?:what|my)|scratch that|"
     r"never mind|it's ok(?:ay)? (?:now )?to|ok to|is fine (?:now)?|feel free to|drop the|lift(?:ed)? the|"
-    r"not needed any ?more|don't need to .* any ?more|actually,?)\b",
+    r"not needed any ?more|don't need to .* any ?more|actually,?|after all)\b",
     re.I,
 )
 _REQUEST = re.compile(
@@ -44,7 +55,8 @@ _REQUEST = re.compile(
     r"set up|setup|deploy|document|test|check|investigate|look|find|replace|split|merge|bump|upgrade|"
     r"install|configure|port|migrate|clean|optimi[sz]e|review|explain|show|generate|extend|support|"
     r"handle|wire|hook up|commit|push|open|prepare|draft|release|tag|publish|benchmark|profile|measure)\b"
-    r"|\b(?:can you|could you|would you|i (?:also )?want|i'd (?:also )?like|i (?:also )?need|let's|"
+    r"|\b(?:can you|could you|would you|can we|could we|i (?:also )?want|i'd (?:also )?like|"
+    r"i (?:also )?need|let's|"
     r"we need to|we should|please|"
     r"should (?:also )?(?:be able to|read|support|handle|accept|write|get|have))\b",
     re.I,
@@ -52,7 +64,8 @@ _REQUEST = re.compile(
 _DEFERRED = re.compile(
     r"\b(?:later|afterwards|after that|after this|not (?:today|now|yet)|tomorrow|next time|eventually|"
     r"at some point|someday|some day|sometime|this week|next week|when you(?:'re| are) done|"
-    r"once (?:that|this|it|the|you)|"
+    r"once (?:that|this|it|the|you|i|we|they)|"
+    r"monday|tuesday|wednesday|thursday|friday|over the weekend|"
     r"don't forget|do not forget|remember to|follow[- ]up|todo|for later|next week|before (?:we|you) "
     r"(?:ship|release|merge|finish))\b",
     re.I,
@@ -82,11 +95,15 @@ _CHOICE = re.compile(
 
 
 def old_is_constraint(sentence: str) -> bool:
-    return bool(_CONSTRAINT.search(sentence)) and not _QUESTION.search(sentence)
+    if _EXCLAIMED.search(sentence.strip()):
+        return True
+    return bool(_CONSTRAINT.search(sentence)) and (
+        bool(_POLITE.search(sentence.strip())) or not _QUESTION.search(sentence)
+    )
 
 
 def old_is_deferred(sentence: str) -> bool:
-    return bool(_DEFERRED.search(sentence))
+    return bool(_DEFERRED.search(_QUOTED.sub(" ", sentence)))
 
 
 def old_is_request(sentence: str) -> bool:

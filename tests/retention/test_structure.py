@@ -47,7 +47,23 @@ def test_a_search_that_found_nothing_is_no_error_but_a_crash_is() -> None:
     errors = _texts(facts, FactKind.ERROR)
     assert errors == ["rg: regex parse error: unclosed group"]
     commands = {f.text: f for f in facts if f.kind == FactKind.COMMAND}
-    assert not commands["rg -n OLD_FLAG src"].failed and commands["rg -n '(' src"].failed
+    # A search that only looked and found nothing is no fact at all; the crashed one is a failure.
+    assert "rg -n OLD_FLAG src" not in commands and commands["rg -n '(' src"].failed
+
+
+def test_commands_are_kept_when_they_change_build_or_fail_once_per_core() -> None:
+    c = Chain()
+    c.user("tidy up")
+    failing(c, "a", "cat setup.cfg | head -n 5", "[metadata]", code=0)
+    failing(c, "b", "git status --short && git log --oneline -3", "M x.py", code=0)
+    failing(c, "c", "cargo test 2>&1 | tail -n 40", "test result: FAILED", code=101)
+    failing(c, "d", "sed -i 's/a/b/' src/lib.rs", "", code=0)
+    failing(c, "e", "cargo test 2>&1 | grep 'test result'", "test result: ok", code=0)
+    failing(c, "f", "cat > notes.txt <<'EOF'", "", code=0)
+    commands = {f.text: f for f in extract_facts(c.entries) if f.kind == FactKind.COMMAND}
+    # Reads that succeeded are left out; the two runs of cargo test are one command, latest status.
+    assert set(commands) == {"cargo test", "sed -i 's/a/b/' src/lib.rs", "cat > notes.txt <<'EOF'"}
+    assert commands["cargo test"].exit_code == 0 and not commands["cargo test"].failed
 
 
 def test_salient_error_lines_per_toolchain() -> None:

@@ -322,8 +322,8 @@ async def _start_held(
     release = threading.Event()
     held = Reply(content=[text(SUMMARY)], chunk_size=4, hold=release, hold_after=2)
     fake.queue(held)
-    task = await sync_to_async(compact_fork.request_compaction)(session, trigger="manual")
-    running = asyncio.create_task(compact_fork.run_task(task.pk, provider=anthropic(fake)))
+    task = (await sync_to_async(compact_fork.CompactionJob.request)(session, trigger="manual")).task
+    running = asyncio.create_task(compact_fork.CompactionJob.resume(task.pk).run(provider=anthropic(fake)))
     assert await asyncio.to_thread(held.held.wait, 10)
     return running, release, held
 
@@ -521,17 +521,19 @@ async def test_circuit_breaker_after_three_failed_automatic_compactions(
         lambda ctx: CompactionPayload(summary="  ", first_kept="nope", tokens_before=0)
     )
     for _ in range(3):
-        task = await sync_to_async(compact_fork.request_compaction)(session, trigger="auto")
-        assert (await compact_fork.run_task(task.pk, provider=anthropic(fake_anthropic))).status == "failed"
+        task = (await sync_to_async(compact_fork.CompactionJob.request)(session, trigger="auto")).task
+        assert (
+            await compact_fork.CompactionJob.resume(task.pk).run(provider=anthropic(fake_anthropic))
+        ).status == "failed"
     with pytest.raises(compact_fork.CircuitOpen):
-        await sync_to_async(compact_fork.request_compaction)(session, trigger="auto")
+        await sync_to_async(compact_fork.CompactionJob.request)(session, trigger="auto")
     assert "compact_circuit_open" in await sync_to_async(event_types)(session)
     # Manual compaction is still allowed, and a success closes the breaker again.
     hooks.unregister(broken)
     fake_anthropic.default = text_reply(SUMMARY)
     assert (await compact_fork.compact(session, provider=anthropic(fake_anthropic))).status == "completed"
-    await sync_to_async(session.refresh_from_db)()
-    assert session.metadata["compact_auto_failures"] == 0
+    assert await sync_to_async(compact_fork.auto_failures)(session.pk) == 0
+    assert "compact_auto_failures" not in (await Session.objects.aget(pk=session.pk)).metadata
 
 
 async def test_summarizer_failures_are_retried_and_recorded_per_attempt(
@@ -563,8 +565,7 @@ async def test_progress_guard_warns_when_compaction_frees_too_little(fake_anthro
     assert outcome.status == "completed" and outcome.warnings
     warning = await Event.objects.aget(session=session, type="compact_warning")
     assert warning.payload["tokens_after"] > 0.8 * warning.payload["threshold"]
-    await sync_to_async(session.refresh_from_db)()
-    assert session.metadata["auto_continue"] is False
+    assert await sync_to_async(compact_fork.auto_continues)(session.pk) is False
 
 
 def test_concurrent_manual_and_automatic_triggers_start_exactly_one_task() -> None:
@@ -575,7 +576,7 @@ def test_concurrent_manual_and_automatic_triggers_start_exactly_one_task() -> No
     def trigger(kind: str) -> None:
         try:
             barrier.wait()
-            compact_fork.request_compaction(Session.objects.get(pk=session.pk), trigger=kind)
+            compact_fork.CompactionJob.request(Session.objects.get(pk=session.pk), trigger=kind)
             results.append(f"{kind}:ok")
         except compact_fork.AlreadyPending:
             results.append(f"{kind}:pending")
@@ -598,7 +599,7 @@ def test_concurrent_manual_and_automatic_triggers_start_exactly_one_task() -> No
 def _orphan(
     session: Session, *, owner: str, attempts: int = 1, age: timedelta = timedelta(minutes=10)
 ) -> CompactionTask:
-    task = compact_fork.request_compaction(session, trigger="auto")
+    task = compact_fork.CompactionJob.request(session, trigger="auto").task
     stamp = timezone.now() - age
     CompactionTask.objects.filter(pk=task.pk).update(
         status="running", owner=owner, attempts=attempts, started_at=stamp, heartbeat_at=stamp
@@ -611,7 +612,7 @@ async def test_a_task_left_running_by_a_dead_process_is_retried_once(fake_anthro
     task = await sync_to_async(_orphan)(session, owner="elsewhere:4242")
     assert await sync_to_async(compact_fork.recover_orphaned_tasks)(restart=False) == [task.pk]
     fake_anthropic.queue(text_reply(SUMMARY))
-    outcome = await compact_fork.run_task(task.pk, provider=anthropic(fake_anthropic))
+    outcome = await compact_fork.CompactionJob.resume(task.pk).run(provider=anthropic(fake_anthropic))
     assert outcome.status == "completed"
     assert await Node.objects.filter(session=session, kind="compaction").acount() == 1
     task = await CompactionTask.objects.aget(pk=task.pk)
@@ -641,10 +642,10 @@ async def test_a_task_that_keeps_dying_is_failed_with_a_reason() -> None:
 async def test_a_task_claimed_twice_runs_once(fake_anthropic: FakeAnthropic) -> None:
     session = await sync_to_async(build_session)()
     fake_anthropic.default = text_reply(SUMMARY)
-    task = await sync_to_async(compact_fork.request_compaction)(session, trigger="manual")
+    task = (await sync_to_async(compact_fork.CompactionJob.request)(session, trigger="manual")).task
     outcomes = await asyncio.gather(
-        compact_fork.run_task(task.pk, provider=anthropic(fake_anthropic)),
-        compact_fork.run_task(task.pk, provider=anthropic(fake_anthropic)),
+        compact_fork.CompactionJob.resume(task.pk).run(provider=anthropic(fake_anthropic)),
+        compact_fork.CompactionJob.resume(task.pk).run(provider=anthropic(fake_anthropic)),
     )
     assert sorted(o.status for o in outcomes) == ["completed", "skipped"]
     assert await Node.objects.filter(session=session, kind="compaction").acount() == 1
@@ -677,9 +678,9 @@ async def test_spawn_from_a_sync_view_thread_runs_on_the_server_loop(settings: A
     session = await sync_to_async(build_session)()
 
     def view_like() -> int:
-        task = compact_fork.request_compaction(session, trigger="manual")
-        compact_fork.start_in_background(task.pk)
-        return task.pk
+        job = compact_fork.CompactionJob.request(session, trigger="manual")
+        job.start()
+        return job.task_id
 
     # start() was queued on this loop before the sync call's own completion: it has run by now.
     task_id = await sync_to_async(view_like)()

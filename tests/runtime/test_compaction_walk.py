@@ -22,10 +22,9 @@ from sessions_app.compaction.tokens import estimate_entry
 from sessions_app.llm.offline import OfflineProvider
 from sessions_app.models import CompactionEntry, CompactionTask, Session
 from sessions_app.runtime import compact_fork
-from sessions_app.runtime.compact_fork import fork as fork_module
-from sessions_app.runtime.compact_fork import tasks as tasks_module
 
 # The engine package re-exports the functions under the modules' names: reach the modules.
+plan_module = importlib.import_module("sessions_app.compaction.plan")
 prepare_module = importlib.import_module("sessions_app.compaction.prepare")
 validate_module = importlib.import_module("sessions_app.compaction.validate")
 
@@ -82,8 +81,8 @@ class Counted:
 
 def test_one_compaction_plans_once_and_validates_once(monkeypatch: pytest.MonkeyPatch) -> None:
     session = _session(NODES)
-    planner = Counted(monkeypatch, [(tasks_module, "prepare"), (fork_module, "prepare")])
-    searches = Counted(monkeypatch, [(prepare_module, "_find_cut")])
+    planner = Counted(monkeypatch, [(plan_module, "plan")])
+    searches = Counted(monkeypatch, [(prepare_module, "search_cut")])
     validator = Counted(monkeypatch, [(validate_module, "validate_payload")])
 
     outcome = async_to_sync(compact_fork.compact)(session, provider=OfflineProvider())
@@ -101,15 +100,14 @@ def test_one_compaction_plans_once_and_validates_once(monkeypatch: pytest.Monkey
 
 def test_a_fork_in_another_process_rebuilds_the_stored_plan(monkeypatch: pytest.MonkeyPatch) -> None:
     session = _session(600)
-    task = compact_fork.request_compaction(session, trigger="manual")
+    task = compact_fork.CompactionJob.request(session, trigger="manual").task
     planned = store.context_path_entries(session)
     expected = prepare(planned, compact_fork.compaction_settings(session))
     assert isinstance(expected, Preparation)
     # Another process has no plan in memory: only the task row.
-    assert tasks_module.take_plan(task) is not None
-    searches = Counted(monkeypatch, [(prepare_module, "_find_cut")])
+    searches = Counted(monkeypatch, [(prepare_module, "search_cut")])
 
-    outcome = async_to_sync(compact_fork.run_task)(task.pk, provider=OfflineProvider())
+    outcome = async_to_sync(compact_fork.CompactionJob.resume(task.pk).run)(provider=OfflineProvider())
 
     assert outcome.status == "completed", outcome.error
     assert searches.calls == 0  # the stored cut was used, not searched for again

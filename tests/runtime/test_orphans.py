@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import json
 import re
 import socket
 import subprocess
@@ -34,6 +35,7 @@ from sessions_app.runtime import background, compact_fork, live, spawn, sweeper
 from sessions_app.runtime.compact_fork.apply import ForkRecord, finish_failed
 from sessions_app.runtime.compact_fork.orphans import MAX_ATTEMPTS
 from sessions_app.runtime.process import owner_id
+from sessions_app.templatetags.cutpoint import live_kinds
 from tests.fake_anthropic import FakeAnthropic, Reply, text, text_reply
 from tests.multiprocess.servers import ROOT, free_port, server_env
 from tests.runtime.test_compaction_fork import SUMMARY, _orphan, anthropic, build_session
@@ -76,13 +78,13 @@ def release() -> Iterator[threading.Event]:
 
 async def test_a_late_failure_cannot_overwrite_a_completed_task(fake_anthropic: FakeAnthropic) -> None:
     session = await sync_to_async(build_session)()
-    task = await sync_to_async(compact_fork.request_compaction)(session, trigger="auto")
+    task = (await sync_to_async(compact_fork.CompactionJob.request)(session, trigger="auto")).task
     first = await sync_to_async(compact_fork.claim_task)(task.pk)  # attempt 1 …
     assert first is not None and first.attempts == 1
     await presume_dead(task.pk)  # … presumed dead
     assert [r.action for r in await recover()] == ["retried"]
     fake_anthropic.queue(text_reply(SUMMARY))
-    done = await compact_fork.run_task(task.pk, provider=anthropic(fake_anthropic))
+    done = await compact_fork.CompactionJob.resume(task.pk).run(provider=anthropic(fake_anthropic))
     assert done.status == "completed"
 
     # Attempt 1 was only slow: its failure arrives after attempt 2 completed the task.
@@ -92,8 +94,9 @@ async def test_a_late_failure_cannot_overwrite_a_completed_task(fake_anthropic: 
     assert (row.status, row.attempts, row.error) == ("completed", 2, "")
     assert row.compaction_id is not None
     assert not await Event.objects.filter(session=session, type="compact_failed").aexists()
-    await sync_to_async(session.refresh_from_db)()
-    assert session.metadata.get("compact_auto_failures", 0) == 0  # the late failure counted nowhere
+    assert (
+        await sync_to_async(compact_fork.auto_failures)(session.pk) == 0
+    )  # the late failure counted nowhere
 
 
 async def test_a_worker_presumed_dead_that_wakes_up_writes_nothing(
@@ -102,12 +105,14 @@ async def test_a_worker_presumed_dead_that_wakes_up_writes_nothing(
     session = await sync_to_async(build_session)()
     stuck = held_reply(release)
     fake_anthropic.queue(stuck, text_reply(SUMMARY))
-    task = await sync_to_async(compact_fork.request_compaction)(session, trigger="manual")
-    first = asyncio.create_task(compact_fork.run_task(task.pk, provider=anthropic(fake_anthropic)))
+    task = (await sync_to_async(compact_fork.CompactionJob.request)(session, trigger="manual")).task
+    first = asyncio.create_task(
+        compact_fork.CompactionJob.resume(task.pk).run(provider=anthropic(fake_anthropic))
+    )
     assert await asyncio.to_thread(stuck.held.wait, 30), "attempt 1 never started streaming"
     await presume_dead(task.pk)
     assert [r.action for r in await recover()] == ["retried"]
-    second = await compact_fork.run_task(task.pk, provider=anthropic(fake_anthropic))
+    second = await compact_fork.CompactionJob.resume(task.pk).run(provider=anthropic(fake_anthropic))
     assert second.status == "completed"
 
     release.set()  # attempt 1 wakes up and tries to finish its work
@@ -128,13 +133,13 @@ async def test_giving_up_fails_the_task_and_its_fork_run(
     session = await sync_to_async(build_session)()
     one, two = held_reply(release), held_reply(release)
     fake_anthropic.queue(one, two)
-    task = await sync_to_async(compact_fork.request_compaction)(session, trigger="auto")
+    task = (await sync_to_async(compact_fork.CompactionJob.request)(session, trigger="auto")).task
     provider = anthropic(fake_anthropic)
-    workers = [asyncio.create_task(compact_fork.run_task(task.pk, provider=provider))]
+    workers = [asyncio.create_task(compact_fork.CompactionJob.resume(task.pk).run(provider=provider))]
     assert await asyncio.to_thread(one.held.wait, 30)
     await presume_dead(task.pk)
     assert [r.action for r in await recover()] == ["retried"]
-    workers.append(asyncio.create_task(compact_fork.run_task(task.pk, provider=provider)))
+    workers.append(asyncio.create_task(compact_fork.CompactionJob.resume(task.pk).run(provider=provider)))
     assert await asyncio.to_thread(two.held.wait, 30)  # attempt 2 streams, then dies too
     await presume_dead(task.pk)
 
@@ -172,12 +177,16 @@ async def test_a_retry_starts_a_fresh_stream(
     session = await sync_to_async(build_session)()
     stuck = held_reply(release)
     fake_anthropic.queue(stuck, text_reply(SUMMARY))
-    task = await sync_to_async(compact_fork.request_compaction)(session, trigger="manual")
-    first = asyncio.create_task(compact_fork.run_task(task.pk, provider=anthropic(fake_anthropic)))
+    task = (await sync_to_async(compact_fork.CompactionJob.request)(session, trigger="manual")).task
+    first = asyncio.create_task(
+        compact_fork.CompactionJob.resume(task.pk).run(provider=anthropic(fake_anthropic))
+    )
     assert await asyncio.to_thread(stuck.held.wait, 30)
     await presume_dead(task.pk)
     await recover()
-    assert (await compact_fork.run_task(task.pk, provider=anthropic(fake_anthropic))).status == "completed"
+    assert (
+        await compact_fork.CompactionJob.resume(task.pk).run(provider=anthropic(fake_anthropic))
+    ).status == "completed"
     release.set()
     await first
 
@@ -200,7 +209,9 @@ async def test_a_retry_starts_a_fresh_stream(
     html = await sync_to_async(live_p.update)(session.pk, "compact_started", started[1], True)
     assert 'data-attempt="2"' in html and "attempt 2" in html and 'data-kind="compact_started"' in html
     script = (ROOT / "static" / "cutpoint" / "cutpoint.js").read_text()
-    assert 'if (kind === "compact_started") freshStream();' in script
+    # The script empties them on the kind the page names `fresh_stream` (templatetags live_kinds).
+    assert "if (kind && kind === kinds.fresh_stream) freshStream();" in script
+    assert json.loads(live_kinds())["fresh_stream"] == "compact_started"
 
 
 # --- the command line ------------------------------------------------------------------------------

@@ -128,16 +128,20 @@ async def test_after_a_compaction_when_switched_on(fake_anthropic: FakeAnthropic
     settings.CUTPOINT_PROBE_AUDIT = True
     session = await sync_to_async(build_session)(10, compaction={"strategy": "extractive"})
     fake_anthropic.handler = answering(set())
-    task = await sync_to_async(compact_fork.request_compaction)(session, trigger="manual")
-    outcome = await compact_fork.run_and_audit(task.pk, provider=anthropic(fake_anthropic))
+    task = (await sync_to_async(compact_fork.CompactionJob.request)(session, trigger="manual")).task
+    outcome = await compact_fork.CompactionJob.resume(task.pk).run(
+        provider=anthropic(fake_anthropic), audit="after"
+    )
     assert outcome.compaction_id is not None
     entry = await CompactionEntry.objects.aget(pk=outcome.compaction_id)
     assert entry.audit is not None and entry.probe is not None and entry.probe["status"] == "ok"
     assert entry.probe["kept"] == 0 and len(fake_anthropic.message_requests) == 1
     settings.CUTPOINT_PROBE_AUDIT = False
     session = await sync_to_async(build_session)(10, compaction={"strategy": "extractive"})
-    task = await sync_to_async(compact_fork.request_compaction)(session, trigger="manual")
-    outcome = await compact_fork.run_and_audit(task.pk, provider=anthropic(fake_anthropic))
+    task = (await sync_to_async(compact_fork.CompactionJob.request)(session, trigger="manual")).task
+    outcome = await compact_fork.CompactionJob.resume(task.pk).run(
+        provider=anthropic(fake_anthropic), audit="after"
+    )
     assert outcome.compaction_id is not None
     entry = await CompactionEntry.objects.aget(pk=outcome.compaction_id)
     assert entry.audit is not None and entry.probe is None and len(fake_anthropic.message_requests) == 1

@@ -189,8 +189,7 @@ def test_the_panel_caps_every_trace_and_says_what_a_point_stands_for(
         .order_by("seq")
         .values_list("seq", flat=True)
     )
-    marker = next(t for t in context["data"] if t["name"].startswith("compaction"))
-    assert marker["x"][::3] == [sum(c.seq < s for c in calls) + 0.5 for s in compaction_seqs]
+    assert _compaction_xs(context) == [sum(c.seq < s for c in calls) + 0.5 for s in compaction_seqs]
     assert len(compaction_seqs) == len(COMPACTED_AFTER)
     # The time axis is grouped the same way.
     _, by_time = _figures(staff_client, long_session, x="time")
@@ -274,6 +273,18 @@ def test_a_growing_session_aggregates_only_its_new_calls(long_session: Session) 
     assert grown.points[-1].tokens == 9000 + 11 + 5  # the new calls are drawn
 
 
+def _compaction_xs(fig: dict[str, Any]) -> list[float]:
+    """Where each drawn compaction sits: a before → after segment (three points, the last a gap),
+    or, when its size after is unknown (these are imported: issue 32), one marker."""
+    xs: list[float] = []
+    for t in fig["data"]:
+        if t["name"] == "compaction (before → after)":
+            xs += t["x"][::3]
+        elif t["name"].startswith("compaction, size after not recorded"):
+            xs += t["x"]
+    return sorted(xs)
+
+
 def test_many_compactions_are_drawn_every_kth(
     staff_client: Client, long_session: Session, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -283,8 +294,7 @@ def test_many_compactions_are_drawn_every_kth(
     assert [c.generation for c in drawn.rows] == [1, 4, 5]  # every 3rd, and the last
     html, figs = _figures(staff_client, long_session)
     assert figs["fig-summaries"]["data"][0]["x"] == [1, 4, 5]
-    marker = next(t for t in figs["fig-context"]["data"] if t["name"].startswith("compaction"))
-    assert len(marker["x"]) == 3 * 3
+    assert len(_compaction_xs(figs["fig-context"])) == 3
     assert "5 compactions: every 3th is drawn (and the last), 3 in all." in html
     assert "· 5 compactions" in html  # the header still counts them all
 

@@ -20,7 +20,6 @@ from sessions_app.compaction import CompactionSettings, Preparation, prepare
 from sessions_app.compaction.summary import history_max_tokens
 from sessions_app.models import CompactionEntry, CompactionTask, Event, Node, Session
 from sessions_app.runtime import compact_fork
-from sessions_app.runtime.compact_fork import tasks as tasks_module
 from tests.web.builders import Built, build_chain, build_session, compact
 from tests.web.conftest import HX
 
@@ -33,7 +32,7 @@ ACTIONS = ["compact_with_settings", "compact_up_to_here", "compact_now"]
 def started(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Tasks the views hand to the background, kept here instead of run."""
     calls: list[int] = []
-    monkeypatch.setattr(compact_fork, "start_in_background", lambda task_id, **kw: calls.append(task_id))
+    monkeypatch.setattr(compact_fork.CompactionJob, "start", lambda job, **kw: calls.append(job.task_id))
     return calls
 
 
@@ -64,7 +63,7 @@ def _first_kept(task: CompactionTask) -> str:
 
 
 def _run(task_id: int) -> CompactionEntry:
-    outcome = async_to_sync(compact_fork.run_task)(task_id)
+    outcome = async_to_sync(compact_fork.CompactionJob.resume(task_id).run)()
     assert outcome.status == "completed" and outcome.compaction_id is not None, outcome.error
     return CompactionEntry.objects.select_related("first_kept_node").get(pk=outcome.compaction_id)
 
@@ -128,8 +127,7 @@ def test_compact_with_these_settings_plans_with_them_and_saves_nothing(
     task = CompactionTask.objects.get(session=s)
     assert started == [task.pk] and task.trigger == "manual"
     assert _first_kept(task) == expected.first_kept
-    pending = Event.objects.get(session=s, type="compact_pending")
-    assert pending.payload["settings"]["keep_recent_tokens"] == 250
+    assert task.settings_override is not None and task.settings_override["keep_recent_tokens"] == 250
     entry = _run(task.pk)
     assert entry.first_kept_node.key == expected.first_kept
     assert Session.objects.get(pk=s.pk).metadata.get("compaction") == metadata.get("compaction")
@@ -145,7 +143,7 @@ def test_a_retry_elsewhere_plans_with_the_recorded_settings(
     form = {"keep": "300", "reserve": "250", "window": "4000", "compat": "default"}
     staff_client.post(_url("compact_with_settings", s), form, **HX)
     task = CompactionTask.objects.get(session=s)
-    assert tasks_module.take_plan(task) is not None  # as if another process ran it
+    assert task.settings_override is not None  # the row carries what the retry needs
     entry = _run(task.pk)
     started_event = Event.objects.get(session=s, type="compact_started")
     assert started_event.payload["max_tokens"] == history_max_tokens(250)

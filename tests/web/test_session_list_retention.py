@@ -32,7 +32,7 @@ def worst_cell(html: str, session: Session) -> str:
 
 def test_column_shows_the_lowest_retention_or_a_dash(viewer_client: Client, db: None) -> None:
     planted = build_planted()
-    audit_session(planted.session)  # the planted compaction keeps 1 of its 6 facts
+    audit_session(planted.session)  # the planted compaction keeps 1 of its 7 facts
     two = build_session("Two compactions", turns=6, compactions=2).session
     first, second = CompactionEntry.objects.filter(node__session=two).order_by("node__seq")
     CompactionEntry.objects.filter(pk=first.pk).update(retention=0.9)
@@ -43,8 +43,8 @@ def test_column_shows_the_lowest_retention_or_a_dash(viewer_client: Client, db: 
     html = viewer_client.get(reverse("sessions_app:session_list")).content.decode()
     assert "Worst retention" in html
     planted_retention = CompactionEntry.objects.get(pk=planted.entry.pk).retention
-    assert planted_retention == pytest.approx(1 / 6)
-    assert worst_cell(html, planted.session) == "17%"
+    assert planted_retention == pytest.approx(1 / 7)
+    assert worst_cell(html, planted.session) == "14%"
     assert worst_cell(html, two) == "42%"
     assert worst_cell(html, unaudited) == "—"
     assert worst_cell(html, fresh) == "—"

@@ -42,16 +42,16 @@ class Command(BaseCommand):
             raise CommandError(f"no session with id {session_id}")
         trigger = Trigger.RECOVERY if recovery else Trigger.MANUAL
         try:
-            task = compact_fork.request_compaction(session, trigger=trigger, instructions=instructions)
+            job = compact_fork.CompactionJob.request(session, trigger=trigger, instructions=instructions)
         except compact_fork.CompactionRefused as refused:
             raise CommandError(refused.reason) from refused
-        self.stderr.write(f"[compaction task {task.pk}: {trigger}]")
+        self.stderr.write(f"[compaction task {job.task_id}: {trigger}]")
 
         def show(part: str, text: str) -> None:
             self.stdout.write(text, ending="")
             self.stdout.flush()
 
-        outcome = asyncio.run(compact_fork.run_task(task.pk, on_delta=show))
+        outcome = asyncio.run(job.run(on_delta=show))
         self.stdout.write("")
         if outcome.status != TaskStatus.COMPLETED:
             raise CommandError(f"compaction {outcome.status}: {outcome.error}")
@@ -75,7 +75,7 @@ class Command(BaseCommand):
         for report in reports:
             task = f"task {report.task_id}"
             if report.action == RETRIED:
-                outcome = asyncio.run(compact_fork.run_task(report.task_id))
+                outcome = asyncio.run(compact_fork.CompactionJob.resume(report.task_id).run())
                 detail = f" ({outcome.error})" if outcome.error else ""
                 self.stdout.write(f"{task}: retried → {outcome.status}{detail}")
             elif report.action == GAVE_UP:

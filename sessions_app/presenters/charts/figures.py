@@ -30,6 +30,7 @@ COLORS = {
     "cache_write": "#e8590c",
     "summary": "#9c36b5",
     "retention": "#2b8a3e",
+    "partial": "#f08c00",  # some facts lost (presenters/audit.py, retention_level)
     "lost": "#e03131",
 }
 

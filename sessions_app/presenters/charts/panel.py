@@ -121,18 +121,31 @@ def build_charts(
     cx: list[Any] = []
     cy: list[int | None] = []
     ctext: list[str | None] = []
+    csymbols: list[str] = []
+    # Compactions whose size after was not recorded (imports): a marker at "before" and a gap, never
+    # a line down to zero or to the summary node's own estimate (issue 32).
+    ux: list[Any] = []
+    uy: list[int] = []
+    utext: list[str] = []
     for c in compactions:
         gen, e, before_calls = c.generation, c.entry, c.calls_before
         at: Any = axis_time(e.node.timestamp) if by_time else before_calls + 0.5
-        after = e.tokens_after if e.tokens_after is not None else e.node.token_estimate
-        label = (
+        head = (
             f"compaction {gen} ({escape(e.reason)}) · {escape(e.node.key)}<br>"
             f"after call {before_calls} · {hover_time(e.node.timestamp)}<br>"
-            f"{e.tokens_before:,} → {after:,} tokens" + _compaction_note(e, c.threshold_then)
+        )
+        if e.tokens_after is None:
+            ux.append(at)
+            uy.append(e.tokens_before)
+            utext.append(f"{head}{e.tokens_before:,} → ? tokens (the size after was not recorded)")
+            continue
+        label = f"{head}{e.tokens_before:,} → {e.tokens_after:,} tokens" + _compaction_note(
+            e, c.threshold_then
         )
         cx += [at, at, None]
-        cy += [e.tokens_before, after, None]
+        cy += [e.tokens_before, e.tokens_after, None]
         ctext += [label, label, None]
+        csymbols += ["triangle-down", "circle", "circle"]
 
     context_fig: dict[str, Any] | None = None
     context_note = ""
@@ -182,11 +195,21 @@ def build_charts(
                     text=ctext,
                     hoverinfo="text",
                     line={"color": COLORS["compaction"], "width": 3, "dash": "dot"},
-                    marker={
-                        "size": 10,
-                        "symbol": ["triangle-down", "circle", "circle"] * len(entries),
-                        "color": COLORS["compaction"],
-                    },
+                    marker={"size": 10, "symbol": csymbols, "color": COLORS["compaction"]},
+                )
+            )
+        if ux:
+            traces.append(
+                go.Scatter(
+                    mode="markers+text",
+                    name="compaction, size after not recorded (a gap, not a drop)",
+                    x=ux,
+                    y=uy,
+                    text=["?"] * len(ux),
+                    textposition="bottom center",
+                    hovertext=utext,
+                    hoverinfo="text",
+                    marker={"size": 11, "symbol": "triangle-down-open", "color": COLORS["compaction"]},
                 )
             )
         context_fig = plotly_figure(
@@ -203,6 +226,17 @@ def build_charts(
             context_note = "No model calls recorded: only the compactions are drawn."
         elif not entries:
             context_note = "No compactions yet."
+        if ux:
+            context_note = " ".join(
+                filter(
+                    None,
+                    [
+                        context_note,
+                        f"{len(ux):,} compaction{'s' if len(ux) != 1 else ''} did not record the size "
+                        "after: marked “?” at the size before, not drawn as a drop.",
+                    ],
+                )
+            )
     else:
         context_note = "No model calls recorded and no compactions yet: nothing to chart."
 

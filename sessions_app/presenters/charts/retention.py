@@ -10,8 +10,10 @@ from typing import Any
 
 import plotly.graph_objects as go
 
-from sessions_app.presenters.audit import Retention
+from sessions_app.presenters.audit import Retention, retention_level
 from sessions_app.presenters.charts.figures import COLORS, chart_layout, plotly_figure
+
+RETENTION_COLOR = {"ok": "retention", "warn": "partial", "bad": "lost"}
 
 
 def retention_chart(
@@ -37,7 +39,7 @@ def retention_chart(
         lost = r.total - r.kept
         ys.append(round(100 * r.kept / r.total, 1))
         hover.append(f"{head}<br>{r.kept}/{r.total} facts kept · {lost} lost")
-        colors.append(COLORS["retention"] if lost == 0 else COLORS["lost"])
+        colors.append(COLORS[RETENTION_COLOR[retention_level(r.kept / r.total)]])
     if all(y is None for y in ys):
         missing = sum(1 for r in rows if r.total is None)
         why = f"{missing} could not be audited" if missing else "their spans held no facts to check"

@@ -21,6 +21,7 @@ from typing import Any, Literal
 from django.db import transaction
 from django.utils import timezone
 
+from sessions_app.compaction.vocabulary import EventType
 from sessions_app.models import Event
 from sessions_app.runtime.agents.builtins import BUILTIN_BY_NAME, BUILTINS, HIDDEN_NAMES, VISIBLE_BUILTINS
 from sessions_app.runtime.agents.definition import (
@@ -131,7 +132,7 @@ def _refuse(
             _refused.append(entry)
         logger.warning("%s", message)
         _record_event(
-            "definition_refused",
+            EventType.DEFINITION_REFUSED,
             {"name": name, "source": source, "path": path, "message": message},
             session_id,
         )
@@ -148,7 +149,7 @@ def _invalid_file(
         _invalid.append(entry)
     logger.warning("skipping agent definition file: %s", error)
     payload = {"source": source, "path": str(path), "message": str(error)}
-    _record_event("definition_invalid", payload, session_id)
+    _record_event(EventType.DEFINITION_INVALID, payload, session_id)
 
 
 # ------------------------------------------------------------------------------------------

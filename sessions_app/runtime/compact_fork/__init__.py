@@ -1,21 +1,16 @@
 """The compact fork runtime (docs/compaction.md, "The compact fork"): one public surface over
 
 - `settings`: a session's compaction settings and context window;
-- `tasks`: requesting a task (planned once), claiming it, the `compact_pending` record;
+- `job`: the one door: a compaction requested (planned once), run and audited;
+- `tasks`: requesting a task, claiming it, the session's compaction state read from its rows;
 - `fork`: the hidden child agent that writes the summary (model calls, deltas, bookkeeping);
 - `apply`: how a task ends: its result written by the store, or closed stale / failed / cancelled;
 - `orphans`: tasks a dead process left running, retried once, then failed.
 """
 
 from sessions_app.runtime.compact_fork.apply import PROGRESS_GUARD
-from sessions_app.runtime.compact_fork.fork import (
-    CompactFork,
-    audit_outcome,
-    compact,
-    run_and_audit,
-    run_task,
-    start_in_background,
-)
+from sessions_app.runtime.compact_fork.fork import CompactFork
+from sessions_app.runtime.compact_fork.job import AuditWhen, CompactionJob, compact
 from sessions_app.runtime.compact_fork.orphans import (
     ORPHAN_AFTER,
     OrphanReport,
@@ -30,8 +25,9 @@ from sessions_app.runtime.compact_fork.tasks import (
     CompactionOutcome,
     CompactionRefused,
     NothingToCompact,
+    auto_continues,
+    auto_failures,
     claim_task,
-    request_compaction,
 )
 from sessions_app.runtime.process import owner_id
 
@@ -40,13 +36,16 @@ __all__ = [
     "ORPHAN_AFTER",
     "PROGRESS_GUARD",
     "AlreadyPending",
+    "AuditWhen",
     "CircuitOpen",
     "CompactFork",
+    "CompactionJob",
     "CompactionOutcome",
     "CompactionRefused",
     "NothingToCompact",
     "OrphanReport",
-    "audit_outcome",
+    "auto_continues",
+    "auto_failures",
     "claim_task",
     "compact",
     "compaction_settings",
@@ -54,8 +53,4 @@ __all__ = [
     "owner_id",
     "recover_orphaned_tasks",
     "recover_orphans",
-    "request_compaction",
-    "run_and_audit",
-    "run_task",
-    "start_in_background",
 ]

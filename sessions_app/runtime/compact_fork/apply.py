@@ -4,8 +4,8 @@ Applying a result (docs/compaction.md, "Stale results"): if the path the fork sa
 prefix of the active path and no newer compaction covers it, the compaction node is appended
 after the *current* active node (compare-and-swap, so an agent loop appending at the same moment
 cannot be overwritten); otherwise the result is stale: no node, but the fork's agent, run and
-events stay. Every ending goes through `_close`, which settles the task, the fork's run and the
-session's `compact_pending` record together.
+events stay. Every ending goes through `_close`, which settles the task and the fork's run
+together; the session's compaction state is read from its task rows (tasks.py).
 
 Every terminal write is a compare-and-set on the worker's attempt: it changes the task only while
 the task is still `running` *and* still on the attempt this worker claimed. A worker that lost its
@@ -28,16 +28,14 @@ from sessions_app.compaction.budget import resolve_threshold
 from sessions_app.compaction.messages import COMPACTION, Entry
 from sessions_app.compaction.settings import CompactionSettings
 from sessions_app.compaction.validate import CompactionPayload, PayloadError
-from sessions_app.compaction.vocabulary import EndReason, RunStatus, TaskStatus, Trigger
+from sessions_app.compaction.vocabulary import EndReason, EventType, LiveKind, RunStatus, TaskStatus, Trigger
 from sessions_app.models import CompactionEntry, CompactionTask, Event, Run, Session
 from sessions_app.runtime import live, telemetry
 from sessions_app.runtime.compact_fork.settings import context_window
 from sessions_app.runtime.compact_fork.tasks import (
-    AUTO_CONTINUE_KEY,
     CIRCUIT_BREAKER_LIMIT,
-    FAILURES_KEY,
     CompactionOutcome,
-    write_pending,
+    auto_failures,
 )
 
 PROGRESS_GUARD = 0.8  # context after compaction above this share of the threshold → warning
@@ -110,13 +108,16 @@ def _close(
     *,
     error: str = "",
     compaction: CompactionEntry | None = None,
-    metadata: dict[str, Any] | None = None,
+    auto_continue: bool | None = None,
 ) -> None:
-    """Settle the task, the fork's run and `compact_pending` (inside the caller's transaction,
-    with the session row locked). Raises Superseded, writing nothing, when the task is no longer
-    this worker's attempt; the caller's transaction must then roll back."""
+    """Settle the task and the fork's run (inside the caller's transaction, with the session row
+    locked). Raises Superseded, writing nothing, when the task is no longer this worker's attempt;
+    the caller's transaction must then roll back."""
     now = timezone.now()
-    if not record.owned().update(status=status, error=error, finished_at=now, compaction=compaction):
+    ended = record.owned().update(
+        status=status, error=error, finished_at=now, compaction=compaction, auto_continue=auto_continue
+    )
+    if not ended:
         raise Superseded(record.task.pk, record.attempt)
     if record.run_id is not None:
         run_status, end_reason = _RUN_ENDS[status]
@@ -124,7 +125,6 @@ def _close(
         Run.objects.filter(pk=record.run_id).update(
             status=run_status, end_reason=end_reason, ended_at=now, **({"error": error} if failed else {})
         )
-    write_pending(session, None, **(metadata or {}))
 
 
 def apply_result(
@@ -184,22 +184,21 @@ def _completed(
     tokens_after = entry.tokens_after
     threshold = resolve_threshold(context_window(session), settings)
     warnings: list[str] = []
-    metadata: dict[str, Any] = {AUTO_CONTINUE_KEY: None}
-    if task.trigger in (Trigger.AUTO, Trigger.MANUAL):
-        metadata[FAILURES_KEY] = 0
+    auto_continue = True  # a completed automatic or manual task also resets the circuit breaker
     if tokens_after is not None and tokens_after > PROGRESS_GUARD * threshold:
         warnings.append(
             f"context after compaction is {tokens_after} tokens, above {int(PROGRESS_GUARD * 100)}% "
             f"of the threshold {threshold}: not auto-continuing"
         )
-        metadata[AUTO_CONTINUE_KEY] = False
+        auto_continue = False
         record.event(
-            "compact_warning", {"task_id": task.pk, "tokens_after": tokens_after, "threshold": threshold}
+            EventType.COMPACT_WARNING,
+            {"task_id": task.pk, "tokens_after": tokens_after, "threshold": threshold},
         )
-    _close(record, session, TaskStatus.COMPLETED, compaction=entry, metadata=metadata)
+    _close(record, session, TaskStatus.COMPLETED, compaction=entry, auto_continue=auto_continue)
     node = entry.node
     record.event(
-        "compact_completed",
+        EventType.COMPACT_COMPLETED,
         {
             "task_id": task.pk,
             "node_key": node.key,
@@ -212,7 +211,7 @@ def _completed(
     )
     live.publish_on_commit(
         session.pk,
-        "compact_completed",
+        LiveKind.COMPACT_COMPLETED,
         {
             "task_id": task.pk,
             "run_id": record.run_id,
@@ -221,7 +220,7 @@ def _completed(
             "tokens_after": tokens_after,
         },
     )
-    live.publish_on_commit(session.pk, "node_appended", live.node_appended(node, parent))
+    live.publish_on_commit(session.pk, LiveKind.NODE_APPENDED, live.node_appended(node, parent))
     if record.run_id is not None:  # the fork's run, with the compaction node (docs/telemetry.md)
         telemetry.export_run_on_commit(session.pk, record.run_id)
     return CompactionOutcome(
@@ -253,9 +252,11 @@ def _staleness(session: Session, task: CompactionTask, trigger_key: str | None) 
 
 def finish_stale(record: ForkRecord, session: Session, reason: str) -> CompactionOutcome:
     _close(record, session, TaskStatus.STALE, error=reason)
-    record.event("compact_stale", {"task_id": record.task.pk, "reason": reason})
+    record.event(EventType.COMPACT_STALE, {"task_id": record.task.pk, "reason": reason})
     live.publish_on_commit(
-        session.pk, "compact_stale", {"task_id": record.task.pk, "run_id": record.run_id, "reason": reason}
+        session.pk,
+        LiveKind.COMPACT_STALE,
+        {"task_id": record.task.pk, "run_id": record.run_id, "reason": reason},
     )
     return CompactionOutcome(record.task.pk, TaskStatus.STALE, error=reason)
 
@@ -273,7 +274,7 @@ def finish_failed(
         return record.superseded(lost)
     live.publish_on_commit(
         task.session_id,
-        "compact_failed",
+        LiveKind.COMPACT_FAILED,
         {"task_id": task.pk, "run_id": record.run_id, "error": error, "status": status.value},
     )
     return CompactionOutcome(task.pk, status, error=error)
@@ -283,18 +284,16 @@ def _fail(record: ForkRecord, error: str, status: TaskStatus) -> None:
     """The failed (or cancelled) ending, in the caller's transaction; raises Superseded."""
     task = record.task
     session = Session.objects.select_for_update().get(pk=task.session_id)
-    failures = int(session.metadata.get(FAILURES_KEY, 0))
-    counted = status == TaskStatus.FAILED and task.trigger == Trigger.AUTO
-    if counted:
-        failures += 1
-    _close(record, session, status, error=error, metadata={FAILURES_KEY: failures} if counted else None)
+    _close(record, session, status, error=error)
     record.event(
-        "compact_failed" if status == TaskStatus.FAILED else "compact_cancelled",
+        EventType.COMPACT_FAILED if status == TaskStatus.FAILED else EventType.COMPACT_CANCELLED,
         {"task_id": task.pk, "error": error},
     )
+    counted = status == TaskStatus.FAILED and task.trigger == Trigger.AUTO
+    failures = auto_failures(task.session_id) if counted else 0  # this one included
     if counted and failures == CIRCUIT_BREAKER_LIMIT:
         record.event(
-            "compact_circuit_open",
+            EventType.COMPACT_CIRCUIT_OPEN,
             {
                 "task_id": task.pk,
                 "failures": failures,

@@ -28,21 +28,24 @@ from django.db.models import F
 from django.utils import timezone
 
 from sessions_app import conf, store
+from sessions_app.compaction import plan as planning
 from sessions_app.compaction.collector import collector_paused
 from sessions_app.compaction.compact import compact as compact_plan
 from sessions_app.compaction.messages import LlmMessage
-from sessions_app.compaction.prepare import NothingToDo, Preparation, prepare
+from sessions_app.compaction.prepare import NothingToDo, Preparation
 from sessions_app.compaction.settings import CompactionSettings
 from sessions_app.compaction.summary import SPLIT_DIVIDER, SummaryRequest, SummaryRequests, build_requests
 from sessions_app.compaction.validate import CompactionPayload
 from sessions_app.compaction.vocabulary import (
     EXTRACTIVE_SUMMARIZER,
     MASKING_SUMMARIZER,
+    SUMMARIZER_EVENTS,
     AgentRole,
+    EventType,
+    LiveKind,
     StopReason,
     SummaryStrategy,
     TaskStatus,
-    Trigger,
 )
 from sessions_app.llm.base import (
     RETRYABLE_ERRORS,
@@ -56,7 +59,7 @@ from sessions_app.models import Agent, CompactionTask, Run, Session
 from sessions_app.retention.carry_over import CARRIED_KINDS, Guarded, carry_over
 from sessions_app.retention.extractive import compact_extractive
 from sessions_app.retention.masking import compact_masking
-from sessions_app.runtime import hooks, live, probe_audit
+from sessions_app.runtime import hooks, live
 from sessions_app.runtime.agents import COMPACT_AGENT, resolve_definition
 from sessions_app.runtime.compact_fork import prompt as fork_prompt
 from sessions_app.runtime.compact_fork.apply import (
@@ -69,17 +72,13 @@ from sessions_app.runtime.compact_fork.apply import (
 from sessions_app.runtime.compact_fork.settings import compaction_settings
 from sessions_app.runtime.compact_fork.tasks import (
     CompactionOutcome,
-    Plan,
+    Planned,
     claim_task,
-    request_compaction,
     stored_cut,
-    take_plan,
     task_settings,
 )
 from sessions_app.runtime.process import owner_id
 from sessions_app.runtime.providers import provider_for
-from sessions_app.runtime.spawn import spawn
-from sessions_app.store.audits import audit_written
 
 log = logging.getLogger(__name__)
 
@@ -94,9 +93,15 @@ class CompactFork:
     """Runs one claimed task to its end. Async; database work goes through sync_to_async."""
 
     def __init__(
-        self, task_id: int, *, provider: Provider | None = None, on_delta: DeltaCallback | None = None
+        self,
+        task_id: int,
+        *,
+        planned: Planned | None = None,
+        provider: Provider | None = None,
+        on_delta: DeltaCallback | None = None,
     ) -> None:
         self.task_id = task_id
+        self.planned = planned  # the plan made with the request, in this process; else the row's
         self.provider = provider
         self.on_delta = on_delta
         self.record: ForkRecord | None = None
@@ -126,12 +131,14 @@ class CompactFork:
     async def _execute(self, record: ForkRecord) -> CompactionOutcome:
         task = record.task
         session = await Session.objects.aget(pk=task.session_id)
-        settings = compaction_settings(session)
         # The fork sees the active path as it was at trigger time, nothing newer.
-        plan = take_plan(task) or await sync_to_async(_replan)(session, task, settings)
-        if isinstance(plan, NothingToDo):
-            return await sync_to_async(finish_cancelled)(record, plan.reason)
-        prep = plan.preparation
+        plan = self.planned if self.planned is not None and self.planned.task_id == task.pk else None
+        if plan is None:
+            replanned = await sync_to_async(_replan)(session, task)
+            if isinstance(replanned, NothingToDo):
+                return await sync_to_async(finish_cancelled)(record, replanned.reason)
+            plan = replanned
+        prep, settings = plan.preparation, plan.session_settings
         # The plan's entries read their bodies from the store when first used, which Django
         # refuses on the loop's thread: the engine's work on them runs in sync_to_async, and a
         # hook, which may read any entry, gets them read first (store/stored_entries.py).
@@ -183,7 +190,7 @@ class CompactFork:
                     payload = guarded.payload
         if guarded is not None and guarded.before is not None:
             await sync_to_async(self._event)(
-                "compact_carry_over",
+                EventType.COMPACT_CARRY_OVER,
                 {
                     "task_id": self.task_id,
                     "restored": [f.text for f in guarded.before.lost() if f.kind in CARRIED_KINDS],
@@ -245,7 +252,7 @@ class CompactFork:
                 last_error = exc
                 self._buffers.pop(part, None)  # the next attempt streams the text again
                 await sync_to_async(self._event)(
-                    "compact_attempt_failed",
+                    EventType.COMPACT_ATTEMPT_FAILED,
                     {
                         "task_id": self.task_id,
                         "part": part,
@@ -291,7 +298,9 @@ class CompactFork:
         assert self.record is not None
         if self.record.run_id is not None:
             await Run.objects.filter(pk=self.record.run_id).aupdate(model=summarizer)
-        await sync_to_async(self._event)(f"compact_{summarizer}", {"task_id": self.task_id, "reason": reason})
+        await sync_to_async(self._event)(
+            SUMMARIZER_EVENTS[summarizer], {"task_id": self.task_id, "reason": reason}
+        )
         # Streamed line by line like a model's answer; CUTPOINT_OFFLINE_CHUNK_DELAY paces it so a
         # demo without an API key has a stream to watch.
         delay = float(conf.get("CUTPOINT_OFFLINE_CHUNK_DELAY") or 0.0)
@@ -331,7 +340,7 @@ class CompactFork:
                     await sync_to_async(self._delta_event)(part, text)
                     await live.apublish(
                         record.task.session_id,
-                        "compact_delta",
+                        LiveKind.COMPACT_DELTA,
                         {
                             "task_id": self.task_id,
                             "run_id": record.run_id,
@@ -353,7 +362,7 @@ class CompactFork:
         if not self.record.owned().update(heartbeat_at=timezone.now()):
             raise Superseded(self.task_id, self.record.attempt)
         self._event(
-            "compact_delta",
+            EventType.COMPACT_DELTA,
             {"task_id": self.task_id, "attempt": self.record.attempt, "part": part, "text": text},
         )
 
@@ -368,7 +377,7 @@ class CompactFork:
 
     async def _hook_failed(self, name: str, exc: BaseException) -> None:
         await sync_to_async(self._event)(
-            "hook",
+            EventType.HOOK,
             {"task_id": self.task_id, "hook": name, "error": f"{type(exc).__name__}: {exc}", "ignored": True},
         )
 
@@ -413,7 +422,7 @@ class CompactFork:
             by_part = {r.purpose: r for r in requests}
             history, prefix = by_part.get("history"), by_part.get("turn_prefix")
             self._event(
-                "compact_started",
+                EventType.COMPACT_STARTED,
                 {
                     "task_id": task.pk,
                     "attempt": record.attempt,
@@ -430,7 +439,7 @@ class CompactFork:
         # `attempt` above 1 is a retry: the dashboard drops the text of the attempts before it.
         live.publish_on_commit(
             session.pk,
-            "compact_started",
+            LiveKind.COMPACT_STARTED,
             {
                 "task_id": task.pk,
                 "run_id": run.pk,
@@ -451,57 +460,14 @@ def _guard(prep: Preparation, payload: CompactionPayload) -> Guarded:
         return carry_over(prep, payload)
 
 
-def _replan(session: Session, task: CompactionTask, settings: CompactionSettings) -> Plan | NothingToDo:
-    """The plan of a task requested in another process: its trigger-time path, cut where the
-    task's stored plan cut it (a task recorded without one is planned afresh), with the settings
-    it was requested with (an operator's override of the session's, tasks.task_settings)."""
+def _replan(session: Session, task: CompactionTask) -> Planned | NothingToDo:
+    """The plan of a task requested in another process (a retry): its trigger-time path, cut
+    where the task's stored plan cut it (a task recorded without one is planned afresh), with the
+    settings it was requested with (tasks.task_settings)."""
     assert task.trigger_node_id is not None
     path = store.context_path_entries(session, task.trigger_node_id, digests=True)
-    prep = prepare(path, task_settings(task, settings), cut=stored_cut(task))
+    session_settings = compaction_settings(session)
+    prep = planning.plan(path, task_settings(task, session_settings), cut=stored_cut(task))
     if isinstance(prep, NothingToDo):
         return prep
-    return Plan(path, prep, task.created_at)
-
-
-async def run_task(
-    task_id: int, *, provider: Provider | None = None, on_delta: DeltaCallback | None = None
-) -> CompactionOutcome:
-    """Claim and run one pending task to its end."""
-    return await CompactFork(task_id, provider=provider, on_delta=on_delta).execute()
-
-
-async def compact(
-    session: Session,
-    *,
-    trigger: str = Trigger.MANUAL,
-    instructions: str = "",
-    reason: str | None = None,
-    provider: Provider | None = None,
-    on_delta: DeltaCallback | None = None,
-) -> CompactionOutcome:
-    """Request and run a compaction now (manual and recovery compaction)."""
-    task = await sync_to_async(request_compaction)(
-        session, trigger=trigger, instructions=instructions, reason=reason
-    )
-    return await run_task(task.pk, provider=provider, on_delta=on_delta)
-
-
-async def audit_outcome(outcome: CompactionOutcome, provider: Provider | None = None) -> CompactionOutcome:
-    """Compute the retention audit of the compaction a task wrote, which the compaction itself does
-    not wait for (store/audits.py), so the dashboard and the session list find it ready; then,
-    when probe checks are on, the probe check beside it (runtime/probe_audit.py)."""
-    if outcome.status == TaskStatus.COMPLETED and outcome.compaction_id is not None:
-        await sync_to_async(audit_written)(outcome.compaction_id)
-        if probe_audit.enabled():
-            await probe_audit.probe_compaction(outcome.compaction_id, provider)
-    return outcome
-
-
-async def run_and_audit(task_id: int, *, provider: Provider | None = None) -> CompactionOutcome:
-    """Run a task, then audit what it wrote: for work in the background, where nobody waits."""
-    return await audit_outcome(await run_task(task_id, provider=provider), provider)
-
-
-def start_in_background(task_id: int, *, provider: Provider | None = None) -> None:
-    """Run a task without waiting for it, on the server's event loop when there is one."""
-    spawn(run_and_audit(task_id, provider=provider), name=f"cutpoint-compaction-{task_id}")
+    return Planned(task.pk, path, prep, session_settings)

@@ -17,11 +17,11 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 
-from sessions_app.compaction.vocabulary import EndReason, RunStatus, TaskStatus
+from sessions_app.compaction.vocabulary import EndReason, EventType, LiveKind, RunStatus, TaskStatus
 from sessions_app.models import CompactionTask, Event, Run, Session
 from sessions_app.runtime import live
 from sessions_app.runtime.compact_fork.apply import ForkRecord, finish_failed
-from sessions_app.runtime.compact_fork.fork import start_in_background
+from sessions_app.runtime.compact_fork.job import CompactionJob
 from sessions_app.runtime.compact_fork.tasks import task_payload
 from sessions_app.runtime.process import orphaned
 
@@ -92,10 +92,10 @@ def _recover(task_id: int, attempts: int, owner: str) -> OrphanReport:
             session_id=locked.session_id,
             run_id=locked.fork_run_id,
             agent_id=locked.fork_agent_id,
-            type="compact_retry",
+            type=EventType.COMPACT_RETRY,
             payload={"task_id": locked.pk, "attempt": locked.attempts, "reason": note},
         )
-        live.publish_on_commit(locked.session_id, "task", task_payload(locked))
+        live.publish_on_commit(locked.session_id, LiveKind.TASK, task_payload(locked))
     return OrphanReport(task_id, RETRIED, locked.attempts, owner, note, locked.fork_run_id)
 
 
@@ -109,7 +109,7 @@ def _abandon_run(task: CompactionTask, error: str) -> None:
     if ended:
         live.publish_on_commit(
             task.session_id,
-            "run",
+            LiveKind.RUN,
             {
                 "run_id": task.fork_run_id,
                 "status": RunStatus.FAILED,
@@ -125,5 +125,5 @@ def recover_orphaned_tasks(*, older_than: timedelta = ORPHAN_AFTER, restart: boo
     retried = [r.task_id for r in recover_orphans(older_than=older_than) if r.action == RETRIED]
     if restart:
         for task_id in retried:
-            start_in_background(task_id)
+            CompactionJob.resume(task_id).start()
     return retried

@@ -1,39 +1,38 @@
-"""Compaction tasks: requesting one, claiming it, and the session's `compact_pending` record.
+"""Compaction tasks: requesting one (planned once), claiming it, and what its rows say.
 
-The `CompactionTask` row is the record of the work (pending → running → completed | failed |
-stale | cancelled); at most one pending or running task per session, which the database enforces.
-A task is planned once, when it is requested: the cut `prepare` chose is stored with the task,
-and the plan itself travels to the fork in this process (docs/architecture.md, "A compaction's
-data walk").
+The `CompactionTask` row carries the job (docs/architecture.md, "A compaction's data walk"): its
+trigger, the cut the plan chose, the settings an operator chose for this one compaction instead
+of the session's (`settings_override`), and how it ended (pending → running → completed | failed
+| stale | cancelled; at most one pending or running task per session, which the database
+enforces). A retry in any process reads everything it needs from the row. The session's
+compaction state is read from its task rows too: the task on its way, the failed automatic
+compactions the circuit breaker counts, and whether the agent may continue after the latest one.
 
-An operator may also fix the plan's inputs for one compaction: settings other than the session's
-(`settings_override`, recorded with the task's `compact_pending` event so that a retry in another
-process plans with them too) and the first kept node (`first_kept`, checked like a payload's
-`first_kept` and stored as the task's cut). Refusals say which setting would let it run.
+An operator may fix the plan's inputs for one compaction: settings other than the session's and
+the first kept node (`first_kept`, checked by the engine's plan and stored as the task's cut).
+Refusals say which setting would let it run.
 """
 
 from __future__ import annotations
 
-from collections import OrderedDict
-from dataclasses import asdict, dataclass, field, replace
-from datetime import datetime
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from django.db import IntegrityError, connection, transaction
+from django.db.models import Max
 from django.utils import timezone
 
 from sessions_app import store
-from sessions_app.compaction.boundary import find_boundary
-from sessions_app.compaction.convert import to_llm
-from sessions_app.compaction.cut import PULLABLE_KINDS, find_turn_start, is_cut_point, is_turn_start
-from sessions_app.compaction.messages import COMPACTION, MESSAGE, Entry
-from sessions_app.compaction.prepare import NothingToDo, PlannedCut, Preparation, prepare
+from sessions_app.compaction import plan as planning
+from sessions_app.compaction.messages import Entry
+from sessions_app.compaction.plan import InvalidCut
+from sessions_app.compaction.prepare import NothingToDo, PlannedCut, Preparation
 from sessions_app.compaction.settings import CompactionSettings
-from sessions_app.compaction.tokens import pi_tokens
-from sessions_app.compaction.validate import CompactionPayload, validate_payload
 from sessions_app.compaction.vocabulary import (
     ACTIVE_TASK_STATUSES,
     TRIGGER_REASONS,
+    EventType,
+    LiveKind,
     TaskStatus,
     Trigger,
 )
@@ -43,9 +42,6 @@ from sessions_app.runtime.compact_fork.settings import compaction_settings
 from sessions_app.runtime.process import owner_id
 
 CIRCUIT_BREAKER_LIMIT = 3  # consecutive failed automatic compactions
-PENDING_KEY = "compact_pending"  # the session metadata naming the task on its way
-FAILURES_KEY = "compact_auto_failures"
-AUTO_CONTINUE_KEY = "auto_continue"
 
 
 class CompactionRefused(Exception):
@@ -88,42 +84,50 @@ class CompactionOutcome:
 
 
 @dataclass(frozen=True, slots=True)
-class Plan:
-    """What a task was planned on: the trigger-time context path and the preparation."""
+class Planned:
+    """A task's plan, in the process that planned it: the trigger-time context path, the engine's
+    preparation (with the settings it was planned with), and the session's own settings, which
+    the fork summarizes and checks the result with."""
 
+    task_id: int
     path: list[Entry]
     preparation: Preparation
-    created_at: datetime  # the task's: an id SQLite reuses after a rollback is not the same task
+    session_settings: CompactionSettings
 
 
-# Plans of tasks requested in this process, handed to the fork that runs them here; a fork in
-# another process (a retry after a crash) rebuilds the plan from the task's stored cut instead.
-_PLANS: OrderedDict[int, Plan] = OrderedDict()
-_PLANS_KEPT = 32  # a task claimed by another process leaves its plan here; keep few
+def auto_failures(session_id: int) -> int:
+    """Failed automatic compactions since the last automatic or manual one that completed: the
+    circuit breaker's count (docs/compaction.md, "Guards"). Tasks of a session end in the order
+    they were created (one is on its way at a time), so their ids order them."""
+    tasks = CompactionTask.objects.filter(session_id=session_id)
+    reset = tasks.filter(status=TaskStatus.COMPLETED, trigger__in=[Trigger.AUTO, Trigger.MANUAL])
+    last = reset.aggregate(last=Max("pk"))["last"] or 0
+    return tasks.filter(status=TaskStatus.FAILED, trigger=Trigger.AUTO, pk__gt=last).count()
 
 
-def take_plan(task: CompactionTask) -> Plan | None:
-    plan = _PLANS.pop(task.pk, None)
-    return plan if plan is not None and plan.created_at == task.created_at else None
+def auto_continues(session_id: int) -> bool:
+    """False when the latest completed compaction left the context above the progress guard
+    (apply.PROGRESS_GUARD): the agent does not continue by itself then."""
+    latest = (
+        CompactionTask.objects.filter(session_id=session_id, status=TaskStatus.COMPLETED)
+        .order_by("-pk")
+        .values_list("auto_continue", flat=True)
+        .first()
+    )
+    return latest is not False
 
 
-def write_pending(session: Session, task_id: int | None, **changes: Any) -> None:
-    """The one writer of the session's `compact_pending` metadata: it names `task_id` while that
-    task is on its way and is removed when the task ends. `changes` set the other compaction keys
-    in the same write (None removes one). Call inside the transaction that changes the task."""
-    metadata = {k: v for k, v in (session.metadata or {}).items() if k != PENDING_KEY}
-    if task_id is not None:
-        metadata[PENDING_KEY] = task_id
-    for key, value in changes.items():
-        if value is None:
-            metadata.pop(key, None)
-        else:
-            metadata[key] = value
-    Session.objects.filter(pk=session.pk).update(metadata=metadata)
-    session.metadata = metadata
+def task_settings(task: CompactionTask, session_settings: CompactionSettings) -> CompactionSettings:
+    """The settings a task is planned with: its override, else the session's."""
+    if not task.settings_override:
+        return session_settings
+    return CompactionSettings(**{k: v for k, v in task.settings_override.items() if k in _SETTINGS_FIELDS})
 
 
-def request_compaction(
+_SETTINGS_FIELDS = frozenset(CompactionSettings.__dataclass_fields__)
+
+
+def request_task(
     session: Session,
     *,
     trigger: str,
@@ -132,23 +136,25 @@ def request_compaction(
     settings: CompactionSettings | None = None,
     settings_override: CompactionSettings | None = None,
     first_kept: str | None = None,
-) -> CompactionTask:
-    """Record a `compact_pending` task for the session's active node: task, session metadata and
-    event in one transaction (docs/compaction.md, "Automatic compaction"). The plan goes to the
-    fork that runs the task in this process. Raises CompactionRefused; nothing is written then.
+) -> tuple[CompactionTask, Planned]:
+    """Record a pending task for the session's active node, with its `compact_pending` event, in
+    one transaction (docs/compaction.md, "Automatic compaction"), and return it with its plan.
+    Raises CompactionRefused; nothing is written then. `settings`: the session's, when the caller
+    has them already (job.CompactionJob.request).
 
     `settings_override` plans this one compaction with other settings than the session's (nothing
     is saved on the session); `first_kept` names the node the kept part starts at instead of
     searching for a cut (InvalidCutPoint when it cannot be one)."""
     if trigger not in TRIGGER_REASONS:
         raise ValueError(f"trigger must be one of {', '.join(TRIGGER_REASONS)}, got {trigger!r}")
-    settings = settings_override or settings or compaction_settings(session)
+    session_settings = settings or compaction_settings(session)
+    settings = settings_override or session_settings
     with transaction.atomic():
         locked = Session.objects.select_for_update().get(pk=session.pk)
         if trigger == Trigger.AUTO:
             if not settings.enabled:
                 raise CompactionRefused("automatic compaction is disabled for this session")
-            if locked.metadata.get(FAILURES_KEY, 0) >= CIRCUIT_BREAKER_LIMIT:
+            if auto_failures(locked.pk) >= CIRCUIT_BREAKER_LIMIT:
                 raise CircuitOpen(
                     f"automatic compaction stopped after {CIRCUIT_BREAKER_LIMIT} consecutive failures; "
                     "a manual compaction that succeeds re-enables it"
@@ -159,10 +165,14 @@ def request_compaction(
         if active is not None:
             raise AlreadyPending(f"compaction task {active.pk} is already {active.status}", active.pk)
         path = store.context_path_entries(locked, digests=True)
-        chosen = cut_at(locked, path, settings, first_kept) if first_kept is not None else None
-        plan = prepare(path, settings, cut=chosen)
+        try:
+            plan = planning.plan(path, settings, first_kept)
+        except InvalidCut as invalid:
+            if invalid.off_path and not Node.objects.filter(session_id=locked.pk, key=first_kept).exists():
+                raise InvalidCutPoint(f"node {first_kept!r} is not in this session") from invalid
+            raise InvalidCutPoint(invalid.reason) from invalid
         if isinstance(plan, NothingToDo):
-            raise NothingToCompact(explain_nothing(path, settings, plan))
+            raise NothingToCompact(plan.explanation)
         ids = _node_ids(locked, plan.cut)
         try:
             with transaction.atomic():
@@ -175,182 +185,26 @@ def request_compaction(
                     trigger=trigger,
                     reason=reason or TRIGGER_REASONS[Trigger(trigger)],
                     instructions=instructions,
+                    settings_override=asdict(settings_override) if settings_override else None,
                 )
         except IntegrityError as exc:  # another process won the race for the one active slot
             raise AlreadyPending("another compaction task was created at the same moment", None) from exc
-        write_pending(locked, task.pk)
         payload: dict[str, Any] = {
             "task_id": task.pk,
             "trigger": trigger,
             "reason": task.reason,
             "instructions": instructions,
         }
-        if settings_override is not None:
-            payload[SETTINGS_KEY] = asdict(settings_override)
         if first_kept is not None:
             payload["first_kept"] = plan.first_kept
-        Event.objects.create(session=locked, type="compact_pending", payload=payload)
-        # Kept now, not on commit: an outer transaction (a test's, a caller's) may commit later
-        # than the fork starts; `take_plan` checks that it is still the same task.
-        _keep_plan(task.pk, Plan(path, plan, task.created_at))
-    session.metadata = locked.metadata
-    live.publish_on_commit(session.pk, "task", task_payload(task))
-    return task
-
-
-SETTINGS_KEY = "settings"  # in a task's compact_pending event: the settings it was planned with
-
-
-def task_settings(task: CompactionTask, default: CompactionSettings) -> CompactionSettings:
-    """The settings a task was requested with: its recorded override, else `default` (the
-    session's). A fork in another process plans a retry with these."""
-    payload = (
-        Event.objects.filter(session_id=task.session_id, type="compact_pending", payload__task_id=task.pk)
-        .values_list("payload", flat=True)
-        .first()
-    )
-    recorded = payload.get(SETTINGS_KEY) if isinstance(payload, dict) else None
-    if not isinstance(recorded, dict):
-        return default
-    try:
-        return CompactionSettings(**{k: v for k, v in recorded.items() if k in _SETTINGS_FIELDS})
-    except (TypeError, ValueError):
-        return default
-
-
-_SETTINGS_FIELDS = frozenset(CompactionSettings.__dataclass_fields__)
-
-
-# --- explicit cuts and refusals that say what would help ------------------------------------------
-
-
-def _reaches_summary(entries: list[Entry]) -> bool:
-    return any(e.kind != COMPACTION and to_llm(e) is not None for e in entries)
-
-
-def cut_point_problem(path: list[Entry], settings: CompactionSettings, index: int) -> str:
-    """Why `path[index]` cannot be the first kept node of a compaction of `path` ("" = it can).
-
-    Checked like a payload's `first_kept` (docs/compaction.md, rule V1), and more strictly: it
-    must be a valid cut point (K3) after the boundary start (K6) with something before it that
-    reaches the summarizer (K7)."""
-    entry = path[index]
-    payload = CompactionPayload(summary="(planned)", first_kept=entry.key, tokens_before=1)
-    problems = [p.removeprefix("first_kept: ") for p in validate_payload(path, payload, settings)]
-    if problems:
-        if not is_cut_point(entry):
-            problems.append("the kept part starts at a user, assistant, bash or custom message (rule K3)")
-        return "; ".join(problems)
-    if not is_cut_point(entry):
-        what = entry.role if entry.kind == MESSAGE else entry.kind
-        return (
-            f"{entry.key!r} is a {what} node, which is not a valid cut point (rule K3): the kept part "
-            "starts at a user, assistant, bash or custom message"
-        )
-    start = find_boundary(path, settings).start
-    if not _reaches_summary(path[start:index]):
-        return (
-            f"nothing before {entry.key!r} would reach the summarizer: it is at the start of the "
-            "stretch a new compaction may summarize; pick a later node"
-        )
-    return ""
-
-
-def cut_at(session: Session, path: list[Entry], settings: CompactionSettings, key: str) -> PlannedCut:
-    """The plan's cut when an operator picks node `key` as the first kept node of a compaction
-    of `path` (the context path to the active node). Settings entries right before it come along
-    into the kept part (rule K4), and a node in the middle of a turn splits it (K5).
-    Raises InvalidCutPoint with a reason an operator can act on."""
-    index = next((i for i, e in enumerate(path) if e.key == key), -1)
-    if index < 0:
-        if not Node.objects.filter(session_id=session.pk, key=key).exists():
-            raise InvalidCutPoint(f"node {key!r} is not in this session")
-        raise InvalidCutPoint(
-            f"node {key!r} is not in the part of the active path a new compaction may summarize: it "
-            "is on another branch or was already summarized by an earlier compaction"
-        )
-    problem = cut_point_problem(path, settings, index)
-    if problem:
-        raise InvalidCutPoint(f"node {key!r} cannot be the first kept node: {problem}")
-    start = find_boundary(path, settings).start
-    cut = index
-    while cut > start and path[cut - 1].kind in PULLABLE_KINDS:
-        cut -= 1
-    turn_start = -1
-    if not is_turn_start(path[index]):
-        found = find_turn_start(path, index - 1, start)
-        # Nothing before the turn reaches the summarizer: the prefix is the history (rule K5).
-        if found != -1 and _reaches_summary(path[start:found]):
-            turn_start = found
-    return PlannedCut(path[start].key, path[cut].key, path[turn_start].key if turn_start >= 0 else None)
-
-
-def largest_keep(path: list[Entry], settings: CompactionSettings) -> int | None:
-    """The largest keep_recent_tokens below the current one with which `prepare` finds something
-    to summarize, or None when no value does (it only helps to keep less)."""
-
-    # Only the stretch since the boundary decides: search on it, not on the whole path.
-    span = path[find_boundary(path, settings).start :] if path else path
-
-    def plans(keep: int) -> bool:
-        return isinstance(prepare(span, replace(settings, keep_recent_tokens=keep)), Preparation)
-
-    if not span or not plans(0):
-        return None
-    lo, hi = 0, settings.keep_recent_tokens  # plans(lo); the current value does not
-    while hi - lo > 1:
-        mid = (lo + hi) // 2
-        if plans(mid):
-            lo = mid
-        else:
-            hi = mid
-    return lo
-
-
-def explain_nothing(path: list[Entry], settings: CompactionSettings, nothing: NothingToDo) -> str:
-    """The engine's "nothing to do", said with the setting that would allow a compaction."""
-    keep = settings.keep_recent_tokens
-    if nothing.code == "already_compacted":
-        return (
-            "already compacted: the last node on the active path is already a compaction, so there is "
-            "nothing new to summarize; no setting changes that — continue the session first"
-        )
-    if nothing.code not in ("fits", "no_messages"):
-        return nothing.reason
-    if nothing.code == "fits":
-        boundary = find_boundary(path, settings)
-        span = sum(
-            (pi_tokens(e) if settings.is_pi else e.tokens)
-            for e in path[boundary.start :]
-            if e.kind != COMPACTION
-        )
-        since = "since the last compaction" if boundary.previous_compaction >= 0 else "on the active path"
-        said = f"the {span:,} tokens {since} fit within keep_recent_tokens ({keep:,})"
-    else:
-        said = (
-            f"{nothing.reason.removeprefix('nothing to compact: ')}: keep_recent_tokens ({keep:,}) "
-            "keeps everything that would be summarized"
-        )
-    lower = largest_keep(path, settings)
-    if lower is None:
-        helps = (
-            "no keep-recent value helps: there is no message before the newest valid cut point "
-            "to summarize yet"
-        )
-    else:
-        helps = f"lower keep-recent to {lower:,} or less to compact"
-    return f"nothing to compact: {said}; {helps}"
+        Event.objects.create(session=locked, type=EventType.COMPACT_PENDING, payload=payload)
+    live.publish_on_commit(session.pk, LiveKind.TASK, task_payload(task))
+    return task, Planned(task.pk, path, plan, session_settings)
 
 
 def _node_ids(session: Session, cut: PlannedCut) -> dict[str, int]:
     keys = [k for k in (cut.boundary_start, cut.first_kept, cut.turn_start) if k]
     return dict(Node.objects.filter(session_id=session.pk, key__in=keys).values_list("key", "id"))
-
-
-def _keep_plan(task_id: int, plan: Plan) -> None:
-    _PLANS[task_id] = plan
-    while len(_PLANS) > _PLANS_KEPT:
-        _PLANS.popitem(last=False)
 
 
 def stored_cut(task: CompactionTask) -> PlannedCut | None:
@@ -391,5 +245,5 @@ def claim_task(task_id: int) -> CompactionTask | None:
         task.started_at = now
         task.heartbeat_at = now
         task.save(update_fields=["status", "attempts", "owner", "started_at", "heartbeat_at"])
-    live.publish_on_commit(task.session_id, "task", task_payload(task))
+    live.publish_on_commit(task.session_id, LiveKind.TASK, task_payload(task))
     return task

@@ -1,0 +1,225 @@
+"""What a shell command line does, read from its structure (docs/retention.md, "Commands").
+
+A command line is split into its parts (`&&`, `||`, `;`) and each part into its pipeline (`|`),
+outside quotes. Two things are read from that:
+
+- its **core**: the line without what only trims the output it shows (`2>&1`, `| tail -n 20`,
+  `| grep error`, `| head`), so the reruns of one command with different output filters are one
+  command with one (the latest) status;
+- whether it **only reads**: every part runs a program that looks and changes nothing (`grep`,
+  `ls`, `cat`, `sed -n`, `git log`, ...) and nothing is written by a redirection. Such a command
+  is no fact of its own when it succeeds: what it found is in the assistant's words.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+_FILTERS: Final = frozenset(
+    [
+        "head",
+        "tail",
+        "grep",
+        "egrep",
+        "rg",
+        "wc",
+        "sort",
+        "uniq",
+        "cut",
+        "less",
+        "more",
+        "cat",
+        "column",
+        "tr",
+    ]
+)
+_READERS: Final = frozenset(
+    [
+        "cd",
+        "pwd",
+        "ls",
+        "ll",
+        "cat",
+        "nl",
+        "head",
+        "tail",
+        "wc",
+        "grep",
+        "egrep",
+        "fgrep",
+        "rg",
+        "ag",
+        "ack",
+        "find",
+        "fd",
+        "tree",
+        "stat",
+        "file",
+        "du",
+        "df",
+        "ps",
+        "which",
+        "type",
+        "whereis",
+        "echo",
+        "printf",
+        "date",
+        "sort",
+        "uniq",
+        "cut",
+        "awk",
+        "less",
+        "more",
+        "diff",
+        "cmp",
+        "sleep",
+        "true",
+        "test",
+        "env",
+        "printenv",
+        "uname",
+        "id",
+        "whoami",
+        "hostname",
+        "realpath",
+        "readlink",
+        "basename",
+        "dirname",
+        "jq",
+        "column",
+        "tr",
+        "xxd",
+        "od",
+        "hexdump",
+        "md5sum",
+        "sha256sum",
+        "ss",
+        "lsof",
+        "free",
+        "top",
+    ]
+)
+_GIT_READERS: Final = frozenset(
+    [
+        "status",
+        "log",
+        "diff",
+        "show",
+        "branch",
+        "remote",
+        "blame",
+        "grep",
+        "ls-files",
+        "rev-parse",
+        "describe",
+    ]
+)
+_OUTPUT_NOISE = re.compile(r"\s*(?:2>&1|[12]?>\s*/dev/null|&>\s*/dev/null)")
+_WRITES = re.compile(r"(?<![<>&0-9])(?:[12]?>>?|&>)\s*(?!&|/dev/null)\S")
+
+
+def _split(line: str, separators: tuple[str, ...]) -> list[str]:
+    """`line` cut at each separator that stands outside quotes (and outside a subshell's parens)."""
+    parts: list[str] = []
+    current: list[str] = []
+    quote = ""
+    depth = 0
+    i = 0
+    while i < len(line):
+        ch = line[i]
+        if quote:
+            if ch == "\\" and quote == '"' and i + 1 < len(line):
+                current.append(line[i : i + 2])
+                i += 2
+                continue
+            if ch == quote:
+                quote = ""
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "\\" and i + 1 < len(line):
+            current.append(line[i : i + 2])
+            i += 2
+            continue
+        elif ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth = max(0, depth - 1)
+        elif depth == 0:
+            sep = next((s for s in separators if line.startswith(s, i)), None)
+            if sep is not None:
+                parts.append("".join(current))
+                current = []
+                i += len(sep)
+                continue
+        current.append(ch)
+        i += 1
+    parts.append("".join(current))
+    return [p.strip() for p in parts]
+
+
+def _parts(line: str) -> list[str]:
+    return [p for p in _split(line, ("&&", "||", ";")) if p]
+
+
+def _pipeline(part: str) -> list[str]:
+    # "||" is taken by _parts; a lone "|" is a pipe.
+    return [p for p in _split(part, ("|",)) if p]
+
+
+def _program(stage: str) -> tuple[str, list[str]]:
+    words = stage.split()
+    while words and "=" in words[0] and not words[0].startswith(("-", "=")):  # FOO=1 cmd
+        words = words[1:]
+    while (words and words[0] in ("sudo", "time", "nice", "command", "exec", "timeout")) or (
+        words and re.fullmatch(r"\d+[smh]?", words[0])
+    ):
+        words = words[1:]
+    if not words:
+        return "", []
+    return words[0].rsplit("/", 1)[-1], words[1:]
+
+
+def _first_line(command: str) -> str:
+    return command.strip().splitlines()[0].strip() if command.strip() else ""
+
+
+def core(command: str) -> str:
+    """The command line without the filters that only trim what it shows; its first line."""
+    line = _first_line(command)
+    if "<<" in line:  # a here-document: the line is the whole story
+        return line
+    kept: list[str] = []
+    for part in _parts(_OUTPUT_NOISE.sub("", line)):
+        stages = _pipeline(part)
+        head, rest = stages[:1], stages[1:]
+        while rest and _program(rest[-1])[0] in _FILTERS:
+            rest.pop()
+        kept.append(" | ".join(head + rest))
+    out = " && ".join(k for k in kept if k)
+    return out or line
+
+
+def _stage_reads(stage: str) -> bool:
+    program, args = _program(stage)
+    if program == "git":
+        sub = next((a for a in args if not a.startswith("-")), "")
+        return sub in _GIT_READERS
+    if program == "sed":
+        return not any(a.startswith("-i") or a == "--in-place" for a in args)
+    if program == "find":
+        return not any(a in ("-delete", "-exec", "-execdir") for a in args)
+    return program in _READERS
+
+
+def only_reads(command: str) -> bool:
+    """Every part of the line runs a program that changes nothing, and nothing is written."""
+    line = _first_line(command)
+    if not line or "<<" in line or _WRITES.search(_OUTPUT_NOISE.sub("", line)):
+        return False
+    return all(_stage_reads(stage) for part in _parts(line) for stage in _pipeline(part))
+
+
+def command_parts(command: str) -> list[str]:
+    """The parts of a command line (`a && b; c`), each with its output filters removed."""
+    return [core(part) for part in _parts(_first_line(command))] if "<<" not in command else [command]

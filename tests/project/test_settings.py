@@ -39,7 +39,11 @@ def test_database_url_and_redis_url_switch_backends(tmp_path: Path) -> None:
         "import json; db = s.DATABASES['default']; "
         "print(json.dumps([db['ENGINE'], db['PORT'], s.CHANNEL_LAYERS['default']['BACKEND']]))",
     )
-    assert json.loads(out) == ["django.db.backends.postgresql", 5433, "channels_redis.core.RedisChannelLayer"]
+    assert json.loads(out) == [
+        "django.db.backends.postgresql",
+        5433,
+        "sessions_app.runtime.redis_layer.LiveRedisLayer",
+    ]
     default = settings_in(
         {"CUTPOINT_DATA_DIR": str(tmp_path), "DATABASE_URL": "", "REDIS_URL": ""},
         "print(s.DATABASES['default']['NAME'], s.CHANNEL_LAYERS['default']['BACKEND'])",

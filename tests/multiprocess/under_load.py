@@ -1,6 +1,6 @@
 """Run one test N times while every core spins, and print the pass count.
 
-    DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres python bench/under_load.py -n 20 \\
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres python tests/multiprocess/under_load.py -n 20 \\
         tests/multiprocess/test_two_servers.py::test_deltas_of_a_compaction_triggered_on_b_reach_a_client_on_a
 
 A busy loop per core (`--burners`, default: the number of cores) runs for the whole series, each
@@ -17,7 +17,7 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 BURN = (
     "import sys, time\nend = time.monotonic() + float(sys.argv[1])\nwhile time.monotonic() < end:\n    pass\n"

@@ -253,7 +253,8 @@ REDIS_URL = os.environ.get("REDIS_URL", "")
 CHANNEL_LAYERS: dict[str, Any] = (
     {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            # channels_redis's layer, kept alive under load and across Redis outages (docs/architecture.md)
+            "BACKEND": "sessions_app.runtime.redis_layer.LiveRedisLayer",
             # A prefix per deployment (or test run) keeps several of them apart on one Redis.
             "CONFIG": {"hosts": [REDIS_URL], "prefix": cutpoint("CUTPOINT_CHANNEL_PREFIX")},
         }

@@ -9,6 +9,10 @@ rows (`hx-swap-oob="afterend:#tn-<parent id>"`), summary deltas
 the page what to re-fetch: the tree, and the panels whose `refresh_on` lists the message's kind
 (sessions_app.presenters.panels). On every (re)connect the server first sends a snapshot.
 
+When the channel layer lost messages (Redis was away: sessions_app.runtime.redis_layer keeps the
+socket open and hands the consumer `layer.reconnected` once Redis answers again) it sends a
+snapshot whose signal is `resync`, and the page re-fetches every panel.
+
 Client → server: JSON `{"action": "snapshot"}` asks for a fresh snapshot (after a pause).
 
 Access: a handshake from the dashboard's own origin (else it is refused before this consumer runs:
@@ -83,10 +87,18 @@ class SessionConsumer(AsyncWebsocketConsumer):
         if isinstance(message, dict) and message.get("action") == LiveKind.SNAPSHOT:
             await self.send_snapshot()
 
-    async def send_snapshot(self) -> None:
-        html = await database_sync_to_async(live_p.snapshot)(self.session_id, self.can_act, self.run_id)
+    async def send_snapshot(self, *, resync: bool = False) -> None:
+        html = await database_sync_to_async(live_p.snapshot)(
+            self.session_id, self.can_act, self.run_id, resync=resync
+        )
         if html:
             await self.send(text_data=html)
+
+    async def layer_reconnected(self, event: dict[str, Any]) -> None:
+        """Redis answers again after an outage and this channel is back in its group
+        (sessions_app.runtime.redis_layer): what was published meanwhile is lost, so resync."""
+        if self.group is not None:
+            await self.send_snapshot(resync=True)
 
     async def session_update(self, event: dict[str, Any]) -> None:
         """A `session.update` from the channel layer (see sessions_app.runtime.live)."""

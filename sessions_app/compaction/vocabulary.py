@@ -229,6 +229,7 @@ class LiveKind(StrEnum):
     COMPACT_FAILED = "compact_failed"
     RUN = "run"
     SNAPSHOT = "snapshot"  # the page's whole live state, after a (re)connect or a pause
+    RESYNC = "resync"  # a snapshot after the channel layer lost messages: every panel re-fetched
 
 
 class WorkStatus(StrEnum):

@@ -184,22 +184,25 @@ def node_fragment(session: Session, key: str) -> tuple[str, str]:
 
 
 @_utf8_safe
-def snapshot(session_id: int, can_act: bool, run_id: int | None = None) -> str:
+def snapshot(session_id: int, can_act: bool, run_id: int | None = None, *, resync: bool = False) -> str:
+    """The page's live state now. `resync`: sent after the channel layer lost messages (Redis was
+    away, sessions_app.runtime.redis_layer), so the page also re-fetches every panel."""
     session = Session.objects.filter(pk=session_id).first()
     if session is None:
         return ""
+    if resync:
+        signal = signal_fragment(LiveKind.RESYNC, refresh="run" if run_id is not None else "")
+    else:
+        signal = signal_fragment(LiveKind.SNAPSHOT)
     if run_id is not None:
         task = CompactionTask.objects.filter(fork_run_id=run_id).first()
         if task is None:
-            return signal_fragment(LiveKind.SNAPSHOT)
+            return signal
         parts = task_streams(task)
-        return "".join(
-            str(format_html('<pre id="stream-{}-{}" class="stream">{}</pre>', task.pk, p, parts.get(p, "")))
-            for p in ("history", "turn_prefix")
-        ) + signal_fragment(LiveKind.SNAPSHOT)
-    return (
-        header_fragment(session, can_act) + task_fragment(session, None) + signal_fragment(LiveKind.SNAPSHOT)
-    )
+        pre = '<pre id="stream-{}-{}" class="stream">{}</pre>'
+        streams = (str(format_html(pre, task.pk, p, parts.get(p, ""))) for p in ("history", "turn_prefix"))
+        return "".join(streams) + signal
+    return header_fragment(session, can_act) + task_fragment(session, None) + signal
 
 
 def refresh_targets(kind: str, *extra: str) -> str:

@@ -87,7 +87,9 @@ def duration(value: Any) -> str:
 def live_kinds() -> str:
     """The live-update kinds the page's script acts on, as JSON for a `data-live-kinds` attribute
     (cutpoint.js reads them from the page; the vocabulary defines them once)."""
-    return json.dumps({"fresh_stream": LiveKind.COMPACT_STARTED, "snapshot": LiveKind.SNAPSHOT})
+    return json.dumps(
+        {"fresh_stream": LiveKind.COMPACT_STARTED, "snapshot": LiveKind.SNAPSHOT, "resync": LiveKind.RESYNC}
+    )
 
 
 @register.simple_tag(takes_context=True)

@@ -168,6 +168,16 @@
   /* ---- live ----------------------------------------------------------------------------- */
   var live = { paused: false, missed: 0, socket: null, opened: 0, retry: 0 };
 
+  // Reconnect delays: the ws extension's own "full-jitter" grows to a random wait of up to 64 s,
+  // so a page could stay dark long after the server was back. Here: 0.5 s doubling, at most 4 s,
+  // with jitter (docs/architecture.md, "Live updates"). A Redis outage no longer closes sockets
+  // at all (the server resubscribes them and sends a resync).
+  function reconnectDelay(retry) {
+    var base = Math.min(4000, 500 * Math.pow(2, Math.min(retry, 4)));
+    return base / 2 + Math.random() * base / 2;
+  }
+  if (window.htmx) htmx.config.wsReconnectDelay = reconnectDelay;
+
   function setConn(state, text) {
     var c = $("#conn");
     if (!c) return;
@@ -238,7 +248,7 @@
   }
 
   // The live-update kinds this script acts on, named by the page (`data-live-kinds`, from the
-  // vocabulary's LiveKind): `fresh_stream` (a compaction attempt starts) and `snapshot`.
+  // vocabulary's LiveKind): `fresh_stream` (a compaction attempt starts), `snapshot` and `resync`.
   function liveKinds() {
     var el = $("[data-live-kinds]");
     try { return el ? JSON.parse(el.dataset.liveKinds) : {}; } catch (err) { return {}; }
@@ -270,7 +280,7 @@
     if ([1006, 1011, 1012, 1013].indexOf(code) < 0 && e.detail.socketWrapper) {
       var wrapper = e.detail.socketWrapper;
       live.retry += 1;
-      setTimeout(function () { if ($("#live")) wrapper.reconnect(); }, Math.min(30000, 1000 * Math.pow(2, live.retry)));
+      setTimeout(function () { if ($("#live")) wrapper.reconnect(); }, reconnectDelay(live.retry));
     }
   });
   doc.addEventListener("htmx:wsBeforeMessage", function (e) {
@@ -294,6 +304,10 @@
     if (kind && kind === kinds.fresh_stream) freshStream();
     if (kind && kind === kinds.snapshot) {
       if (live.reconnected) { live.reconnected = false; refreshAll(); }
+    } else if (kind && kind === kinds.resync) {
+      // The server's channel layer lost messages (Redis was away): every panel may be stale.
+      refreshAll();
+      if (sig.dataset.refresh) refresh(sig.dataset.refresh);
     } else if (kind) {
       if (sig.dataset.refresh) refresh(sig.dataset.refresh);
       if (sig.dataset.active) markActive(sig.dataset.active);

@@ -74,17 +74,21 @@ def staff_cookie() -> str:
 
 
 async def read_until(ws: aiohttp.ClientWebSocketResponse, done: str, timeout: float = 30) -> list[str]:
-    """Every frame until one contains `done` (bounded by `timeout`)."""
+    """Every frame until one contains `done` (bounded by `timeout`). A socket that closes first is
+    a failure: `async for` over an aiohttp socket ends quietly on a close, which once let a dead
+    consumer pass for a finished compaction."""
     frames: list[str] = []
 
     async def collect() -> None:
-        async for msg in ws:
-            if msg.type == aiohttp.WSMsgType.TEXT:
-                frames.append(msg.data)
-                if done in msg.data:
-                    return
-            else:
-                raise AssertionError(f"websocket ended: {msg.type} {msg.data!r}")
+        while True:
+            msg = await ws.receive()
+            if msg.type != aiohttp.WSMsgType.TEXT:
+                raise AssertionError(
+                    f"websocket ended: {msg.type} {msg.data!r} {ws.close_code} after {frames}"
+                )
+            frames.append(msg.data)
+            if done in msg.data:
+                return
 
     await asyncio.wait_for(collect(), timeout)
     return frames

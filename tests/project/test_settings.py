@@ -42,8 +42,13 @@ def test_database_url_and_redis_url_switch_backends(tmp_path: Path) -> None:
         "import json; db = s.DATABASES['default']; "
         "print(json.dumps([db['ENGINE'], db['PORT'], s.CHANNEL_LAYERS['default']['BACKEND']]))",
     )
-    # The pool is on by default: Django's backend with its pool checked (dashboard/pooled_postgresql).
-    assert json.loads(out) == ["dashboard.pooled_postgresql", 5433, "channels_redis.core.RedisChannelLayer"]
+    # The pool is on by default: Django's backend with its pool checked (dashboard/pooled_postgresql);
+    # the channel layer survives Redis outages (sessions_app/runtime/redis_layer.py).
+    assert json.loads(out) == [
+        "dashboard.pooled_postgresql",
+        5433,
+        "sessions_app.runtime.redis_layer.LiveRedisLayer",
+    ]
     default = settings_in(
         {"CUTPOINT_DATA_DIR": str(tmp_path), "DATABASE_URL": "", "REDIS_URL": ""},
         "print(s.DATABASES['default']['NAME'], s.CHANNEL_LAYERS['default']['BACKEND'])",

@@ -33,7 +33,7 @@ from sessions_app.compaction.validate import CompactionPayload
 from sessions_app.compaction.vocabulary import FactKind
 
 from .fact import Fact
-from .facts import FAILED_BEFORE, FIXED_BY, MEASURED, REPORTED, asked_question, in_reply
+from .facts import FAILED_BEFORE, FIXED_BY, MEASURED
 from .facts import extract_facts as _extract
 from .findings import FINAL, reports
 from .phrases import (
@@ -50,6 +50,7 @@ from .phrases import (
 )
 from .shell import command_parts, core, only_reads
 from .tool_outcomes import command_of, command_spellings, is_shell_tool
+from .user_facts import REPORTED, asked_question, in_reply
 
 SUMMARY_TOKENS: Final = 3800  # the whole summary at most (issue 30: 4,000), prefix and file lists in
 MIN_HISTORY_TOKENS: Final = 1500  # however long the file lists are

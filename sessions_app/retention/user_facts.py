@@ -1,0 +1,222 @@
+"""What the user's messages give: constraints (with the sentence that explains them), requests
+(open, finished, answered in a short reply), values and pasted errors, and which later message
+lifts an earlier constraint (docs/retention.md, "Facts by structure")."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Final
+
+from sessions_app.compaction.messages import (
+    Entry,
+)
+from sessions_app.compaction.vocabulary import FactKind
+
+from .digest import Said
+from .fact import DONE, OPEN, Fact
+from .phrases import (
+    anchor_tokens,
+    clip,
+    is_reversal,
+    lifts,
+    line_sentences,
+    message_text,
+    normalize,
+    path_alternatives,
+    sentences,
+    stems,
+    text_paths,
+    user_values,
+)
+from .tool_outcomes import (
+    salient_line,
+)
+from .walk import Walk
+
+
+def asked_question(e: Entry) -> str:
+    """The text of an assistant message that ends by asking the user something, else ""."""
+    text = message_text(e).strip()
+    return text if text.endswith("?") else ""
+
+
+def in_reply(text: str, question: str) -> str:
+    """A short answer ("yeah, do it all") means what the question it answers asked: the two
+    together (docs/retention.md, "Facts by structure")."""
+    if not question or len(text.strip()) > _REPLY_CHARS:
+        return text
+    return f"{text.strip()} (in reply to: {clip(question, _QUESTION_CHARS)})"
+
+
+_REPLY_CHARS: Final = 80
+_QUESTION_CHARS: Final = 300
+
+
+def user_facts(
+    walk: Walk,
+    e: Entry,
+    said: Sequence[Said],
+    is_last: bool,
+    constraints: dict[str, Fact],
+    with_text: bool,
+    question: str = "",
+) -> None:
+    """`said`: the message's sentences that read as a constraint or a request (the others add
+    no constraint or request); its text is read only for the last request and for `with_text`."""
+    key = e.key
+    requests: list[str] = []
+    lines = line_sentences(message_text(e)) if len(said) > 1 or not is_last else []
+    for item in _joined_constraints(said, lines):
+        s, reading = item.text, item.reading
+        deferred_request = reading.deferred and reading.request
+        if reading.constraint and not deferred_request:
+            fact = Fact(FactKind.CONSTRAINT, clip(s, _JOINED_CHARS + 100), key, anchor_tokens(s), stems(s))
+            if is_reversal(s):
+                _reverse(constraints, fact)
+            constraints.setdefault(normalize(fact.text), fact)
+        elif reading.request and is_reversal(s):
+            # A request can lift an earlier rule too ("they are fine with the breaking change after
+            # all, so change `parse_line`"), when it names what the rule named.
+            _reverse(constraints, Fact(FactKind.REQUEST, s, key, anchor_tokens(s)), named=True)
+        if reading.request and (reading.deferred or is_last):
+            requests.append(s)
+    text = message_text(e) if is_last or with_text else ""
+    if is_last and not requests and not any(item.reading.constraint for item in said):
+        requests = [in_reply(clip(text, 400), question)]  # the turn's request, whatever its wording
+    for r in requests:
+        if _CONTINUES.match(r) and not anchor_tokens(r) and not text_paths(r):
+            # "We will fix both parsers together later" names nothing and goes on from the
+            # sentence before it, which says what; an imperative ("Later: add X") stands alone.
+            r = _with_previous(r, lines or line_sentences(message_text(e)))
+        walk.add(
+            Fact(FactKind.REQUEST, clip(r, _JOINED_CHARS + 300), key, anchor_tokens(r), stems(r), detail=OPEN)
+        )
+    if not is_last:
+        # A finished turn's request: what the user asked, done since (its own fact, so a summary
+        # can say it was done; docs/retention.md, "Facts by structure").
+        asked = {item.text for item in said}
+        done = [
+            _with_next(item.text, lines, asked)
+            for item in said
+            if item.reading.request and not item.reading.deferred
+        ]
+        if not done and not said:
+            done = [in_reply(t, question) for t in _statement(text or message_text(e))]
+        for r in done:
+            walk.add(
+                Fact(FactKind.REQUEST, clip(r, _JOINED_CHARS), key, anchor_tokens(r), stems(r), detail=DONE)
+            )
+    if walk.wants(FactKind.ERROR) and with_text and _TRACE.search(text):
+        # The user pasted a failure (a stack trace, a traceback): its salient line is an error.
+        line = salient_line(text)
+        if line:
+            walk.add(Fact(FactKind.ERROR, line, key, anchor_tokens(line)[:3], stems(line), detail=REPORTED))
+    if walk.wants(FactKind.VALUE):
+        values = user_values(text)
+        given = sentences(text) if values else []
+        for value in values:
+            walk.add(Fact(FactKind.VALUE, value, key, ((value,),), detail=_context(given, value)))
+    if walk.wants(FactKind.FILE):
+        for path in text_paths(text):  # a file the user names is one they care about
+            walk.add(Fact(FactKind.FILE, path, key, (path_alternatives(path),)))
+
+
+_JOINED_CHARS: Final = 400  # a user's sentence with the one that explains it, up to about this
+
+
+def _joined_constraints(said: Sequence[Said], lines: list[list[str]]) -> list[Said]:
+    """A rule asked as a question and the statement right after it in its paragraph that reads as
+    a constraint too are one constraint: the rule and its reason ("Could the JSON stay as it is?
+    The extension parses it and I don't want a new release of it."). Rules stated one after the
+    other stay apart."""
+    if len(said) < 2 or not lines:
+        return list(said)
+    place = {s: (i, j) for i, line in enumerate(lines) for j, s in enumerate(line)}
+    out: list[Said] = []
+    last: tuple[int, int] | None = None  # where the last sentence of out[-1] stands
+    for item in said:
+        here = place.get(item.text)
+        prev = out[-1] if out else None
+        if (
+            prev is not None
+            and here is not None
+            and last is not None
+            and prev.reading.constraint
+            and prev.text.rstrip().endswith("?")
+            and item.reading.constraint
+            and not item.reading.request
+            and not item.text.rstrip().endswith("?")
+            and here == (last[0], last[1] + 1)
+            and len(prev.text) + len(item.text) < _JOINED_CHARS
+        ):
+            out[-1] = Said(f"{prev.text} {item.text}", prev.reading)
+        else:
+            out.append(item)
+        last = here
+    return out
+
+
+def _with_next(sentence: str, lines: list[list[str]], said: set[str]) -> str:
+    """A request with the sentence that follows it in its paragraph ("Could we weight the title
+    more? I'd guess ten to one."), unless that one is a request or constraint of its own."""
+    for line in lines:
+        if sentence in line:
+            i = line.index(sentence)
+            after = line[i + 1] if i + 1 < len(line) else ""
+            if after and after not in said and len(sentence) + len(after) < _JOINED_CHARS:
+                return f"{sentence} {after}"
+    return sentence
+
+
+# A pasted trace: a JavaScript/Java stack frame, a Python traceback's header or frame.
+_TRACE = re.compile(
+    r"^\s+at \S+ \(?\S+:\d+(?::\d+)?\)?\s*$|^Traceback \(most recent call last\)|"
+    r"^\s+File \"[^\"]+\", line \d+",
+    re.M,
+)
+REPORTED: Final = "reported by the user"  # the detail of an error the user pasted
+
+
+_CONTINUES = re.compile(r"(?:we|i|it|this|that|they|these|those|then|so)\b", re.I)
+
+
+def _with_previous(sentence: str, lines: list[list[str]]) -> str:
+    """A sentence with the one before it in its paragraph, when the two fit _JOINED_CHARS."""
+    for line in lines:
+        if sentence in line:
+            i = line.index(sentence)
+            if i > 0 and len(line[i - 1]) + len(sentence) < _JOINED_CHARS:
+                return f"{line[i - 1]} {sentence}"
+    return sentence
+
+
+def _statement(text: str) -> list[str]:
+    """What a message that reads as neither request nor constraint asked for: its first statement
+    that says something ("our themes need explicit tokens for X"), never a question or pasted
+    output (a message that long is mostly output)."""
+    if len(text) > _ASKED_CHARS:
+        return []
+    said = [s for s in sentences(text) if len(stems(s)) >= 3 and not s.rstrip().endswith("?")]
+    return said[:1]
+
+
+_ASKED_CHARS: Final = 600
+
+
+def _context(said: list[str], value: str) -> str:
+    for s in said:
+        if value in s:
+            return clip(s, 200)
+    return ""
+
+
+def _reverse(constraints: dict[str, Fact], reversal: Fact, *, named: bool = False) -> None:
+    """Mark the earlier constraints a reversal lifts; with `named`, only those naming one of the
+    exact things (identifiers, numbers, paths) the reversal names."""
+    names = {a for group in reversal.anchors for a in group}
+    for i, old in constraints.items():
+        if named and not names & {a for group in old.anchors for a in group}:
+            continue
+        if old.detail != "reversed" and lifts(reversal.text, old.text):
+            constraints[i] = Fact(old.kind, old.text, old.node, old.anchors, old.words, detail="reversed")

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from sessions_app.compaction.exit_status import exit_code
+from sessions_app.compaction.fileops import format_file_lists
 from sessions_app.compaction.messages import (
     ASSISTANT,
     BASH_EXECUTION,
@@ -42,6 +43,7 @@ from sessions_app.compaction.text import block_text
 from sessions_app.compaction.tokens import count_text
 from sessions_app.compaction.validate import CompactionPayload
 
+from .extractive import SUMMARY_TOKENS
 from .salient import outcome_line
 
 HEADING: Final = "## Masked History"
@@ -153,13 +155,22 @@ def masking_texts(prep: Preparation) -> tuple[str | None, str | None]:
     """(history, turn prefix) texts for `assemble_summary`; a part the plan does not need is None."""
     settings = prep.settings
     split = prep.is_split_turn and bool(prep.turn_prefix_messages)
-    history: str | None = None
-    if not (split and not prep.summarize_messages):
-        budget = history_budget(settings.reserve_tokens, pi=settings.is_pi)
-        history = fit(items(prep.summarize, prep.previous_summary), budget).text
     prefix: str | None = None
     if split:
         prefix = fit(items(prep.turn_prefix), prefix_budget(settings.reserve_tokens)).text
+    history: str | None = None
+    if not (split and not prep.summarize_messages):
+        # The whole summary, prefix and file lists included, stays within the bound the extractive
+        # summary keeps (docs/retention.md, "Budget"): the history gets what they leave.
+        rest = (
+            SUMMARY_TOKENS
+            - count_text(prefix or "")
+            - count_text(format_file_lists(prep.read_files, prep.modified_files))
+        )
+        budget = min(
+            history_budget(settings.reserve_tokens, pi=settings.is_pi), max(rest, MIN_HISTORY_TOKENS)
+        )
+        history = fit(items(prep.summarize, prep.previous_summary), budget).text
     return history, prefix
 
 

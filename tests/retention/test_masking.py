@@ -134,3 +134,20 @@ def test_masking_is_a_strategy_and_the_two_spellings_agree() -> None:
     assert CompactionSettings(strategy="masking").strategy == SummaryStrategy.MASKING
     with pytest.raises(ValueError, match="one of auto, model, extractive, masking"):
         CompactionSettings(strategy="summarize")  # type: ignore[arg-type]
+
+
+def test_the_whole_summary_stays_within_the_bound_whatever_the_file_lists_take() -> None:
+    # 120 files changed: their lists take ~1,800 tokens, which the history gives up (issue 30: a
+    # summary stays under 4,000 tokens; docs/retention.md, "Observation masking").
+    c = Chain()
+    for i in range(120):
+        c.user(f"Step {i}: " + "please keep going with the migration of this module " * 12)
+        path = f"src/services/module_{i:03d}/handlers/implementation_{i:03d}.py"
+        c.assistant("Writing it.", calls=((f"w{i}", "write", {"path": path, "content": "x = 1\n"}),))
+        c.tool_result(f"w{i}", "ok")
+    c.user("latest " * 100)
+    prep = plan(c, keep=50)
+    assert len(prep.modified_files) == 120
+    summary = compact_masking(prep).summary
+    assert count_text(summary) <= 4000
+    assert "implementation_119.py" in summary  # the file lists are whole

@@ -1,4 +1,4 @@
-"""Round-two rules of docs/retention.md: command lines read by structure (shell.py), the choice of
+"""Handoff rules of docs/retention.md: command lines read by structure (shell.py), the choice of
 the summary's ten command lines, requests finished since, polite constraints, changed files with
 what was said of them, and findings one per paragraph of an answer."""
 

@@ -25,7 +25,11 @@ def test_the_page_names_the_live_kinds_its_script_acts_on(staff_client: Client, 
     found = re.search(r'data-live-kinds="([^"]*)"', text)
     assert found, text[:500]
     kinds = json.loads(html_lib.unescape(found.group(1)))
-    assert kinds == {"fresh_stream": LiveKind.COMPACT_STARTED, "snapshot": LiveKind.SNAPSHOT}
+    assert kinds == {
+        "fresh_stream": LiveKind.COMPACT_STARTED,
+        "snapshot": LiveKind.SNAPSHOT,
+        "resync": LiveKind.RESYNC,
+    }
 
 
 def test_no_source_outside_the_vocabulary_spells_an_event_or_live_type() -> None:

@@ -2,7 +2,7 @@
 build the context.
 
     python bench/engine.py [--file PATH] [--keep N] [--runs R] [--rounds K] [--synthetic N]
-                           [--no-gc] [--pi-dir DIR] [--json]
+                           [--no-gc] [--pi-dir DIR] [--json] [--smoke]
 
 Files measured (without --file):
   - both vendored pi fixtures as they are (schema v1, `native`);
@@ -449,7 +449,12 @@ def main(argv: list[str] | None = None) -> int:
         "--rounds", type=int, default=10, help="blocks of engine runs alternating with pi's (default 10)"
     )
     ap.add_argument("--no-gc", action="store_true", help="pause the garbage collector while timing")
+    ap.add_argument(
+        "--smoke", action="store_true", help="run every phase once at a tiny size (CI: the bench still works)"
+    )
     args = ap.parse_args(argv)
+    if args.smoke:  # no pi comparison: node and the package are not part of CI
+        args.synthetic, args.runs, args.rounds, args.pi_dir = 2_000, 1, 1, None
     global KEEP_GC
     KEEP_GC = not args.no_gc
     big_runs = max(3, args.runs // 3)

@@ -220,12 +220,20 @@ else:
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
+REDIS_SOCKET_TIMEOUT = 20  # seconds: well above the layer's 5 s blocking pop, still ends a dead read
 CHANNEL_LAYERS: dict[str, Any] = (
     {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
             # A prefix per deployment (or test run) keeps several of them apart on one Redis.
-            "CONFIG": {"hosts": [REDIS_URL], "prefix": os.environ.get("CUTPOINT_CHANNEL_PREFIX", "cutpoint")},
+            "CONFIG": {
+                # The layer waits for a consumer's messages with a blocking pop that Redis ends
+                # after 5 s (channels_redis' brpop_timeout); redis-py 8's default read timeout is
+                # also 5 s, so an idle pop raised TimeoutError in the consumer and daphne closed
+                # the websocket with 1011 (channels_redis#422). Reads may take longer than a pop.
+                "hosts": [{"address": REDIS_URL, "socket_timeout": REDIS_SOCKET_TIMEOUT}],
+                "prefix": os.environ.get("CUTPOINT_CHANNEL_PREFIX", "cutpoint"),
+            },
         }
     }
     if REDIS_URL

@@ -460,6 +460,7 @@ def main(argv: list[str] | None = None) -> int:
     big_runs = max(3, args.runs // 3)
 
     scratch = Path(tempfile.mkdtemp(prefix="cutpoint-bench-engine-"))
+    rows: list[Row] = []
     try:
         if args.file:
             cases = [Case(args.file.name, "as is", args.file.resolve(), runs=args.runs)]
@@ -480,14 +481,21 @@ def main(argv: list[str] | None = None) -> int:
         try:
             if package is not None:
                 pi = Pi(package, args.keep, scratch)
-            rows = [bench_file(c, args.keep, pi, args.rounds) for c in cases]
+            for c in cases:
+                rows.append(bench_file(c, args.keep, pi, args.rounds))
         except PiError as exc:
             pi_note = f"pi comparison skipped: {exc}"
-            rows = [bench_file(c, args.keep, None, args.rounds) for c in cases]
+            rows.clear()
+            for c in cases:
+                rows.append(bench_file(c, args.keep, None, args.rounds))
         finally:
             if pi is not None:
                 pi.close()
         in_memory = [] if args.file else bench_prepare_in_memory(args.synthetic, args.keep, big_runs)
+    except BaseException as exc:  # the files measured before the failure, then the failure
+        measured = [{"name": r.case.name, "order": r.case.order, **r.figures()} for r in rows]
+        print(json.dumps({"files": measured, "failed": f"{type(exc).__name__}: {exc}"}, indent=2), flush=True)
+        raise
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
 

@@ -32,11 +32,15 @@ TIMEOUT_S = 180  # one bench, however loaded the machine: a hang fails instead o
 ARGS = {"retention": ["--split", "dev"]}
 # Extra runs: name@variant -> (bench, environment).
 VARIANTS = {"dashboard@postgresql": ("dashboard", {"DATABASE_URL": PG_URL})}
+# The longest first (each starts server processes), so the pass does not end waiting on one.
+LONGEST = ("importer", "load", "db_restart", "dashboard", "dashboard@postgresql")
 
 
 def runs() -> dict[str, tuple[str, dict[str, str]]]:
     found = {p.stem: (p.stem, {}) for p in sorted(BENCH.glob("[!_]*.py"))}
-    return {**found, **VARIANTS}
+    every = {**found, **VARIANTS}
+    order = sorted(every, key=lambda n: LONGEST.index(n) if n in LONGEST else len(LONGEST))
+    return {n: every[n] for n in order}
 
 
 def run(name: str, bench: str, env: dict[str, str]) -> tuple[str, int, float, str]:

@@ -7,7 +7,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 PG_URL ?= postgres://postgres@127.0.0.1:5432/postgres
 
-.PHONY: run test lint typecheck pytest pytest-pg browser chromium bubblewrap services bench clean
+.PHONY: run test lint typecheck pytest pytest-pg browser chromium bubblewrap services bench bench-smoke clean
 
 # setup.py builds the o200k token counter (C): editing it or its sources reinstalls.
 $(VENV)/.stamp-run: pyproject.toml setup.py sessions_app/o200k/_o200k.c sessions_app/o200k/_o200k_unicode.h
@@ -64,7 +64,11 @@ chromium:
 browser: $(VENV)/.stamp-dev chromium
 	$(BIN)/pytest -q -m browser tests/browser
 
-test: lint typecheck pytest pytest-pg browser
+# Every bench once at a tiny size (bench/_smoke.py): a bench that broke fails the suite.
+bench-smoke: $(VENV)/.stamp-dev services
+	PG_URL=$(PG_URL) $(BIN)/python bench/_smoke.py
+
+test: lint typecheck pytest pytest-pg browser bench-smoke
 
 bench: $(VENV)/.stamp-dev services
 	@for f in bench/[!_]*.py; do echo "== $$f"; $(BIN)/python $$f || exit 1; done

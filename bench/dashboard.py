@@ -3,7 +3,7 @@ charts, timeline, `context?all=1`, the session list) on a session of `--nodes` n
 the same pages over HTTP from daphne with the serving process's peak memory (`--serve`), and
 websocket delta latency from publish to client receipt.
 
-python bench/dashboard.py [--nodes 10000] [--requests 50] [--serve] [--no-ws] [--json]
+python bench/dashboard.py [--nodes 10000] [--requests 50] [--serve] [--no-ws] [--json] [--smoke]
 
 The session is generated (bench/_sessions.py) and written by bulk import: turns with tool calls
 and usage, a compaction every ~2,500 nodes and a side branch every ~1,000. Server time is measured
@@ -11,6 +11,10 @@ in-process with Django's test client (the view, the queries and the templates; n
 and p95 of `--requests` requests after a first one (reported as `_first_ms`, a cold cache). The
 websocket figure runs daphne in a subprocess and real websocket clients in this process, through
 the Redis channel layer when Redis answers on 127.0.0.1:6379, else in-process.
+Every page timed, in-process or over HTTP, is checked to be that page (a 200 carrying its title or
+panel; not the login page), and the server subprocess reads the database the bench built (with
+DATABASE_URL set, the test database on that server). `--smoke`: 300 nodes, 2 requests, `--serve`
+and 3 websocket clients, for CI.
 Targets (issue 17): every page p95 <= 300 ms at 100k nodes and the 100k/1k ratio of the session
 page <= 2; at 1.5M nodes the page p95 <= 500 ms with the server under 500 MB.
 """
@@ -26,10 +30,12 @@ import statistics
 import subprocess
 import sys
 import time
+import urllib.error
+import urllib.request
 from pathlib import Path
 from typing import Any
 
-from _django import ROOT, report, setup
+from _django import ROOT, BenchError, add_smoke, check_page, database_url, reporting, setup
 from _sessions import build
 
 REDIS_URL = "redis://127.0.0.1:6379/9"
@@ -49,37 +55,46 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))]
 
 
-def panel_urls(session_id: int) -> dict[str, tuple[str, bool]]:
-    """name -> (url, htmx partial?) for the session page and each of its panels."""
-    from django.urls import reverse
+Page = tuple[str, bool, str]  # url, htmx partial?, text only that page carries (check_page)
 
-    urls: dict[str, tuple[str, bool]] = {
-        "session_page": (reverse("sessions_app:session_detail", args=[session_id]), False),
-        "tree": (reverse("sessions_app:session_tree", args=[session_id]), True),
+
+def panel_urls(session: Any) -> dict[str, Page]:
+    """name -> page for the session page and each of its panels."""
+    from django.urls import reverse
+    from django.utils.html import escape
+
+    sid = session.pk
+    urls: dict[str, Page] = {
+        "session_page": (
+            reverse("sessions_app:session_detail", args=[sid]),
+            False,
+            f"<title>{escape(session.title)} · #{sid} ",
+        ),
+        "tree": (reverse("sessions_app:session_tree", args=[sid]), True, 'id="tree"'),
     }
     for panel in ("context", "cut", "charts", "timeline"):
-        urls[panel] = (reverse("sessions_app:session_panel", args=[session_id, panel]), True)
-    urls["session_list"] = (reverse("sessions_app:session_list"), False)
+        urls[panel] = (reverse("sessions_app:session_panel", args=[sid, panel]), True, f'id="panel-{panel}"')
+    urls["session_list"] = (reverse("sessions_app:session_list"), False, escape(session.title))
     urls["context_all"] = (
-        reverse("sessions_app:session_panel", args=[session_id, "context"]) + "?all=1",
+        reverse("sessions_app:session_panel", args=[sid, "context"]) + "?all=1",
         True,
+        'id="panel-context"',
     )
     return urls
 
 
-def served(pages: dict[str, tuple[str, bool]], user: Any, n: int, data_dir: Path) -> dict[str, Any]:
-    """The same pages over HTTP from a daphne subprocess on the same database: p50/p95 of the
-    wall time a client sees, and the serving process's peak resident memory (VmHWM)."""
-    import urllib.request
-
+def start_daphne(port: int, data_dir: Path, **extra: str) -> subprocess.Popen[bytes]:
+    """daphne on `port`, reading the database this bench built; returns once it accepts."""
     from django.conf import settings
-    from django.test import Client
 
-    client = Client()
-    client.force_login(user)
-    cookie = f"{settings.SESSION_COOKIE_NAME}={client.cookies[settings.SESSION_COOKIE_NAME].value}"
-    port = free_port()
-    env = {**os.environ, "CUTPOINT_DATA_DIR": str(data_dir)}
+    env = {
+        **os.environ,
+        "DATABASE_URL": database_url(),
+        "CUTPOINT_DATA_DIR": str(data_dir),
+        "DJANGO_SECRET_KEY": settings.SECRET_KEY,  # the bench's login cookie is valid there
+        "PYTHONPATH": str(ROOT),
+        **extra,
+    }
     proc = subprocess.Popen(
         [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "dashboard.asgi:application"],
         cwd=ROOT,
@@ -87,25 +102,59 @@ def served(pages: dict[str, tuple[str, bool]], user: Any, n: int, data_dir: Path
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
-    out: dict[str, Any] = {}
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:  # a readiness probe (bounded), not a timing
+        if proc.poll() is not None:
+            raise BenchError(f"daphne exited with {proc.returncode} before it listened")
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            return proc
+        except OSError:
+            time.sleep(0.05)
+    proc.terminate()
+    proc.wait(10)
+    raise BenchError("daphne did not listen within 60 s")
+
+
+class NoRedirect(urllib.request.HTTPRedirectHandler):
+    """A redirect is an answer to time as it is (a 302 to the login page is not the page)."""
+
+    def redirect_request(self, *args: Any, **kwargs: Any) -> None:
+        return None
+
+
+def fetch(opener: urllib.request.OpenerDirector, url: str, headers: dict[str, str]) -> tuple[int, bytes]:
     try:
-        for _ in range(200):  # wait for the port (a readiness probe, not a timing)
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                break
-            except OSError:
-                time.sleep(0.05)
-        for name, (url, partial) in pages.items():
+        with opener.open(urllib.request.Request(url, headers=headers)) as r:
+            return r.status, r.read()
+    except urllib.error.HTTPError as e:  # 3xx (not followed), 4xx, 5xx
+        return e.code, e.read()
+
+
+def served(pages: dict[str, Page], user: Any, n: int, data_dir: Path, out: dict[str, Any]) -> None:
+    """The same pages over HTTP from a daphne subprocess on the same database: p50/p95 of the
+    wall time a client sees, and the serving process's peak resident memory (VmHWM). Figures go
+    into `out` as they are taken."""
+    from django.conf import settings
+    from django.test import Client
+
+    client = Client()
+    client.force_login(user)
+    cookie = f"{settings.SESSION_COOKIE_NAME}={client.cookies[settings.SESSION_COOKIE_NAME].value}"
+    port = free_port()
+    opener = urllib.request.build_opener(NoRedirect)
+    proc = start_daphne(port, data_dir)
+    try:
+        for name, (url, partial, expect) in pages.items():
             headers = {"Cookie": cookie, **({"HX-Request": "true"} if partial else {})}
             times: list[float] = []
             size = 0
             for _ in range(n + 1):
                 t0 = time.perf_counter()
-                with urllib.request.urlopen(
-                    urllib.request.Request(f"http://127.0.0.1:{port}{url}", headers=headers)
-                ) as r:
-                    size = len(r.read())
+                status, body = fetch(opener, f"http://127.0.0.1:{port}{url}", headers)
                 times.append((time.perf_counter() - t0) * 1000)
+                check_page(f"HTTP {name}", status, body, expect)
+                size = len(body)
             times = times[1:]
             out[f"http_{name}_median_ms"] = round(statistics.median(times), 1)
             out[f"http_{name}_p95_ms"] = round(pct(times, 0.95), 1)
@@ -116,20 +165,21 @@ def served(pages: dict[str, tuple[str, bool]], user: Any, n: int, data_dir: Path
     finally:
         proc.terminate()
         proc.wait(10)
-    return out
 
 
-def time_requests(client: Any, url: str, n: int, headers: dict[str, str]) -> tuple[list[float], float]:
+def time_requests(client: Any, page: Page, n: int) -> tuple[list[float], float]:
+    url, partial, expect = page
+    headers = {"HTTP_HX_REQUEST": "true"} if partial else {}
     t0 = time.perf_counter()
     first = client.get(url, **headers)
     cold = (time.perf_counter() - t0) * 1000
-    assert first.status_code == 200, (url, first.status_code)
+    check_page(url, first.status_code, first.content, expect)
     times = []
     for _ in range(n):
         t0 = time.perf_counter()
         r = client.get(url, **headers)
         times.append((time.perf_counter() - t0) * 1000)
-        assert r.status_code == 200
+        check_page(url, r.status_code, r.content, expect)
     return times, cold
 
 
@@ -184,30 +234,13 @@ async def delta_latency_daphne(
     from sessions_app.runtime import live
 
     port = free_port()
-    env = dict(
-        os.environ,
-        REDIS_URL=REDIS_URL,
-        CUTPOINT_DATA_DIR=str(data_dir),
-        CUTPOINT_LOG_LEVEL="WARNING",
-        PYTHONPATH=str(ROOT),
-    )
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "dashboard.asgi:application"],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    proc = start_daphne(port, data_dir, REDIS_URL=REDIS_URL, CUTPOINT_LOG_LEVEL="WARNING")
     try:
-        for _ in range(200):
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                break
-            except OSError:
-                await asyncio.sleep(0.05)
         conns = [await ws_connect(port, f"/ws/sessions/{session_id}/", cookie) for _ in range(clients)]
         for reader, _ in conns:
-            assert "snapshot" in (await ws_recv(reader) or "")
+            first = await asyncio.wait_for(ws_recv(reader), 30)
+            if first is None or "snapshot" not in first:
+                raise BenchError(f"the websocket's first message is not the snapshot: {first!r:.200}")
         return await _measure(
             conns,
             lambda text: live.apublish(
@@ -297,7 +330,17 @@ def main() -> None:
         "--serve", action="store_true", help="also time the pages over HTTP from daphne, with its peak memory"
     )
     parser.add_argument("--no-ws", action="store_true", help="skip the websocket latency figure")
+    add_smoke(parser)
     args = parser.parse_args()
+    if args.smoke:
+        args.nodes, args.requests, args.clients, args.deltas, args.serve, args.no_ws = (
+            300,
+            2,
+            3,
+            2,
+            True,
+            False,
+        )
     use_redis = redis_up()
     if use_redis:
         os.environ["REDIS_URL"] = REDIS_URL
@@ -316,38 +359,39 @@ def main() -> None:
     user = User.objects.create_user("bench", password="bench-pw", is_staff=True)
     client = Client()
     client.force_login(user)
-    hx = {"HTTP_HX_REQUEST": "true"}
     results: dict[str, Any] = {
         "database": connection.vendor,
         "nodes": Node.objects.filter(session=session).count(),
         "build_s": round(build_s, 1),
         "requests": args.requests,
     }
-    pages = panel_urls(session.pk)
-    for name, (url, partial) in pages.items():
-        times, cold = time_requests(client, url, args.requests, hx if partial else {})
-        results[f"{name}_median_ms"] = round(statistics.median(times), 1)
-        results[f"{name}_p95_ms"] = round(pct(times, 0.95), 1)
-        results[f"{name}_first_ms"] = round(cold, 1)
-    if args.serve:
-        results.update(served(pages, user, args.requests, data_dir))
-    if args.no_ws:
-        report(results, as_json=args.json)
-        return
-
-    if use_redis:
-        cookie = f"{settings.SESSION_COOKIE_NAME}={client.cookies[settings.SESSION_COOKIE_NAME].value}"
-        latencies = asyncio.run(delta_latency_daphne(session.pk, cookie, args.clients, args.deltas, data_dir))
-        results["ws_mode"] = "daphne subprocess + Redis channel layer + real websocket clients"
-    else:
-        latencies = asyncio.run(delta_latency_inprocess(session.pk, user, args.clients, args.deltas))
-        results["ws_mode"] = "in-process communicators + in-memory channel layer (Redis not reachable)"
-    results["ws_clients"] = args.clients
-    results["ws_deltas"] = args.deltas
-    results["ws_delta_latency_median_ms"] = round(statistics.median(latencies), 2)
-    results["ws_delta_latency_p95_ms"] = round(pct(latencies, 0.95), 2)
-    results["targets"] = "session page p95 <= 300 ms, tree partial p95 <= 150 ms, delta latency p95 <= 50 ms"
-    report(results, as_json=args.json)
+    with reporting(results, as_json=args.json):
+        pages = panel_urls(session)
+        for name, page in pages.items():
+            times, cold = time_requests(client, page, args.requests)
+            results[f"{name}_median_ms"] = round(statistics.median(times), 1)
+            results[f"{name}_p95_ms"] = round(pct(times, 0.95), 1)
+            results[f"{name}_first_ms"] = round(cold, 1)
+        if args.serve:
+            served(pages, user, args.requests, data_dir, results)
+        if args.no_ws:
+            return
+        if use_redis:
+            cookie = f"{settings.SESSION_COOKIE_NAME}={client.cookies[settings.SESSION_COOKIE_NAME].value}"
+            results["ws_mode"] = "daphne subprocess + Redis channel layer + real websocket clients"
+            latencies = asyncio.run(
+                delta_latency_daphne(session.pk, cookie, args.clients, args.deltas, data_dir)
+            )
+        else:
+            results["ws_mode"] = "in-process communicators + in-memory channel layer (Redis not reachable)"
+            latencies = asyncio.run(delta_latency_inprocess(session.pk, user, args.clients, args.deltas))
+        results["ws_clients"] = args.clients
+        results["ws_deltas"] = args.deltas
+        results["ws_delta_latency_median_ms"] = round(statistics.median(latencies), 2)
+        results["ws_delta_latency_p95_ms"] = round(pct(latencies, 0.95), 2)
+        results["targets"] = (
+            "session page p95 <= 300 ms, tree partial p95 <= 150 ms, delta latency p95 <= 50 ms"
+        )
 
 
 if __name__ == "__main__":

@@ -7,7 +7,10 @@ sent right after, and again after --later seconds. Also: a failed and a good log
 restart, how long the sweepers take to recover a compaction task orphaned after the restart, and
 what the servers logged.
 
-    python bench/db_restart.py [--requests 80] [--concurrency 8] [--later 0] [--sweep 1] [--json]
+The warm-up must answer the real page (a 200 with its title) every time, and the figures measured
+before a failing phase are printed with it. `--smoke`: 8 requests, 2 at a time, for CI.
+
+    python bench/db_restart.py [--requests 80] [--concurrency 8] [--later 0] [--sweep 1] [--json] [--smoke]
 """
 
 from __future__ import annotations
@@ -15,7 +18,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import collections
-import json
 import os
 import secrets
 import sys
@@ -26,9 +28,12 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+from _django import BenchError, add_smoke, check_page, reporting  # noqa: E402
+
 os.environ.setdefault("REDIS_URL", "redis://127.0.0.1:6379/0")
 
 SWEEP_FAILED = "sweep for orphaned work failed"  # the sweeper's log line (first of a run, once fixed)
+PAGE_TITLE = "<title>Sessions · Cutpoint</title>"  # the page loaded: the session list
 SERVER_ERROR = "Internal Server Error"  # django.request's line for a 500
 POOL_WARNING = "WARNING psycopg.pool"  # a dead connection the pool dropped
 
@@ -104,7 +109,8 @@ def task_status(url: str, task_id: int) -> str:
     return str(row[0]) if row else "missing"
 
 
-async def measure(args: argparse.Namespace) -> dict[str, Any]:
+async def measure(args: argparse.Namespace, out: dict[str, Any]) -> None:
+    """The figures, into `out` as they are taken."""
     from tests.multiprocess.seed import seeded
     from tests.multiprocess.servers import Browser, ServerProcess, server_env
     from tests.multiprocess.throwaway_postgres import ThrowawayPostgres
@@ -123,15 +129,20 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
         try:
             async with Browser(seed.cookie) as browser:
                 page = f"{server.url}/"
-                warm = await loads(browser, page, args.requests, args.concurrency * 2)
+                status, body = await browser.get(page)
+                check_page(page, status, body, PAGE_TITLE)
+                out["warm_up"] = warm = await loads(browser, page, args.requests, args.concurrency * 2)
+                if errors(warm):
+                    raise BenchError(f"the warm-up before the restart was not all 200s: {warm}")
                 t0 = time.perf_counter()
                 pg.restart()
-                restart_s = time.perf_counter() - t0
+                out["restart_seconds"] = round(time.perf_counter() - t0, 2)
                 t0 = time.perf_counter()
                 first_status, _ = await browser.get(page)  # alone: it meets the dead connections first
-                first_s = time.perf_counter() - t0
-                right_after = await loads(browser, page, args.requests, args.concurrency)
-                login = await logins(server.url)
+                out["first_get"] = {"status": first_status, "seconds": round(time.perf_counter() - t0, 3)}
+                out["right_after"] = right_after = await loads(browser, page, args.requests, args.concurrency)
+                out["errors_right_after"] = errors(right_after)
+                out["logins"] = await logins(server.url)
                 task_id = seed.tasks[0]
                 orphan(pg.url, task_id)
                 t0 = time.perf_counter()
@@ -142,29 +153,21 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
                 ) and time.monotonic() < deadline:
                     await asyncio.sleep(0.05)  # polling the database, bounded by the deadline
                 recovered_s = time.perf_counter() - t0
+                out["orphan_status"] = status
+                out["orphan_recovered_seconds"] = round(recovered_s, 2) if status == "completed" else None
                 later: dict[str, int] | None = None
                 if args.later > 0:
                     await asyncio.sleep(args.later)  # the measured interval, not synchronization
                     later = await loads(browser, page, args.requests, args.concurrency)
+                out["later"] = later
+                out["errors_later"] = errors(later) if later is not None else None
         finally:
             server.stop()
+            out["sweep_failures_logged"] = counted.counts[SWEEP_FAILED]
+            out["server_errors_logged"] = counted.counts[SERVER_ERROR]
+            out["pool_warnings_logged"] = counted.counts[POOL_WARNING]
     finally:
         pg.remove()
-    return {
-        "warm_up": warm,
-        "restart_seconds": round(restart_s, 2),
-        "first_get": {"status": first_status, "seconds": round(first_s, 3)},
-        "right_after": right_after,
-        "errors_right_after": errors(right_after),
-        "later": later,
-        "errors_later": errors(later) if later is not None else None,
-        "logins": login,
-        "orphan_status": status,
-        "orphan_recovered_seconds": round(recovered_s, 2) if status == "completed" else None,
-        "sweep_failures_logged": counted.counts[SWEEP_FAILED],
-        "server_errors_logged": counted.counts[SERVER_ERROR],
-        "pool_warnings_logged": counted.counts[POOL_WARNING],
-    }
 
 
 def main() -> None:
@@ -174,10 +177,15 @@ def main() -> None:
     parser.add_argument("--later", type=float, default=0, help="seconds to wait for a second round")
     parser.add_argument("--sweep", type=float, default=1, help="the servers' sweep period (s)")
     parser.add_argument("--json", action="store_true")
+    add_smoke(parser)
     args = parser.parse_args()
-    result = asyncio.run(measure(args))
+    if args.smoke:
+        args.requests, args.concurrency, args.later = 8, 2, 0
+    result: dict[str, Any] = {}
+    # On a failure the figures so far are printed (JSON, with `failed`); else the text below.
+    with reporting(result, as_json=True, at_end=args.json):
+        asyncio.run(measure(args, result))
     if args.json:
-        print(json.dumps(result))
         return
     print(f"PostgreSQL restart (pg_ctl -m fast restart) under `serve --workers 2`, {args.requests} GETs:")
     print(f"  restart took {result['restart_seconds']} s")

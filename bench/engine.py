@@ -2,7 +2,7 @@
 build the context.
 
     python bench/engine.py [--file PATH] [--keep N] [--runs R] [--rounds K] [--synthetic N]
-                           [--no-gc] [--pi-dir DIR] [--json]
+                           [--no-gc] [--pi-dir DIR] [--json] [--smoke]
 
 Files measured (without --file):
   - both vendored pi fixtures as they are (schema v1, `native`);
@@ -449,12 +449,18 @@ def main(argv: list[str] | None = None) -> int:
         "--rounds", type=int, default=10, help="blocks of engine runs alternating with pi's (default 10)"
     )
     ap.add_argument("--no-gc", action="store_true", help="pause the garbage collector while timing")
+    ap.add_argument(
+        "--smoke", action="store_true", help="run every phase once at a tiny size (CI: the bench still works)"
+    )
     args = ap.parse_args(argv)
+    if args.smoke:  # no pi comparison: node and the package are not part of CI
+        args.synthetic, args.runs, args.rounds, args.pi_dir = 2_000, 1, 1, None
     global KEEP_GC
     KEEP_GC = not args.no_gc
     big_runs = max(3, args.runs // 3)
 
     scratch = Path(tempfile.mkdtemp(prefix="cutpoint-bench-engine-"))
+    rows: list[Row] = []
     try:
         if args.file:
             cases = [Case(args.file.name, "as is", args.file.resolve(), runs=args.runs)]
@@ -475,14 +481,21 @@ def main(argv: list[str] | None = None) -> int:
         try:
             if package is not None:
                 pi = Pi(package, args.keep, scratch)
-            rows = [bench_file(c, args.keep, pi, args.rounds) for c in cases]
+            for c in cases:
+                rows.append(bench_file(c, args.keep, pi, args.rounds))
         except PiError as exc:
             pi_note = f"pi comparison skipped: {exc}"
-            rows = [bench_file(c, args.keep, None, args.rounds) for c in cases]
+            rows.clear()
+            for c in cases:
+                rows.append(bench_file(c, args.keep, None, args.rounds))
         finally:
             if pi is not None:
                 pi.close()
         in_memory = [] if args.file else bench_prepare_in_memory(args.synthetic, args.keep, big_runs)
+    except BaseException as exc:  # the files measured before the failure, then the failure
+        measured = [{"name": r.case.name, "order": r.case.order, **r.figures()} for r in rows]
+        print(json.dumps({"files": measured, "failed": f"{type(exc).__name__}: {exc}"}, indent=2), flush=True)
+        raise
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
 

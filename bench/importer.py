@@ -44,7 +44,7 @@ from pathlib import Path
 from typing import Any
 
 from _contention import writer_waits
-from _django import ROOT, setup
+from _django import ROOT, BenchError, add_smoke, reporting, setup
 from _sessions import build
 
 sys.path.insert(0, str(ROOT))  # sessions_app importable even without the editable install
@@ -316,7 +316,10 @@ def main() -> None:
     parser.add_argument("--upload-rss-only", action="store_true", help="only the upload vs CLI peak memory")
     parser.add_argument("--codex-turns", type=int, default=4000, help="turns of the synthetic Codex rollout")
     parser.add_argument("--otlp-nodes", type=int, default=2000, help="nodes of the session exported as OTLP")
+    add_smoke(parser)
     args = parser.parse_args()
+    if args.smoke:
+        args.mb, args.rss_mb, args.runs, args.big_runs, args.codex_turns, args.otlp_nodes = 1, 1, 1, 1, 20, 20
     if not 1 <= args.mb <= 1000:
         parser.error("--mb must be between 1 and 1000")
     if not 1 <= args.rss_mb <= 1000:
@@ -357,7 +360,8 @@ def main() -> None:
             wait_for_checkpoints()
             times.append(t1 - t0)
             checkpoints.append(time.perf_counter() - t1)
-        assert result is not None
+        if result is None or not result.node_count:
+            raise BenchError(f"importing {path.name} wrote no entries")
         t = statistics.median(times)
         return {
             "file": path.name,
@@ -372,114 +376,117 @@ def main() -> None:
         }
 
     results: dict[str, Any] = {"database": connection.vendor, "imports": []}
-    for f in (FIXTURES / "large-session.jsonl", FIXTURES / "before-compaction.jsonl", CLAUDE):
-        results["imports"].append(measure(f, args.runs))
-    results["imports"].extend(other_formats(measure, args.runs, args.codex_turns, args.otlp_nodes))
+    # Printed as JSON with `failed` if a phase fails (the table below needs every figure).
+    with reporting(results, as_json=True, at_end=False):
+        for f in (FIXTURES / "large-session.jsonl", FIXTURES / "before-compaction.jsonl", CLAUDE):
+            results["imports"].append(measure(f, args.runs))
+        results["imports"].extend(other_formats(measure, args.runs, args.codex_turns, args.otlp_nodes))
 
-    tmp = Path(tempfile.mkdtemp(prefix="cutpoint-bench-import-"))
-    try:
-        big = tmp / "synthetic.jsonl"
-        t0 = time.perf_counter()
-        n, size = synthesize(big, args.mb)
-        results["synthetic_generated"] = {
-            "entries": n,
-            "mb": round(size / 1e6, 1),
-            "seconds": round(time.perf_counter() - t0, 1),
-        }
-        results["imports"].append(measure(big, args.big_runs))
-        # Writers to another session during the big import (chunked commits on SQLite).
-        results["concurrent_writer"] = writer_waits(big)
-        if not args.no_upload_rss:
-            rss_file = big
-            if args.rss_mb != args.mb:
-                rss_file = tmp / "synthetic-rss.jsonl"
-                synthesize(rss_file, args.rss_mb)
-            results["upload_vs_cli_rss"] = upload_vs_cli_rss(rss_file)
+        tmp = Path(tempfile.mkdtemp(prefix="cutpoint-bench-import-"))
+        try:
+            big = tmp / "synthetic.jsonl"
+            t0 = time.perf_counter()
+            n, size = synthesize(big, args.mb)
+            results["synthetic_generated"] = {
+                "entries": n,
+                "mb": round(size / 1e6, 1),
+                "seconds": round(time.perf_counter() - t0, 1),
+            }
+            results["imports"].append(measure(big, args.big_runs))
+            # Writers to another session during the big import (chunked commits on SQLite).
+            results["concurrent_writer"] = writer_waits(big)
+            if not args.no_upload_rss:
+                rss_file = big
+                if args.rss_mb != args.mb:
+                    rss_file = tmp / "synthetic-rss.jsonl"
+                    synthesize(rss_file, args.rss_mb)
+                results["upload_vs_cli_rss"] = upload_vs_cli_rss(rss_file)
 
-        # Where the time goes, single-threaded: reading + JSON + entry building, then counting.
-        t0 = time.perf_counter()
-        entries = []
-        with big.open("rb") as fh:
-            reader = LineReader(fh, big.name)
-            it = iter(reader)
-            _, header, _ = next(it)
-            builder = pi_jsonl.Builder(header or {})
-            entries = [builder.add(obj or {}) for _, obj, _ in it]
-        parse_s = time.perf_counter() - t0
-        t0 = time.perf_counter()
-        estimate_entries(entries)
-        fast_s = time.perf_counter() - t0
-        sample = entries[: max(len(entries) // 10, 1)]  # tiktoken is slow: a tenth, scaled up
-        enc = encoding()
-        texts: list[str] = []
-        for e in sample:
-            _entry_texts(e, texts)
-        t0 = time.perf_counter()
-        for text in texts:
-            enc.encode_ordinary(text)
-        tiktoken_s = (time.perf_counter() - t0) * len(entries) / len(sample)
-        del entries
-        results["synthetic_breakdown_s"] = {
-            "read_and_parse": round(parse_s, 2),
-            "token_counts_c_counter": round(fast_s, 2),
-            "token_counts_tiktoken_estimated": round(tiktoken_s, 2),
-        }
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
+            # Where the time goes, single-threaded: reading + JSON + entry building, then counting.
+            t0 = time.perf_counter()
+            entries = []
+            with big.open("rb") as fh:
+                reader = LineReader(fh, big.name)
+                it = iter(reader)
+                _, header, _ = next(it)
+                builder = pi_jsonl.Builder(header or {})
+                entries = [builder.add(obj or {}) for _, obj, _ in it]
+            parse_s = time.perf_counter() - t0
+            t0 = time.perf_counter()
+            estimate_entries(entries)
+            fast_s = time.perf_counter() - t0
+            sample = entries[: max(len(entries) // 10, 1)]  # tiktoken is slow: a tenth, scaled up
+            enc = encoding()
+            texts: list[str] = []
+            for e in sample:
+                _entry_texts(e, texts)
+            t0 = time.perf_counter()
+            for text in texts:
+                enc.encode_ordinary(text)
+            tiktoken_s = (time.perf_counter() - t0) * len(entries) / len(sample)
+            del entries
+            results["synthetic_breakdown_s"] = {
+                "read_and_parse": round(parse_s, 2),
+                "token_counts_c_counter": round(fast_s, 2),
+                "token_counts_tiktoken_estimated": round(tiktoken_s, 2),
+            }
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
 
-    if not args.no_insert_compare:
-        rows = 20_000
-        content = [{"type": "text", "text": "lorem ipsum dolor sit amet " * 20}]
-        now = timezone.now()
+        if not args.no_insert_compare:
+            rows = 500 if args.smoke else 20_000
+            content = [{"type": "text", "text": "lorem ipsum dolor sit amet " * 20}]
+            now = timezone.now()
 
-        def nodes(session: Session, first_id: int) -> list[Node]:
-            return [
-                Node(
-                    id=first_id + i,
-                    session=session,
-                    parent_id=first_id + i - 1 if i else None,
-                    key=f"k{i}",
-                    kind="message",
-                    role="user",
-                    content=content,
-                    data={},
-                    token_estimate=1,
-                    seq=i,
-                    depth=i,
-                    timestamp=now,
+            def nodes(session: Session, first_id: int) -> list[Node]:
+                return [
+                    Node(
+                        id=first_id + i,
+                        session=session,
+                        parent_id=first_id + i - 1 if i else None,
+                        key=f"k{i}",
+                        kind="message",
+                        role="user",
+                        content=content,
+                        data={},
+                        token_estimate=1,
+                        seq=i,
+                        depth=i,
+                        timestamp=now,
+                    )
+                    for i in range(rows)
+                ]
+
+            def next_id() -> int:
+                return (Node.objects.order_by("-id").values_list("id", flat=True).first() or 0) + 1000
+
+            s = Session.objects.create(title="bulk_create")
+            batch = nodes(s, next_id())
+            t0 = time.perf_counter()
+            with transaction.atomic():
+                Node.objects.bulk_create(batch, batch_size=2000)
+            orm = time.perf_counter() - t0
+            from sessions_app.store.bulk_import import _IMPORT_COLUMNS, _IMPORT_NODE_SQL
+
+            s = Session.objects.create(title="executemany")
+            first = next_id()
+            t0 = time.perf_counter()
+            # Each row in the import's own column order, each value as the field writes it.
+            by_column = {f.column: f for f in Node._meta.concrete_fields}
+            fields = [by_column[c] for c in _IMPORT_COLUMNS]
+            with transaction.atomic(), connection.cursor() as cursor:
+                cursor.executemany(
+                    _IMPORT_NODE_SQL,
+                    [
+                        [f.get_db_prep_save(getattr(n, f.attname), connection) for f in fields]
+                        for n in nodes(s, first)
+                    ],
                 )
-                for i in range(rows)
-            ]
-
-        def next_id() -> int:
-            return (Node.objects.order_by("-id").values_list("id", flat=True).first() or 0) + 1000
-
-        s = Session.objects.create(title="bulk_create")
-        batch = nodes(s, next_id())
-        t0 = time.perf_counter()
-        with transaction.atomic():
-            Node.objects.bulk_create(batch, batch_size=2000)
-        orm = time.perf_counter() - t0
-        from sessions_app.store.bulk_import import _IMPORT_NODE_SQL
-
-        s = Session.objects.create(title="executemany")
-        first = next_id()
-        t0 = time.perf_counter()
-        adapt = connection.ops.adapt_datetimefield_value
-        with transaction.atomic(), connection.cursor() as cursor:
-            cursor.executemany(
-                _IMPORT_NODE_SQL,
-                [
-                    (n.id, s.pk, n.parent_id, n.key, "message", "user", json.dumps(content), "{}", None, None,
-                     None, None, 1, n.seq, n.depth, None, adapt(now))
-                    for n in nodes(s, first)
-                ],
-            )  # fmt: skip
-        raw = time.perf_counter() - t0
-        results["insert_20000_rows_per_s"] = {
-            "bulk_create": round(rows / orm),
-            "executemany": round(rows / raw),
-        }
+            raw = time.perf_counter() - t0
+            results[f"insert_{rows}_rows_per_s"] = {
+                "bulk_create": round(rows / orm),
+                "executemany": round(rows / raw),
+            }
 
     big_rate = next(r for r in results["imports"] if r["file"] == "synthetic.jsonl")["entries_per_s"]
     results["target_entries_per_s"] = TARGET_ENTRIES_PER_S
@@ -509,9 +516,12 @@ def main() -> None:
         f"{b['token_counts_c_counter']} s with the C counter, ~{b['token_counts_tiktoken_estimated']} s "
         "with tiktoken (a tenth, scaled)"
     )
-    if "insert_20000_rows_per_s" in results:
-        c = results["insert_20000_rows_per_s"]
-        print(f"insert path, rows/s: bulk_create {c['bulk_create']:,}, executemany {c['executemany']:,}")
+    inserts = next((k for k in results if k.startswith("insert_")), None)
+    if inserts:
+        c = results[inserts]
+        rows = inserts.split("_")[1]
+        rates = f"bulk_create {c['bulk_create']:,}, executemany {c['executemany']:,}"
+        print(f"{rows} rows inserted, rows/s: {rates}")
     if "upload_vs_cli_rss" in results:
         print(_rss_line(results["upload_vs_cli_rss"]))
     w = results["concurrent_writer"]

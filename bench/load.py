@@ -5,14 +5,19 @@ websocket delta latency (publish → client receipt) p95 with 200 connected clie
 compactions (triggered over HTTP, run by the servers against an instant fake Anthropic server)
 with lost / duplicated node counts. Everything stays on loopback and every loop is bounded.
 
+Every page counted is checked to be the session page (a 200 with its title), a websocket that
+closes early fails the bench with its close code and the servers' logged exceptions, and the
+figures measured before a failing phase are printed with it. The servers' whole output goes to a
+log file (`server_log`). `--smoke`: a few requests, clients and one compaction, for CI.
+
     python bench/load.py [--seconds 10] [--clients 50] [--ws-clients 200] [--compactions 20] [--json]
+                         [--smoke]
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import os
 import re
 import statistics
@@ -25,7 +30,7 @@ os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/postgr
 os.environ.setdefault("REDIS_URL", "redis://127.0.0.1:6379/0")
 os.environ.setdefault("CUTPOINT_CHANNEL_PREFIX", f"cp-bench-{os.getpid()}")
 
-from _django import setup
+from _django import BenchError, add_smoke, check_page, database_url, reporting, setup
 from _sessions import build
 
 STAMP = re.compile(r"T(\d{19})")
@@ -36,27 +41,65 @@ def p95(values: list[float]) -> float:
     return ordered[max(0, int(len(ordered) * 0.95) - 1)] if ordered else float("nan")
 
 
+class ServerLog(list[str]):
+    """A server's output lines, all of them written to a file as they arrive (the server object
+    keeps only the tail), with the exceptions it logged counted and the first ones kept."""
+
+    EXCEPTION = "Exception inside application"  # daphne's line when a consumer or view raised
+
+    def __init__(self, path: Path) -> None:
+        super().__init__()
+        self.path = path
+        self.file = path.open("w")
+        self.exceptions = 0
+        self.first: list[str] = []
+
+    def append(self, line: str) -> None:
+        self.file.write(line)
+        self.file.flush()
+        if self.EXCEPTION in line or " ERROR " in line:
+            self.exceptions += 1
+            if len(self.first) < 5:
+                self.first.append(line.strip())
+        super().append(line)
+
+
+async def receive_text(ws: Any, timeout: float) -> str:
+    """The next text frame; a close (1011 is the server's own error) fails the bench, saying so."""
+    import aiohttp
+
+    msg = await ws.receive(timeout=timeout)
+    if msg.type is aiohttp.WSMsgType.TEXT:
+        return str(msg.data)
+    raise BenchError(f"websocket ended: {msg.type.name} close code {ws.close_code} ({msg.extra or ''})")
+
+
 async def page_load(
-    browser: Any, url: str, clients: int, seconds: float, cap: int, warmup: float = 0.0
+    browser: Any, url: str, expect: str, clients: int, seconds: float, cap: int, warmup: float = 0.0
 ) -> dict[str, Any]:
     """`clients` concurrent clients asking for `url` in a loop for `seconds`. With `warmup`, the
     same load runs that long first and is not counted (a server that has just started renders
-    every page cold, and its workers have not yet settled which connections they serve)."""
+    every page cold, and its workers have not yet settled which connections they serve). Every
+    answer must be the page (`expect` in a 200); any other fails the bench after the figures."""
     if warmup > 0:
-        await page_load(browser, url, clients, warmup, cap)
+        await page_load(browser, url, expect, clients, warmup, cap)
     latencies: list[float] = []
-    errors = 0
+    sizes: set[int] = set()
+    errors: dict[str, int] = {}
     deadline = time.monotonic() + seconds
 
     async def client() -> None:
-        nonlocal errors
         while time.monotonic() < deadline and len(latencies) < cap:
             t0 = time.perf_counter()
-            status, _ = await browser.get(url)
-            if status == 200:
-                latencies.append((time.perf_counter() - t0) * 1000)
-            else:
-                errors += 1
+            status, body = await browser.get(url)
+            elapsed = (time.perf_counter() - t0) * 1000
+            try:
+                check_page(url, status, body, expect)
+                latencies.append(elapsed)
+                sizes.add(len(body))
+            except BenchError:
+                key = str(status) if status != 200 else "200 without the title"
+                errors[key] = errors.get(key, 0) + 1
 
     t0 = time.monotonic()
     await asyncio.gather(*(client() for _ in range(clients)))
@@ -65,8 +108,9 @@ async def page_load(
         "requests": len(latencies),
         "errors": errors,
         "requests_per_s": round(len(latencies) / elapsed, 1),
-        "p50_ms": round(statistics.median(latencies), 1),
+        "p50_ms": round(statistics.median(latencies), 1) if latencies else None,
         "p95_ms": round(p95(latencies), 1),
+        "page_bytes": f"{min(sizes)}-{max(sizes)}" if len(sizes) > 1 else next(iter(sizes), None),
     }
 
 
@@ -77,13 +121,15 @@ async def delta_latency(
 
     sockets = [await browser.websocket(base, f"/ws/sessions/{session_id}/") for _ in range(clients)]
     for ws in sockets:
-        await ws.receive_str(timeout=30)  # the snapshot
+        snapshot = await receive_text(ws, timeout=60)
+        if "snapshot" not in snapshot:
+            raise BenchError(f"the first websocket message is not the snapshot: {snapshot[:200]!r}")
     samples: list[float] = []
 
     async def listen(ws: Any) -> None:
         seen = 0
         while seen < messages:
-            frame = await ws.receive_str(timeout=30)
+            frame = await receive_text(ws, timeout=30)
             now = time.time_ns()
             for stamp in STAMP.findall(frame):
                 samples.append((now - int(stamp)) / 1e6)
@@ -161,12 +207,18 @@ def main() -> None:
     parser.add_argument("--warmup", type=float, default=0.0, help="seconds of uncounted load first")
     parser.add_argument("--nodes", type=int, default=10_000, help="size of the session whose page is loaded")
     parser.add_argument("--json", action="store_true")
+    add_smoke(parser)
     args = parser.parse_args()
+    if args.smoke:
+        args.seconds, args.clients, args.max_requests, args.warmup = 1.0, 2, 20, 0.0
+        args.ws_clients, args.ws_messages, args.ws_interval = 3, 2, 0.05
+        args.compactions, args.nodes = 1, 300
     setup()
 
     from django.conf import settings
     from django.contrib.auth.models import User
     from django.db import connection
+    from django.utils.html import escape
 
     from tests.fake_anthropic import running_fake_anthropic, text_reply
     from tests.multiprocess.servers import Browser, ServerProcess, login_cookie, server_env
@@ -178,8 +230,6 @@ def main() -> None:
     targets = [build_session(turns=10).pk for _ in range(args.compactions)]
     user = User.objects.create_user("bench", password="pw-123456", is_staff=True)
     cookie = login_cookie(user)
-    db = connection.settings_dict
-    db_url = f"postgres://{db['USER']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
 
     results: dict[str, Any] = {
         "database": "postgresql",
@@ -188,11 +238,12 @@ def main() -> None:
         "page_session_nodes": args.nodes,
         "warmup_s": args.warmup,
     }
-    with running_fake_anthropic() as fake:
+    log_dir = Path(tempfile.mkdtemp(prefix="cutpoint-load-"))
+    with reporting(results, as_json=args.json), running_fake_anthropic() as fake:
         fake.default = text_reply("## Goal\nload test\n", chunk_size=64)
         env = server_env(
-            db_url,
-            Path(tempfile.mkdtemp(prefix="cutpoint-load-")),
+            database_url(),
+            log_dir,
             settings.SECRET_KEY,
             ANTHROPIC_API_KEY="bench",
             ANTHROPIC_BASE_URL=fake.base_url,
@@ -202,18 +253,24 @@ def main() -> None:
             CUTPOINT_PROBE_AUDIT="0",  # the figure is the page's, not a probe check's model call
         )
         server = ServerProcess(env, workers=2, name="serve")
+        log = ServerLog(log_dir / "server.log")
+        server.output = log  # every line from here on (startup lines stay in the tail it had)
+        results["server_log"] = str(log.path)
         try:
 
             async def run() -> None:
                 async with Browser(cookie) as browser:
-                    results["session_page"] = await page_load(
+                    results["session_page"] = page = await page_load(
                         browser,
                         f"{server.url}/sessions/{page_session.pk}/",
+                        f"<title>{escape(page_session.title)} · #{page_session.pk} ",
                         args.clients,
                         args.seconds,
                         args.max_requests,
                         args.warmup,
                     )
+                    if page["errors"] or not page["requests"]:
+                        raise BenchError(f"session page: {page['errors']} answers were not the page")
                     results["websocket_deltas"] = await delta_latency(
                         browser,
                         server.url,
@@ -222,15 +279,18 @@ def main() -> None:
                         args.ws_messages,
                         args.ws_interval,
                     )
-                    results["compactions"] = await compactions(browser, server.url, targets)
+                    results["compactions"] = done = await compactions(browser, server.url, targets)
+                    if done["completed"] != len(targets) or done["lost"] or done["duplicated"]:
+                        raise BenchError(f"compactions: {done}")
 
             asyncio.run(run())
-        except BaseException:
-            print("".join(server.output[-60:]))
-            raise
         finally:
             server.stop()
-    print(json.dumps(results, indent=2) if args.json else "\n".join(f"{k}: {v}" for k, v in results.items()))
+            results["server_exceptions_logged"] = log.exceptions
+            if log.first:
+                results["server_first_errors"] = log.first
+        if log.exceptions:
+            raise BenchError(f"the servers logged {log.exceptions} exceptions (see {log.path})")
 
 
 if __name__ == "__main__":

@@ -1,7 +1,9 @@
 """Runtime overhead per turn (issue 4): wall time of a turn minus the provider call, over a
 scripted 200-turn session with the offline provider (each turn reads a file and writes a note).
 
-    python bench/runtime.py [--turns 200] [--json]
+The run must end as scripted (every turn run, the final answer given). `--smoke`: 5 turns, for CI.
+
+    python bench/runtime.py [--turns 200] [--json] [--smoke]
 """
 
 from __future__ import annotations
@@ -13,14 +15,17 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from _django import report, setup
+from _django import BenchError, add_smoke, report, setup
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--turns", type=int, default=200)
     parser.add_argument("--json", action="store_true")
+    add_smoke(parser)
     args = parser.parse_args()
+    if args.smoke:
+        args.turns = 5
     setup()
 
     from django.db import connection
@@ -44,6 +49,8 @@ def main() -> None:
     session = Session.objects.create(title="bench-runtime", workspace=str(workspace))
     loop = AgentLoop(session, OfflineProvider(scenario=scenario), max_turns=args.turns + 1)
     outcome = asyncio.run(loop.run_prompt("Work through the steps."))
+    if outcome.turns != args.turns or len(loop.turn_overhead_s) != args.turns:
+        raise BenchError(f"the scripted run ended early: {outcome.end_reason} after {outcome.turns} turns")
     overhead_ms = sorted(t * 1000 for t in loop.turn_overhead_s)
     results = {
         "database": connection.vendor,

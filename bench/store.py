@@ -1,6 +1,9 @@
 """Store figures (issue 2): append throughput, deep path loads, tail loads independent of depth.
 
-python bench/store.py [--nodes 100000] [--deep 10000] [--runs 15] [--json]
+Each load is checked to return the number of entries asked for. `--smoke`: a few hundred nodes,
+two runs, for CI.
+
+python bench/store.py [--nodes 100000] [--deep 10000] [--runs 15] [--json] [--smoke]
 """
 
 from __future__ import annotations
@@ -10,7 +13,7 @@ import statistics
 import time
 from typing import Any
 
-from _django import report, setup
+from _django import BenchError, add_smoke, reporting, setup
 
 
 def main() -> None:
@@ -20,7 +23,10 @@ def main() -> None:
     parser.add_argument("--tail", type=int, default=200, help="ancestor distance for the tail load")
     parser.add_argument("--runs", type=int, default=15)
     parser.add_argument("--json", action="store_true")
+    add_smoke(parser)
     args = parser.parse_args()
+    if args.smoke:
+        args.nodes, args.deep, args.tail, args.runs = 300, 200, 20, 2
     setup()
 
     from django.db import connection
@@ -52,35 +58,37 @@ def main() -> None:
         return statistics.median(times)
 
     big, big_keys, elapsed = build("bench-100k", args.nodes)
-    small, small_keys, _ = build("bench-1k", 1000)
+    shallow = 100 if args.smoke else 1000
+    small, small_keys, _ = build("bench-1k", shallow)
     big.refresh_from_db()
     small.refresh_from_db()
     deep_leaf = big_keys[args.deep - 1]
 
-    results: dict[str, Any] = {
-        "database": connection.vendor,
-        "append_nodes": args.nodes,
-        "append_nodes_per_s": round(args.nodes / elapsed),
-        f"path_load_{args.deep}_entries_ms": round(
-            median_ms(lambda: store.path_entries(big, leaf=deep_leaf)), 2
-        ),
-        f"path_load_{args.deep}_nodes_ms": round(
-            median_ms(lambda: store.active_path(big, leaf=deep_leaf)), 2
-        ),
-    }
-    tail_big = median_ms(lambda: store.path_entries(big, stop_at=big_keys[-args.tail]))
-    tail_small = median_ms(lambda: store.path_entries(small, stop_at=small_keys[-args.tail]))
-    assert len(store.path_entries(big, stop_at=big_keys[-args.tail])) == args.tail
-    results.update(
-        {
-            f"tail_{args.tail}_load_{args.nodes}_deep_ms": round(tail_big, 3),
-            f"tail_{args.tail}_load_1000_deep_ms": round(tail_small, 3),
-            "tail_ratio_deep_over_shallow": round(tail_big / tail_small, 3),
-            "tail_ratio_target": "<= 1.5",
-            "total_nodes": Node.objects.count(),
-        }
-    )
-    report(results, as_json=args.json)
+    results: dict[str, Any] = {"database": connection.vendor, "append_nodes": args.nodes}
+    with reporting(results, as_json=args.json):
+        results["append_nodes_per_s"] = round(args.nodes / elapsed)
+        for name, load in (("entries", store.path_entries), ("nodes", store.active_path)):
+            got = len(load(big, leaf=deep_leaf))
+            if got != args.deep:
+                raise BenchError(f"the {args.deep}-deep path load returned {got} {name}")
+            results[f"path_load_{args.deep}_{name}_ms"] = round(
+                median_ms(lambda load=load: load(big, leaf=deep_leaf)), 2
+            )
+        for session, keys in ((big, big_keys), (small, small_keys)):
+            got = len(store.path_entries(session, stop_at=keys[-args.tail]))
+            if got != args.tail:
+                raise BenchError(f"the tail load of {args.tail} returned {got} entries")
+        tail_big = median_ms(lambda: store.path_entries(big, stop_at=big_keys[-args.tail]))
+        tail_small = median_ms(lambda: store.path_entries(small, stop_at=small_keys[-args.tail]))
+        results.update(
+            {
+                f"tail_{args.tail}_load_{args.nodes}_deep_ms": round(tail_big, 3),
+                f"tail_{args.tail}_load_{shallow}_deep_ms": round(tail_small, 3),
+                "tail_ratio_deep_over_shallow": round(tail_big / tail_small, 3),
+                "tail_ratio_target": "<= 1.5",
+                "total_nodes": Node.objects.count(),
+            }
+        )
 
 
 if __name__ == "__main__":

@@ -7,7 +7,8 @@ asserts that itself: the page it timed, the node it wrote, the count it loaded).
 
     python bench/_smoke.py [--jobs 3] [NAME ...]     (NAME: e.g. dashboard, dashboard@postgresql)
 
-bench/load.py and bench/db_restart.py need PostgreSQL and Redis (`make services`); the dashboard
+bench/load.py, bench/db_restart.py and bench/live_outage.py need PostgreSQL and Redis
+(`make services`); the dashboard
 runs twice, on SQLite and on PostgreSQL (`PG_URL`), because its server subprocess must read the
 database the bench built on either.
 """
@@ -33,7 +34,7 @@ ARGS = {"retention": ["--split", "dev"]}
 # Extra runs: name@variant -> (bench, environment).
 VARIANTS = {"dashboard@postgresql": ("dashboard", {"DATABASE_URL": PG_URL})}
 # The longest first (each starts server processes), so the pass does not end waiting on one.
-LONGEST = ("importer", "load", "db_restart", "dashboard", "dashboard@postgresql")
+LONGEST = ("importer", "load", "db_restart", "live_outage", "dashboard", "dashboard@postgresql")
 
 
 def runs() -> dict[str, tuple[str, dict[str, str]]]:

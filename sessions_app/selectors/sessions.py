@@ -1,10 +1,82 @@
-"""Sessions: a session's parent and children, titles by id, and the title search."""
+"""Sessions: the session list's rows, a session's parent and children, titles by id, and the
+title search."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
-from sessions_app.models import Session
+from django.db.models import (
+    Count,
+    Exists,
+    FloatField,
+    IntegerField,
+    Min,
+    OuterRef,
+    Q,
+    QuerySet,
+    Subquery,
+    Value,
+)
+from django.db.models.functions import Coalesce
+
+from sessions_app.models import Agent, CompactionEntry, CompactionTask, Session
+from sessions_app.params import parse_id
+
+
+def _count(model: Any, **filters: Any) -> Coalesce:
+    sub = (
+        model.objects.filter(session_id=OuterRef("pk"), **filters)
+        .order_by()
+        .values("session_id")
+        .annotate(c=Count("pk"))
+        .values("c")
+    )
+    return Coalesce(Subquery(sub, output_field=IntegerField()), Value(0))
+
+
+def _worst_retention() -> Subquery:
+    """The lowest stored retention (kept / total facts) over the session's compactions; NULL when
+    none has one (no compactions, none audited yet, or no facts in their spans)."""
+    sub = (
+        CompactionEntry.objects.filter(session_id=OuterRef("pk"))
+        .order_by()
+        .values("session_id")
+        .annotate(worst=Min("retention"))
+        .values("worst")
+    )
+    return Subquery(sub, output_field=FloatField())
+
+
+def sessions_queryset(query: str = "", source: str = "", state: str = "") -> QuerySet[Session]:
+    """The session list, the latest changed first: `query` matches the title or "#id", `source` a
+    source value, `state` one of "compacting", "compacted", "fresh" (empty: any). Each row carries
+    `agent_count`, `worst_retention` and `compacting`, computed in the same query."""
+    # Node and compaction counts are counters the store keeps on the session: no count per row.
+    qs = Session.objects.annotate(
+        agent_count=_count(Agent, hidden=False),
+        worst_retention=_worst_retention(),
+        compacting=Exists(
+            CompactionTask.objects.filter(
+                session_id=OuterRef("pk"), status__in=CompactionTask.ACTIVE_STATUSES
+            )
+        ),
+    ).order_by("-updated_at", "-id")
+    if query:
+        cond = Q(title__icontains=query)
+        session_id = parse_id(query.removeprefix("#"))  # "#12" or "12" also finds session 12
+        if session_id is not None:
+            cond |= Q(pk=session_id)
+        qs = qs.filter(cond)
+    if source:
+        qs = qs.filter(source=source)
+    if state == "compacting":
+        qs = qs.filter(compacting=True)
+    elif state == "compacted":
+        qs = qs.filter(compaction_count__gt=0)
+    elif state == "fresh":
+        qs = qs.filter(compaction_count=0)
+    return qs
 
 
 def parent_session(session: Session) -> Session | None:

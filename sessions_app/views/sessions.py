@@ -7,19 +7,6 @@ from typing import Any
 from django import forms
 from django.contrib import messages
 from django.core.paginator import Paginator
-from django.db.models import (
-    Count,
-    Exists,
-    FloatField,
-    IntegerField,
-    Min,
-    OuterRef,
-    Q,
-    QuerySet,
-    Subquery,
-    Value,
-)
-from django.db.models.functions import Coalesce
 from django.http import HttpResponse
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
@@ -30,10 +17,12 @@ from sessions_app import importers
 from sessions_app.compaction.vocabulary import Source
 from sessions_app.importers.errors import ImportFailed
 from sessions_app.importers.otlp import import_otlp, sniff_head
-from sessions_app.models import Agent, CompactionEntry, CompactionTask, Session, SourceChoices
-from sessions_app.params import Params, parse_id
+from sessions_app.models import CompactionTask, Session, SourceChoices
+from sessions_app.params import Params
 from sessions_app.presenters.audit import retention_label, retention_level
 from sessions_app.presenters.stats import context_stats
+from sessions_app.selectors.compactions import active_task
+from sessions_app.selectors.sessions import sessions_queryset
 from sessions_app.views._common import HtmxHttpRequest, staff_required, wants_partial
 from sessions_app.views.uploads import upload_refusal
 
@@ -62,58 +51,6 @@ class ImportForm(forms.Form):
     skip_bad_lines = forms.BooleanField(required=False, label="Skip lines that do not parse")
 
 
-def _count(model: Any, **filters: Any) -> Coalesce:
-    sub = (
-        model.objects.filter(session_id=OuterRef("pk"), **filters)
-        .order_by()
-        .values("session_id")
-        .annotate(c=Count("pk"))
-        .values("c")
-    )
-    return Coalesce(Subquery(sub, output_field=IntegerField()), Value(0))
-
-
-def _worst_retention() -> Subquery:
-    """The lowest stored retention (kept / total facts) over the session's compactions; NULL when
-    none has one (no compactions, none audited yet, or no facts in their spans)."""
-    sub = (
-        CompactionEntry.objects.filter(session_id=OuterRef("pk"))
-        .order_by()
-        .values("session_id")
-        .annotate(worst=Min("retention"))
-        .values("worst")
-    )
-    return Subquery(sub, output_field=FloatField())
-
-
-def sessions_queryset(query: str, source: str, state: str) -> QuerySet[Session]:
-    # Node and compaction counts are counters the store keeps on the session: no count per row.
-    qs = Session.objects.annotate(
-        agent_count=_count(Agent, hidden=False),
-        worst_retention=_worst_retention(),
-        compacting=Exists(
-            CompactionTask.objects.filter(
-                session_id=OuterRef("pk"), status__in=CompactionTask.ACTIVE_STATUSES
-            )
-        ),
-    ).order_by("-updated_at", "-id")
-    if query:
-        cond = Q(title__icontains=query)
-        session_id = parse_id(query.removeprefix("#"))  # "#12" or "12" also finds session 12
-        if session_id is not None:
-            cond |= Q(pk=session_id)
-        qs = qs.filter(cond)
-    if source:
-        qs = qs.filter(source=source)
-    if state == "compacting":
-        qs = qs.filter(compacting=True)
-    elif state == "compacted":
-        qs = qs.filter(compaction_count__gt=0)
-    elif state == "fresh":
-        qs = qs.filter(compaction_count=0)
-    return qs
-
-
 def _row(s: Session, task: CompactionTask | None) -> dict[str, Any]:
     worst = getattr(s, "worst_retention", None)
     return {
@@ -126,21 +63,11 @@ def _row(s: Session, task: CompactionTask | None) -> dict[str, Any]:
     }
 
 
-def session_list(request: HtmxHttpRequest) -> HttpResponse:
-    params = Params(request)
-    query = params.text("q")
-    source = params.choice("source", SOURCE_VALUES)
-    state = params.choice("state", STATE_VALUES)
-    page = Paginator(sessions_queryset(query, source, state), PAGE_SIZE).get_page(params.page())
-    rows = []
-    for s in page.object_list:
-        active = (
-            CompactionTask.objects.filter(session_id=s.pk, status__in=CompactionTask.ACTIVE_STATUSES).first()
-            if getattr(s, "compacting", False)
-            else None
-        )
-        rows.append(_row(s, active))
-    context = {
+def _list_context(query: str, source: str, state: str, page_number: int) -> dict[str, Any]:
+    """The list's page of rows and its filters; a session being compacted shows its task."""
+    page = Paginator(sessions_queryset(query, source, state), PAGE_SIZE).get_page(page_number)
+    rows = [_row(s, active_task(s.pk) if getattr(s, "compacting", False) else None) for s in page.object_list]
+    return {
         "page": page,
         "rows": rows,
         "query": query,
@@ -148,11 +75,25 @@ def session_list(request: HtmxHttpRequest) -> HttpResponse:
         "state": state,
         "sources": SOURCES,
         "states": STATES,
-        "form": ImportForm(),
-        "import_sources": IMPORT_SOURCES,
-        # /import/?... or a reload of the import form's address lands here with the form open.
-        "open_import": "import" in request.GET,
     }
+
+
+def session_list(request: HtmxHttpRequest) -> HttpResponse:
+    params = Params(request)
+    context = _list_context(
+        params.text("q"),
+        params.choice("source", SOURCE_VALUES),
+        params.choice("state", STATE_VALUES),
+        params.page(),
+    )
+    context.update(
+        {
+            "form": ImportForm(),
+            "import_sources": IMPORT_SOURCES,
+            # /import/?... or a reload of the import form's address lands here with the form open.
+            "open_import": "import" in request.GET,
+        }
+    )
     template = (
         "sessions/session_list.html#results" if wants_partial(request) else "sessions/session_list.html"
     )
@@ -240,18 +181,5 @@ def session_import(request: HtmxHttpRequest) -> HttpResponse:
     context = {"form": form, "import_error": error, "open_import": True, "import_sources": IMPORT_SOURCES}
     if wants_partial(request):
         return TemplateResponse(request, "sessions/session_list.html#import", context)
-    query = ""
-    page = Paginator(sessions_queryset(query, "", ""), PAGE_SIZE).get_page(1)
-    rows = [_row(s, None) for s in page.object_list]
-    context.update(
-        {
-            "page": page,
-            "rows": rows,
-            "query": query,
-            "source": "",
-            "state": "",
-            "sources": SOURCES,
-            "states": STATES,
-        }
-    )
+    context.update(_list_context("", "", "", 1))
     return TemplateResponse(request, "sessions/session_list.html", context, status=status)

@@ -11,8 +11,8 @@ from django.urls import reverse
 from pytest_django import DjangoAssertNumQueries
 
 from sessions_app.models import CompactionEntry, Session
+from sessions_app.selectors.sessions import sessions_queryset
 from sessions_app.store.audits import audit_session
-from sessions_app.views.sessions import sessions_queryset
 from tests.web.builders import build_session
 from tests.web.conftest import HX
 from tests.web.test_compaction_audit import build_planted

@@ -5,18 +5,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import Q
-
 from sessions_app import store
 from sessions_app.compaction import CompactionPayload, CompactionSettings, Entry, context_report
 from sessions_app.compaction.boundary import find_boundary
 from sessions_app.compaction.context import context_layout
 from sessions_app.compaction.validate import validate_payload
 from sessions_app.compaction.vocabulary import EventType
-from sessions_app.models import Artifact, CompactionEntry, CompactionTask, Event, Run
+from sessions_app.models import CompactionEntry, CompactionTask, Run
 from sessions_app.presenters.content import preview
 from sessions_app.presenters.stats import session_settings
 from sessions_app.runtime.compact_fork import prompt as fork_prompt
+from sessions_app.selectors import artifacts, compactions, runs
 
 LIST_LIMIT = 60  # rows listed per range (the page states how many more): big sessions stay small
 
@@ -134,8 +133,7 @@ def artifact_list(value: Any, summarized: list[Entry], session_id: int) -> list[
             wanted[rid] = None
     named_ids = {r.get("id") for r in (value if isinstance(value, list) else []) if isinstance(r, dict)}
     paths = [a["path"] for a in out if a["path"]]
-    rows = Artifact.objects.filter(session_id=session_id).filter(Q(pk__in=list(wanted)) | Q(path__in=paths))
-    by_id = {a.pk: a for a in rows}
+    by_id = {a.pk: a for a in artifacts.artifacts_named(session_id, wanted, paths)}
     by_path = {a.path: a for a in sorted(by_id.values(), key=lambda a: a.pk)}
     for a in out:
         row = by_path.get(a["path"])
@@ -192,20 +190,18 @@ def compaction_view(entry: CompactionEntry) -> CompactionView:
     details = entry.details if isinstance(entry.details, dict) else {}
     validation = stored_validation(entry, path, settings)
     run = entry.fork_run
-    task = CompactionTask.objects.filter(compaction=entry).select_related("fork_run").first()
+    task = compactions.task_of_compaction(entry)
     if run is None and task is not None:
         run = task.fork_run
     prompt = None
     if run is not None:
-        started = Event.objects.filter(run=run, type=EventType.COMPACT_STARTED).order_by("id").first()
+        started = runs.first_event(run, EventType.COMPACT_STARTED)
         prompt = (
             fork_prompt.recorded(started.payload, session.pk)
             if started and isinstance(started.payload, dict)
             else None
         )
-    siblings = CompactionEntry.objects.filter(session_id=session.pk).select_related("node")
-    previous = siblings.filter(node__seq__lt=node.seq).order_by("-node__seq").first()
-    nxt = siblings.filter(node__seq__gt=node.seq).order_by("node__seq").first()
+    previous, nxt = compactions.neighbours(entry)
     known = {"read_files", "modified_files", "artifacts"}
     return CompactionView(
         entry=entry,

@@ -29,8 +29,9 @@ from sessions_app.compaction import (
 from sessions_app.compaction import plan as planning
 from sessions_app.compaction.messages import COMPACTION
 from sessions_app.compaction.tokens import pi_tokens
-from sessions_app.models import Node, Session
+from sessions_app.models import Session
 from sessions_app.presenters.content import preview
+from sessions_app.selectors import nodes
 
 AXIS = 1000.0
 NEAR = 6  # entries listed on each side of the cut
@@ -166,27 +167,40 @@ def _plan_rows(entries: list[Entry], pi: bool) -> list[tuple[str, str, int, str]
     ]
 
 
+@dataclass(frozen=True, slots=True)
+class _Scale:
+    """The span since the boundary laid on the axis: each entry's weight, drawn width and left
+    edge, the tokens from it to the end, and where the plan cuts it (indices into `span`)."""
+
+    span: list[Entry]
+    weights: list[int]
+    widths: list[float]  # weights with a floor, so an entry of 0 tokens stays visible/clickable
+    scale: float  # axis units per width unit
+    xs: list[float]  # the left edge of each entry on the axis
+    suffix: list[int]  # tokens from each entry to the end of the path
+    fk: int  # first kept (0 with nothing to compact: the whole span is kept)
+    ts: int  # the split turn's start, -1 when the turn is not split
+    pickable: list[bool]  # "Compact up to here" may pick it as the first kept node
+
+    def region(self, i: int) -> str:
+        if i >= self.fk:
+            return "kept"
+        if self.ts >= 0 and i >= self.ts:
+            return "prefix"
+        return "summarize"
+
+
 def cut_view(path: list[Entry], settings: CompactionSettings, window: int, offset: int = 0) -> CutView:
     """The plan for `path` (the whole active path, or its tail from the latest compaction's first
     kept node: the same plan) drawn to scale. `offset`: the position of `path[0]` on the whole
     path, so that positions and lengths are those of the whole path."""
-    pi = settings.is_pi
     result = planning.plan(path, settings)
-    threshold = resolve_threshold(window, settings)
     prep = result if isinstance(result, Preparation) else None
-    if prep is not None:
-        tokens_before = prep.tokens_before
-        start = prep.boundary_start_index
-    else:
-        from sessions_app.compaction import context_tokens
-        from sessions_app.compaction.boundary import find_boundary
-
-        tokens_before = context_tokens(path, settings).tokens
-        start = find_boundary(path, settings).start if path else 0
+    tokens_before, start = _before(path, settings, prep)
     view = CutView(
         settings=settings,
         window=window,
-        threshold=threshold,
+        threshold=resolve_threshold(window, settings),
         tokens_before=tokens_before,
         would_trigger=should_compact(tokens_before, window, settings),
         path_length=offset + len(path),
@@ -198,133 +212,163 @@ def cut_view(path: list[Entry], settings: CompactionSettings, window: int, offse
         nothing=_nothing_text(result) if isinstance(result, NothingToDo) else None,
     )
     span = path[start:]
-    weights = [_weight(e, pi) for e in span]
-    total = sum(weights)
-    view.span_tokens = total
+    weights = [_weight(e, settings.is_pi) for e in span]
+    view.span_tokens = sum(weights)
     if not span:
         return view
-    # Each entry gets a sliver even at 0 tokens so that it stays visible/clickable.
+    scale = _lay_out(path, start, weights, prep)
+    view.segments = _segments(scale)
+    view.ticks = _ticks(scale)
+    view.keep_x = _keep_x(scale, settings.keep_recent_tokens)
+    if prep is not None:
+        _show_plan(view, prep, scale, settings.is_pi)
+    else:
+        view.kept_tokens = view.span_tokens
+    _list_rows(view, scale, offset + start)
+    return view
+
+
+def _before(path: list[Entry], settings: CompactionSettings, prep: Preparation | None) -> tuple[int, int]:
+    """(the context's tokens before compacting, the boundary's index in `path`): the plan's, or
+    counted afresh when there is nothing to compact."""
+    if prep is not None:
+        return prep.tokens_before, prep.boundary_start_index
+    from sessions_app.compaction import context_tokens
+    from sessions_app.compaction.boundary import find_boundary
+
+    return context_tokens(path, settings).tokens, find_boundary(path, settings).start if path else 0
+
+
+def _lay_out(path: list[Entry], start: int, weights: list[int], prep: Preparation | None) -> _Scale:
+    total = sum(weights)
     floor = total / AXIS * 0.6 if total else 1.0
     widths = [max(w, floor) for w in weights]
     scale = AXIS / sum(widths)
-    # With nothing to compact nothing is summarized: the whole span stays as it is (kept).
-    fk = prep.first_kept_index - start if prep else 0
-    ts = prep.turn_start_index - start if prep and prep.is_split_turn else -1
-    n = len(span)
-    # "Compact up to here": the entries the engine lets an operator pick as the first kept node.
-    pickable = planning.pickable(path, start)
-
-    def can_cut(i: int) -> bool:
-        return pickable[i]
-
-    def region(i: int) -> str:
-        if i >= fk:
-            return "kept"
-        if ts >= 0 and i >= ts:
-            return "prefix"
-        return "summarize"
-
     xs: list[float] = []
     x = 0.0
     for w in widths:
         xs.append(x)
         x += w * scale
-    # Merge neighbours of one region until a segment is at least ~1.5 units wide.
+    suffix = [0] * len(weights)
+    from_end = 0
+    for idx in range(len(weights) - 1, -1, -1):
+        from_end += weights[idx]
+        suffix[idx] = from_end
+    return _Scale(
+        span=path[start:],
+        weights=weights,
+        widths=widths,
+        scale=scale,
+        xs=xs,
+        suffix=suffix,
+        fk=prep.first_kept_index - start if prep else 0,
+        ts=prep.turn_start_index - start if prep and prep.is_split_turn else -1,
+        pickable=planning.pickable(path, start),
+    )
+
+
+def _segments(s: _Scale) -> list[Segment]:
+    """Neighbours of one region merged until a segment is at least ~1.5 units wide."""
     segs: list[Segment] = []
+    n = len(s.span)
     i = 0
     while i < n:
-        r = region(i)
+        r = s.region(i)
         j = i
         w = 0.0
         tok = 0
-        while j < n and region(j) == r and (j == i or w < 1.5):
-            w += widths[j] * scale
-            tok += weights[j]
+        while j < n and s.region(j) == r and (j == i or w < 1.5):
+            w += s.widths[j] * s.scale
+            tok += s.weights[j]
             j += 1
-        keys = span[i].key if j - i == 1 else f"{span[i].key} … {span[j - 1].key}"
-        segs.append(Segment(round(xs[i], 2), round(w, 2), r, keys, tok, j - i))
+        keys = s.span[i].key if j - i == 1 else f"{s.span[i].key} … {s.span[j - 1].key}"
+        segs.append(Segment(round(s.xs[i], 2), round(w, 2), r, keys, tok, j - i))
         i = j
-    view.segments = segs
-    from_end = 0
-    suffix: list[int] = [0] * n
-    for idx in range(n - 1, -1, -1):
-        from_end += weights[idx]
-        suffix[idx] = from_end
+    return segs
+
+
+def _ticks(s: _Scale) -> list[Tick]:
+    """The valid cut points, one tick per 1/MAX_TICKS of the axis at most."""
+    ticks: list[Tick] = []
     seen: set[int] = set()
-    for idx, e in enumerate(span):
+    for idx, e in enumerate(s.span):
         if is_cut_point(e):
-            px = round(xs[idx] * MAX_TICKS / AXIS)  # one tick per 1/MAX_TICKS of the axis
+            px = round(s.xs[idx] * MAX_TICKS / AXIS)
             if px not in seen:
                 seen.add(px)
-                view.ticks.append(Tick(round(xs[idx], 2), e.key, suffix[idx], can_cut(idx)))
-    keep = settings.keep_recent_tokens
-    # Position on the axis where the last `keep` tokens begin (walking from the end).
+                ticks.append(Tick(round(s.xs[idx], 2), e.key, s.suffix[idx], s.pickable[idx]))
+    return ticks
+
+
+def _keep_x(s: _Scale, keep: int) -> float:
+    """Where on the axis the last `keep` tokens begin (walking from the end)."""
     acc = 0
-    keep_x = 0.0
-    for idx in range(n - 1, -1, -1):
-        acc += weights[idx]
+    for idx in range(len(s.span) - 1, -1, -1):
+        acc += s.weights[idx]
         if acc >= keep:
-            frac = (acc - keep) / weights[idx] if weights[idx] else 0.0
-            keep_x = xs[idx] + widths[idx] * scale * frac
-            break
-    view.keep_x = round(keep_x, 2)
-    if prep is not None:
-        view.cut_x = round(xs[fk], 2)
-        view.turn_x = round(xs[ts], 2) if ts >= 0 else None
-        view.summarize_tokens = sum(weights[: ts if ts >= 0 else fk])
-        view.prefix_tokens = sum(weights[ts:fk]) if ts >= 0 else 0
-        view.kept_tokens = sum(weights[fk:])
-        summarized = prep.summarize
-        listed = SUMMARIZE_HEAD + SUMMARIZE_TAIL
-        if len(summarized) > listed:
-            view.summarize_hidden = len(summarized) - listed
-            view.summarize_fold_at = SUMMARIZE_HEAD
-            rows = _plan_rows(summarized[:SUMMARIZE_HEAD], pi) + _plan_rows(summarized[-SUMMARIZE_TAIL:], pi)
-        else:
-            rows = _plan_rows(summarized, pi)
-        view.summarize_preview = rows
-        view.prefix_preview = _plan_rows(prep.turn_prefix[:PREFIX_ROWS], pi)
-        view.prefix_hidden = max(0, len(prep.turn_prefix) - PREFIX_ROWS)
-        view.read_files = list(prep.read_files[:FILES_SHOWN])
-        view.read_hidden = max(0, len(prep.read_files) - FILES_SHOWN)
-        view.modified_files = list(prep.modified_files[:FILES_SHOWN])
-        view.modified_hidden = max(0, len(prep.modified_files) - FILES_SHOWN)
+            frac = (acc - keep) / s.weights[idx] if s.weights[idx] else 0.0
+            return round(s.xs[idx] + s.widths[idx] * s.scale * frac, 2)
+    return 0.0
+
+
+def _show_plan(view: CutView, prep: Preparation, s: _Scale, pi: bool) -> None:
+    """The plan's cut on the axis, its token split and the entries and files it summarizes."""
+    fk, ts, weights = s.fk, s.ts, s.weights
+    view.cut_x = round(s.xs[fk], 2)
+    view.turn_x = round(s.xs[ts], 2) if ts >= 0 else None
+    view.summarize_tokens = sum(weights[: ts if ts >= 0 else fk])
+    view.prefix_tokens = sum(weights[ts:fk]) if ts >= 0 else 0
+    view.kept_tokens = sum(weights[fk:])
+    summarized = prep.summarize
+    if len(summarized) > SUMMARIZE_HEAD + SUMMARIZE_TAIL:
+        view.summarize_hidden = len(summarized) - SUMMARIZE_HEAD - SUMMARIZE_TAIL
+        view.summarize_fold_at = SUMMARIZE_HEAD
+        rows = _plan_rows(summarized[:SUMMARIZE_HEAD], pi) + _plan_rows(summarized[-SUMMARIZE_TAIL:], pi)
     else:
-        view.kept_tokens = total
+        rows = _plan_rows(summarized, pi)
+    view.summarize_preview = rows
+    view.prefix_preview = _plan_rows(prep.turn_prefix[:PREFIX_ROWS], pi)
+    view.prefix_hidden = max(0, len(prep.turn_prefix) - PREFIX_ROWS)
+    view.read_files = list(prep.read_files[:FILES_SHOWN])
+    view.read_hidden = max(0, len(prep.read_files) - FILES_SHOWN)
+    view.modified_files = list(prep.modified_files[:FILES_SHOWN])
+    view.modified_hidden = max(0, len(prep.modified_files) - FILES_SHOWN)
+
+
+def _list_rows(view: CutView, s: _Scale, first_index: int) -> None:
+    """The entries around the cut (or the end, when nothing would be cut), then the path's last
+    entries, with a count for what lies between. `first_index`: `span[0]`'s on the whole path."""
 
     def row(idx: int) -> NearRow:
-        e = span[idx]
+        e = s.span[idx]
         return NearRow(
-            index=offset + start + idx,
+            index=first_index + idx,
             key=e.key,
             label=_label(e),
-            tokens=weights[idx],
-            from_end=suffix[idx],
+            tokens=s.weights[idx],
+            from_end=s.suffix[idx],
             cut_point=is_cut_point(e),
-            region=region(idx),
-            is_cut=prep is not None and idx == fk,
-            is_turn_start=idx == ts,
+            region=s.region(idx),
+            is_cut=view.prep is not None and idx == s.fk,
+            is_turn_start=idx == s.ts,
             preview=preview(e.kind, e.role, e.content, e.data, 90),
-            can_cut=can_cut(idx),
+            can_cut=s.pickable[idx],
         )
 
-    # The entries around the cut (or the end, when nothing would be cut), then the path's last
-    # entries, with a count for what lies between.
-    centre = fk if prep is not None else n - 1
+    n = len(s.span)
+    centre = s.fk if view.prep is not None else n - 1
     near_end = min(n, centre + NEAR + 1)
     view.near = [row(idx) for idx in range(max(0, centre - NEAR), near_end)]
     tail_start = max(near_end, n - TAIL)
     view.near_folded = tail_start - near_end
     view.tail = [row(idx) for idx in range(tail_start, n)]
-    return view
 
 
 def path_offset(session: Session, path: list[Entry]) -> int:
     """Where `path[0]` stands on the session's whole path: its depth (a root has depth 0)."""
     if not path:
         return 0
-    depth = Node.objects.filter(session_id=session.pk, key=path[0].key).values_list("depth", flat=True)
-    return int(depth.first() or 0)
+    return nodes.node_depth(session.pk, path[0].key) or 0
 
 
 def parse_settings(

@@ -21,12 +21,13 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.html import format_html
 
-from sessions_app.compaction.vocabulary import EventType, LiveKind
+from sessions_app.compaction.vocabulary import ACTIVE_TASK_STATUSES, LiveKind
 from sessions_app.middleware import scrub_surrogates
-from sessions_app.models import CompactionTask, Event, Node, Session
+from sessions_app.models import CompactionTask, Session
 from sessions_app.presenters.header import active_task, build_header
 from sessions_app.presenters.panels import TASK_CHANGED, refreshed_by, views_refreshed_by
 from sessions_app.presenters.tree import Branch, Line, Row
+from sessions_app.selectors import compactions, nodes, sessions
 
 _PART = re.compile(r"^[a-z_]{1,32}$")
 P = ParamSpec("P")
@@ -54,7 +55,7 @@ class LiveTask:
 
     @property
     def active(self) -> bool:
-        return self.task.status in CompactionTask.ACTIVE_STATUSES
+        return self.task.status in ACTIVE_TASK_STATUSES
 
     @property
     def split_turn(self) -> bool:
@@ -72,12 +73,7 @@ def task_streams(task: CompactionTask) -> dict[str, str]:
     """The streamed text of the task's current attempt (a retry starts afresh; the dead attempt's
     deltas belong to its own fork run)."""
     parts: dict[str, str] = {}
-    deltas = Event.objects.filter(
-        session_id=task.session_id, type=EventType.COMPACT_DELTA, payload__task_id=task.pk
-    )
-    if task.fork_run_id is not None:
-        deltas = deltas.filter(run_id=task.fork_run_id)
-    for payload in deltas.order_by("id").values_list("payload", flat=True):
+    for payload in compactions.streamed_deltas(task):
         if isinstance(payload, dict):
             p = part_name(payload.get("part"))
             parts[p] = parts.get(p, "") + str(payload.get("text") or "")
@@ -85,13 +81,7 @@ def task_streams(task: CompactionTask) -> dict[str, str]:
 
 
 def live_task(session: Session, task_id: int | None = None) -> LiveTask | None:
-    task = (
-        CompactionTask.objects.filter(session_id=session.pk, pk=task_id)
-        .select_related("fork_run", "compaction")
-        .first()
-        if task_id is not None
-        else active_task(session)
-    )
+    task = compactions.session_task(session.pk, task_id) if task_id is not None else active_task(session)
     if task is None:
         return None
     return LiveTask(task, task_streams(task))
@@ -142,11 +132,7 @@ def task_fragment(session: Session, task_id: int | None) -> str:
 
 def node_fragment(session: Session, key: str) -> tuple[str, str]:
     """The new node's tree row placed after its parent's row (or as a new branch of it)."""
-    node = (
-        Node.objects.filter(session_id=session.pk, key=key)
-        .values_list("id", "parent_id", "kind", "role", "seq", "token_estimate", "content", "data")
-        .first()
-    )
+    node = nodes.node_row(session.pk, key)
     if node is None:
         return "", ""
     nid, parent_id, kind, role, seq, tokens, content, data = node
@@ -168,9 +154,8 @@ def node_fragment(session: Session, key: str) -> tuple[str, str]:
     context = {"session": session, "base": reverse("sessions_app:session_detail", args=[session.pk])}
     if parent_id is None:
         return "", f"tn-{nid}"
-    total = Session.all_objects.filter(pk=session.pk).values_list("node_count", flat=True).first()
-    context["total"] = total or 0
-    siblings = Node.objects.filter(parent_id=parent_id).count()
+    context["total"] = sessions.stored_node_count(session.pk)
+    siblings = nodes.child_count(parent_id)
     if siblings > 1:
         branch = Branch(nid, key, 1, int(kind == "compaction"), True, False, Line(key, 1, 0, 1, [row]))
         html = render_to_string(
@@ -187,7 +172,7 @@ def node_fragment(session: Session, key: str) -> tuple[str, str]:
 def snapshot(session_id: int, can_act: bool, run_id: int | None = None, *, resync: bool = False) -> str:
     """The page's live state now. `resync`: sent after the channel layer lost messages (Redis was
     away, sessions_app.runtime.redis_layer), so the page also re-fetches every panel."""
-    session = Session.objects.filter(pk=session_id).first()
+    session = sessions.session_by_id(session_id)
     if session is None:
         return ""
     if resync:
@@ -195,7 +180,7 @@ def snapshot(session_id: int, can_act: bool, run_id: int | None = None, *, resyn
     else:
         signal = signal_fragment(LiveKind.SNAPSHOT)
     if run_id is not None:
-        task = CompactionTask.objects.filter(fork_run_id=run_id).first()
+        task = compactions.task_of_fork(run_id)
         if task is None:
             return signal
         parts = task_streams(task)
@@ -216,7 +201,7 @@ def update(
     session_id: int, kind: str, payload: dict[str, Any], can_act: bool, run_id: int | None = None
 ) -> str:
     """The fragments for one live message (database access allowed; not used for deltas)."""
-    session = Session.objects.filter(pk=session_id).first()
+    session = sessions.session_by_id(session_id)
     if session is None:
         return ""
     if run_id is not None:  # the run page only follows its own run

@@ -174,7 +174,7 @@ def stream_texts(events: list[Event] | Any, task_id: int | None = None) -> dict[
 def run_view(run: Run) -> RunView:
     events = runs.run_events(run)
     calls = [call_of(*row) for row in nodes.model_call_rows(run)]
-    task = compactions.task_of_fork(run)
+    task = compactions.task_of_fork(run.pk)
     started = next((e for e in events if e.type == EventType.COMPACT_STARTED), None)
     prompt = (
         fork_prompt.recorded(started.payload, run.session_id)

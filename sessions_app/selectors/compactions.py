@@ -1,10 +1,13 @@
-"""Compactions: the task in flight, and the compaction entries around a node or a fork run."""
+"""Compactions: the task in flight, a task by id or by fork run, the text a task streamed, and the
+compaction entries around a node or a fork run."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
-from sessions_app.models import CompactionEntry, CompactionTask, Node, Run
+from sessions_app.compaction.vocabulary import EventType
+from sessions_app.models import CompactionEntry, CompactionTask, Event, Node, Run
 
 
 def active_task(session_id: int) -> CompactionTask | None:
@@ -53,8 +56,44 @@ def entries_keeping_from(node: Node, limit: int = 10) -> list[CompactionEntry]:
     return list(CompactionEntry.objects.filter(first_kept_node=node).select_related("node")[:limit])
 
 
-def task_of_fork(run: Run) -> CompactionTask | None:
-    return CompactionTask.objects.filter(fork_run=run).first()
+def session_task(session_id: int, task_id: int) -> CompactionTask | None:
+    """One compaction task of the session, with its fork run and its compaction."""
+    return (
+        CompactionTask.objects.filter(session_id=session_id, pk=task_id)
+        .select_related("fork_run", "compaction")
+        .first()
+    )
+
+
+def task_of_fork(run_id: int) -> CompactionTask | None:
+    """The task whose fork run this is."""
+    return CompactionTask.objects.filter(fork_run_id=run_id).first()
+
+
+def task_of_compaction(entry: CompactionEntry) -> CompactionTask | None:
+    """The task that wrote the compaction (none for an imported one), with its fork run."""
+    return CompactionTask.objects.filter(compaction=entry).select_related("fork_run").first()
+
+
+def streamed_deltas(task: CompactionTask) -> list[Any]:
+    """The payloads of the summary deltas the task's current attempt streamed, in order (a retry
+    starts afresh: the dead attempt's deltas belong to its own fork run)."""
+    deltas = Event.objects.filter(
+        session_id=task.session_id, type=EventType.COMPACT_DELTA, payload__task_id=task.pk
+    )
+    if task.fork_run_id is not None:
+        deltas = deltas.filter(run_id=task.fork_run_id)
+    return list(deltas.order_by("id").values_list("payload", flat=True))
+
+
+def neighbours(entry: CompactionEntry) -> tuple[CompactionEntry | None, CompactionEntry | None]:
+    """The session's compactions just before and just after this one, in node order."""
+    node = entry.node  # its session_id is always set (the entry's may be null on old rows)
+    siblings = CompactionEntry.objects.filter(session_id=node.session_id).select_related("node")
+    seq = node.seq
+    previous = siblings.filter(node__seq__lt=seq).order_by("-node__seq").first()
+    following = siblings.filter(node__seq__gt=seq).order_by("node__seq").first()
+    return previous, following
 
 
 def entry_of_fork(run: Run, task: CompactionTask | None) -> CompactionEntry | None:

@@ -22,6 +22,24 @@ def shown_node(session: Session, key: str | None) -> Node | None:
     return None
 
 
+def node_row(session_id: int, key: str) -> tuple[Any, ...] | None:
+    """(id, parent_id, kind, role, seq, token_estimate, content, data) of the node `key` names."""
+    return (
+        Node.objects.filter(session_id=session_id, key=key)
+        .values_list("id", "parent_id", "kind", "role", "seq", "token_estimate", "content", "data")
+        .first()
+    )
+
+
+def node_depth(session_id: int, key: str) -> int | None:
+    """The depth of the node `key` names in the session (a root has depth 0)."""
+    return Node.objects.filter(session_id=session_id, key=key).values_list("depth", flat=True).first()
+
+
+def child_count(parent_id: int) -> int:
+    return Node.objects.filter(parent_id=parent_id).count()
+
+
 def child_rows(node: Node, limit: int = 50) -> list[tuple[Any, ...]]:
     """(key, kind, role, content, data) of the node's first children, in order."""
     return list(

@@ -13,6 +13,11 @@ def run_events(run: Run) -> list[Event]:
     return list(Event.objects.filter(run=run).order_by("id"))
 
 
+def first_event(run: Run, event_type: str) -> Event | None:
+    """The run's first event of this type."""
+    return Event.objects.filter(run=run, type=event_type).order_by("id").first()
+
+
 @dataclass(frozen=True, slots=True)
 class RunsAndEvents:
     runs: list[Run]  # newest first

@@ -79,6 +79,17 @@ def sessions_queryset(query: str = "", source: str = "", state: str = "") -> Que
     return qs
 
 
+def session_by_id(session_id: int) -> Session | None:
+    """The session, unless it is missing or still being imported (`Session.objects` hides those)."""
+    return Session.objects.filter(pk=session_id).first()
+
+
+def stored_node_count(session_id: int) -> int:
+    """The node counter the store keeps on the session, read afresh (an importing one too)."""
+    count = Session.all_objects.filter(pk=session_id).values_list("node_count", flat=True).first()
+    return count or 0
+
+
 def parent_session(session: Session) -> Session | None:
     """The session this one was started from (`metadata["parent_session"]`), if it still exists."""
     parent_id = session.metadata.get("parent_session") if isinstance(session.metadata, dict) else None

@@ -13,11 +13,13 @@ import logging
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sessions_app.compaction.vocabulary import FACT_KIND_LABELS, CompactionReason, FactKind, Source
-from sessions_app.models import CompactionEntry, Session
 from sessions_app.store.audits import audit_session, current_audit, refresh_audit
+
+if TYPE_CHECKING:
+    from sessions_app.models import CompactionEntry, Session
 
 log = logging.getLogger(__name__)
 

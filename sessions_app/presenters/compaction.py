@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sessions_app import store
 from sessions_app.compaction import CompactionPayload, CompactionSettings, Entry, context_report
@@ -11,11 +11,13 @@ from sessions_app.compaction.boundary import find_boundary
 from sessions_app.compaction.context import context_layout
 from sessions_app.compaction.validate import validate_payload
 from sessions_app.compaction.vocabulary import EventType
-from sessions_app.models import CompactionEntry, CompactionTask, Run
 from sessions_app.presenters.content import preview
 from sessions_app.presenters.stats import session_settings
 from sessions_app.runtime.compact_fork import prompt as fork_prompt
 from sessions_app.selectors import artifacts, compactions, runs
+
+if TYPE_CHECKING:
+    from sessions_app.models import CompactionEntry, CompactionTask, Run
 
 LIST_LIMIT = 60  # rows listed per range (the page states how many more): big sessions stay small
 

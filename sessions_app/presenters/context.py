@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from sessions_app import store
 from sessions_app.compaction import Entry, context_report
@@ -25,7 +26,6 @@ from sessions_app.compaction.messages import ASSISTANT, MESSAGE
 from sessions_app.compaction.vocabulary import Source
 from sessions_app.llm.base import CompletionRequest
 from sessions_app.llm.offline.estimate import estimate_request_tokens
-from sessions_app.models import Session
 from sessions_app.presenters.content import preview
 from sessions_app.presenters.stats import ContextStats, stats_from_path
 from sessions_app.runtime.agents import DefinitionError, resolve_definition
@@ -34,6 +34,9 @@ from sessions_app.runtime.policy import effective_tools, load_policy
 from sessions_app.runtime.tools.registry import tool_specs
 from sessions_app.runtime.tools.workspace import workspace_path
 from sessions_app.selectors.agents import main_agent
+
+if TYPE_CHECKING:
+    from sessions_app.models import Session
 
 HEAD_ROWS = 40
 TAIL_ROWS = 60  # the newest messages; "show all" loads the middle on demand

@@ -15,7 +15,7 @@ rows by the constants below, with counts for what is folded.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sessions_app.compaction import (
     CompactionSettings,
@@ -29,9 +29,11 @@ from sessions_app.compaction import (
 from sessions_app.compaction import plan as planning
 from sessions_app.compaction.messages import COMPACTION
 from sessions_app.compaction.tokens import pi_tokens
-from sessions_app.models import Session
 from sessions_app.presenters.content import preview
 from sessions_app.selectors import nodes
+
+if TYPE_CHECKING:
+    from sessions_app.models import Session
 
 AXIS = 1000.0
 NEAR = 6  # entries listed on each side of the cut

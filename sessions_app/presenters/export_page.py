@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from django.template.loader import render_to_string
 
@@ -32,12 +32,16 @@ from sessions_app.compaction import Entry, context_report
 from sessions_app.compaction.context import context_layout
 from sessions_app.formats.pi.writer import Writable
 from sessions_app.middleware import scrub_surrogates
-from sessions_app.models import CompactionEntry, Node, Session
 from sessions_app.presenters.audit import Scores, scores, summarizer_label
 from sessions_app.presenters.content import block_views, pretty_json, preview
 from sessions_app.presenters.stats import ContextStats, stats_from_path
 from sessions_app.selectors.agents import visible_agent_count
+from sessions_app.selectors.compactions import session_compactions
+from sessions_app.selectors.nodes import skeleton_rows, text_rows
 from sessions_app.store.audits import current_audit
+
+if TYPE_CHECKING:
+    from sessions_app.models import Session
 
 TEMPLATE: Final = "exports/session.html"
 MAX_NODES: Final = 1500  # tree rows with their content
@@ -210,9 +214,7 @@ def _fill(rows: dict[int, NodeRow], limit: int) -> None:
     ids = list(rows)
     for i in range(0, len(ids), _FETCH):
         chunk = ids[i : i + _FETCH]
-        for nid, kind, role, content, data, ts in Node.objects.filter(id__in=chunk).values_list(
-            "id", "kind", "role", "content", "data", "timestamp"
-        ):
+        for nid, kind, role, content, data, ts in text_rows(chunk):
             row = rows[nid]
             row.preview = preview(kind, role, content, data)
             row.parts = node_parts(kind, role, content, data, limit)
@@ -251,11 +253,7 @@ class Skeleton:
 
 
 def load_skeleton(session: Session) -> Skeleton:
-    rows = (
-        Node.objects.filter(session_id=session.pk)
-        .order_by("seq")
-        .values_list("id", "parent_id", "key", "kind", "role", "seq", "agent_id", "token_estimate")
-    )
+    rows = skeleton_rows(session.pk)
     info: dict[int, tuple[int | None, str, str, str | None, int, int | None, int]] = {}
     children: dict[int | None, list[int]] = {}
     by_key: dict[str, int] = {}
@@ -428,10 +426,9 @@ def _strings(value: Any) -> list[str]:
 
 
 def _compactions(session: Session, anchors: dict[str, str]) -> tuple[list[CompactionCard], int]:
-    entries = CompactionEntry.objects.filter(session_id=session.pk)
-    total = entries.count()
+    entries, total = session_compactions(session.pk, MAX_COMPACTIONS)
     cards = []
-    for ce in entries.select_related("node", "first_kept_node").order_by("node__seq")[:MAX_COMPACTIONS]:
+    for ce in entries:
         summary, summary_cut = _cut(ce.summary or "", SUMMARY_CHARS)
         details = ce.details if isinstance(ce.details, dict) else {}
         read, modified = _strings(details.get("read_files")), _strings(details.get("modified_files"))

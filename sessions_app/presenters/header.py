@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from sessions_app.models import CompactionTask, Session
 from sessions_app.presenters.stats import ContextStats, context_stats
 from sessions_app.selectors import agents, compactions, nodes, sessions
+
+if TYPE_CHECKING:
+    from sessions_app.models import CompactionTask, Session
 
 
 @dataclass(slots=True)

@@ -15,7 +15,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import wraps
-from typing import Any, ParamSpec
+from typing import TYPE_CHECKING, Any, ParamSpec
 
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -23,11 +23,13 @@ from django.utils.html import format_html
 
 from sessions_app.compaction.vocabulary import ACTIVE_TASK_STATUSES, LiveKind
 from sessions_app.middleware import scrub_surrogates
-from sessions_app.models import CompactionTask, Session
 from sessions_app.presenters.header import active_task, build_header
 from sessions_app.presenters.panels import TASK_CHANGED, refreshed_by, views_refreshed_by
 from sessions_app.presenters.tree import Branch, Line, Row
 from sessions_app.selectors import compactions, nodes, sessions
+
+if TYPE_CHECKING:
+    from sessions_app.models import CompactionTask, Session
 
 _PART = re.compile(r"^[a-z_]{1,32}$")
 P = ParamSpec("P")

@@ -7,13 +7,15 @@ sessions_app.presenters.panels)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sessions_app.compaction import Usage
-from sessions_app.models import Artifact, CompactionEntry, Node, Session
 from sessions_app.presenters.content import BlockView, block_views, preview
 from sessions_app.presenters.panels import NODE_VIEW
 from sessions_app.selectors import artifacts, compactions, nodes
+
+if TYPE_CHECKING:
+    from sessions_app.models import Artifact, CompactionEntry, Node, Session
 
 
 @dataclass(slots=True)

@@ -19,14 +19,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.http import HttpRequest
 
 from sessions_app import store
 from sessions_app.compaction import resolve_threshold
 from sessions_app.compaction.vocabulary import LiveKind
-from sessions_app.models import Session
 from sessions_app.params import Params
 from sessions_app.presenters.charts import X_AXES, build_charts
 from sessions_app.presenters.context import context_view
@@ -35,7 +34,10 @@ from sessions_app.presenters.stats import session_settings, session_window
 from sessions_app.presenters.timeline import timeline
 from sessions_app.selectors.runs import runs_and_events
 
-ContextBuilder = Callable[[HttpRequest, Session], dict[str, Any]]
+if TYPE_CHECKING:
+    from sessions_app.models import Session
+
+ContextBuilder = Callable[[HttpRequest, "Session"], dict[str, Any]]
 
 EVENT_LIMIT = 300
 RUN_LIMIT = 200

@@ -10,13 +10,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from sessions_app.compaction import Usage
 from sessions_app.compaction.vocabulary import ACTIVE_TASK_STATUSES, AgentRole, EventType, RunStatus
-from sessions_app.models import CompactionEntry, CompactionTask, Event, Run
 from sessions_app.runtime.compact_fork import prompt as fork_prompt
 from sessions_app.selectors import compactions, nodes, runs
+
+if TYPE_CHECKING:
+    from sessions_app.models import CompactionEntry, CompactionTask, Event, Run
 
 OFFLINE: Final = "offline"  # the offline provider's name: no model ran
 EVENT_LIMIT: Final = 1000  # rows on the page; the session's events panel has them all

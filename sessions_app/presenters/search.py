@@ -2,7 +2,7 @@
 tool results and compaction summaries.
 
 The database does the filtering, with the same portable JSON-text match the `recall_memory` tool
-uses (`runtime.tools.memory._term_filter`: a case-insensitive substring of the column's JSON text,
+uses (`store.text_match.term_filter`: a case-insensitive substring of the column's JSON text,
 in both the plain and the `\\u`-escaped spelling), one condition per query word, all words
 required. A word found only in the JSON's structure (a key such as "arguments", a tool-call id)
 is not a match for a person, so each candidate is checked against the node's readable text here
@@ -18,18 +18,16 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
-from functools import reduce
-from operator import and_
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
-from django.db.models import Q, QuerySet
-
-from sessions_app.models import Node, Session
-from sessions_app.runtime.tools.memory import _term_filter, query_terms
+from sessions_app.runtime.tools.memory import query_terms
 from sessions_app.selectors import sessions
+from sessions_app.selectors.search import Row, candidates
+
+if TYPE_CHECKING:
+    from sessions_app.models import Session
 
 MIN_QUERY: Final = 2  # characters; a shorter query matches nearly everything
 PAGE_SIZE: Final = 50
@@ -153,35 +151,6 @@ def _snippet(text: str, start: int, length: int) -> tuple[str, str, str]:
     return before, _fold(text[start : start + length]), after
 
 
-def _node_filter(terms: list[str]) -> Q:
-    """All terms, each in the content or the data (JSON text, both spellings of non-ASCII)."""
-    per_term = [
-        _term_filter("content", [t], json_text=True) | _term_filter("data", [t], json_text=True)
-        for t in terms
-    ]
-    return reduce(and_, per_term)
-
-
-Row = tuple[int, int, str, str, str | None, Any, Any, datetime]
-
-
-def _candidates(base: QuerySet[Node], before: int | None, limit: int) -> Iterator[Row]:
-    """Matching rows newest first, below `before`, `limit` at most, BATCH per query."""
-    cursor = before
-    fetched = 0
-    while fetched < limit:
-        take = min(BATCH, limit - fetched)
-        qs = base if cursor is None else base.filter(id__lt=cursor)
-        rows = list(
-            qs.values_list("id", "session_id", "key", "kind", "role", "content", "data", "timestamp")[:take]
-        )
-        yield from rows
-        fetched += len(rows)
-        if len(rows) < take:
-            return
-        cursor = rows[-1][0]
-
-
 def search(query: str, *, before: int | None = None, page_size: int = PAGE_SIZE) -> SearchPage:
     """One page of hits for `query`, newest first, below the node id `before` when given."""
     query = " ".join(query.split())
@@ -189,17 +158,12 @@ def search(query: str, *, before: int | None = None, page_size: int = PAGE_SIZE)
         return SearchPage(query, [], [], [], 0, None, False, too_short=True)
     all_terms = query_terms(query)
     terms = all_terms[:MAX_TERMS]
-    base = (
-        Node.objects.filter(session__in=Session.objects.values("pk"))
-        .filter(_node_filter(terms))
-        .order_by("-id")
-    )
     found: list[tuple[Row, tuple[str, str, str, str]]] = []
     scanned = 0
     last: int | None = None
     more = False
     # One row past the scan limit tells whether anything is left below it.
-    for row in _candidates(base, before, SCAN_LIMIT + 1):
+    for row in candidates(terms, before, SCAN_LIMIT + 1, BATCH):
         if len(found) == page_size or scanned == SCAN_LIMIT:
             more = True
             break

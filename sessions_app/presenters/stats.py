@@ -5,14 +5,17 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from django.core.cache import cache
 
 from sessions_app import store
 from sessions_app.compaction import CompactionSettings, Entry, context_tokens, resolve_threshold
 from sessions_app.compaction.settings import DEFAULT_CONTEXT_WINDOW
-from sessions_app.models import Session
 from sessions_app.runtime import compact_fork
+
+if TYPE_CHECKING:
+    from sessions_app.models import Session
 
 
 def session_window(session: Session) -> int:

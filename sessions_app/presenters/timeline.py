@@ -7,11 +7,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
 
 from sessions_app.compaction.vocabulary import CompactionReason, TaskStatus
-from sessions_app.models import Session
 from sessions_app.presenters.audit import Retention, retention_of
 from sessions_app.selectors.compactions import compaction_history
+
+if TYPE_CHECKING:
+    from sessions_app.models import Session
 
 # Rows shown: the newest tasks and compactions. A long session has hundreds of compactions; the
 # panel stays the same size and says how many older ones it leaves out (their pages stay linked

@@ -14,19 +14,18 @@ shown by (chain, depth) ranges, so a request costs the same at a thousand nodes 
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from django.db.models import Q, TextField
-from django.db.models.functions import Cast
-
-from sessions_app.models import Node, Session
 from sessions_app.presenters.content import preview
 from sessions_app.presenters.panels import TREE_VIEW
 from sessions_app.selectors.agents import sub_agent_ids
 from sessions_app.selectors.nodes import node_key
+from sessions_app.selectors.search import session_matches
 from sessions_app.store.chains import Chains, Ref, Segment, Span, compaction_depths, holds, node_ref, nodes_at
+
+if TYPE_CHECKING:
+    from sessions_app.models import Session
 
 BUDGET = 150  # rows rendered per request, across the line and its expanded branches
 SMALL_BRANCH = 12  # side branches up to this size open inline while the budget lasts
@@ -332,21 +331,9 @@ def search(session: Session, index: TreeIndex, query: str, limit: int = 50) -> t
     q = query.strip()
     if not q:
         return [], 0
-    escaped = json.dumps(q)[1:-1]  # how non-ASCII text is stored inside the JSON columns
-    cond = Q(key__icontains=q) | Q(content_text__icontains=q) | Q(data_text__icontains=q)
-    if escaped != q:
-        cond |= Q(content_text__icontains=escaped) | Q(data_text__icontains=escaped)
-    qs = (
-        Node.objects.filter(session_id=session.pk)
-        .annotate(content_text=Cast("content", TextField()), data_text=Cast("data", TextField()))
-        .filter(cond)
-        .order_by("-seq")
-    )
-    total = qs.count()
+    rows, total = session_matches(session.pk, q, limit)
     matches = [
         Match(key, kind, role, preview(kind, role, content, data), index.on_path((chain, depth)), seq)
-        for key, kind, role, content, data, seq, chain, depth in qs.values_list(
-            "key", "kind", "role", "content", "data", "seq", "chain_id", "depth"
-        )[:limit]
+        for key, kind, role, content, data, seq, chain, depth in rows
     ]
     return matches, total

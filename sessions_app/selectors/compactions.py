@@ -46,6 +46,14 @@ def compaction_history(session_id: int, limit: int) -> CompactionHistory:
     return CompactionHistory(tasks, untasked, all_tasks.count() + bare.count())
 
 
+def session_compactions(session_id: int, limit: int) -> tuple[list[CompactionEntry], int]:
+    """The session's first `limit` compactions in node order, with their node and first kept
+    node, and how many it has."""
+    entries = CompactionEntry.objects.filter(session_id=session_id)
+    first = entries.select_related("node", "first_kept_node").order_by("node__seq")[:limit]
+    return list(first), entries.count()
+
+
 def entry_of(node: Node) -> CompactionEntry | None:
     """The compaction that a compaction node records, with its first kept node."""
     return CompactionEntry.objects.filter(node=node).select_related("first_kept_node").first()

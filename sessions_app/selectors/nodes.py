@@ -40,6 +40,23 @@ def child_count(parent_id: int) -> int:
     return Node.objects.filter(parent_id=parent_id).count()
 
 
+def text_rows(node_ids: list[int]) -> list[tuple[Any, ...]]:
+    """(id, kind, role, content, data, timestamp) of each node named."""
+    return list(
+        Node.objects.filter(id__in=node_ids).values_list("id", "kind", "role", "content", "data", "timestamp")
+    )
+
+
+def skeleton_rows(session_id: int) -> list[tuple[Any, ...]]:
+    """(id, parent_id, key, kind, role, seq, agent_id, token_estimate) of every node of the
+    session, in order: what laying out the whole tree needs, without any node's text."""
+    return list(
+        Node.objects.filter(session_id=session_id)
+        .order_by("seq")
+        .values_list("id", "parent_id", "key", "kind", "role", "seq", "agent_id", "token_estimate")
+    )
+
+
 def child_rows(node: Node, limit: int = 50) -> list[tuple[Any, ...]]:
     """(key, kind, role, content, data) of the node's first children, in order."""
     return list(

@@ -11,17 +11,14 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from functools import reduce
-from operator import or_
 from typing import Any, Final
-
-from django.db.models import Q
 
 from sessions_app.compaction.messages import Block
 from sessions_app.llm.base import ToolSpec
 from sessions_app.models import CompactionEntry, Node
 from sessions_app.runtime.tools import names
 from sessions_app.runtime.tools.base import Tool, ToolContext, ToolResult, arg_int, arg_str
+from sessions_app.store.text_match import term_filter
 
 DEFAULT_LIMIT: Final = 5
 MAX_LIMIT: Final = 20
@@ -52,22 +49,6 @@ class Hit:
 def query_terms(query: str) -> list[str]:
     terms = [t.lower() for t in _TERM.findall(query) if len(t) > 1]
     return list(dict.fromkeys(terms)) or ([query.strip().lower()] if query.strip() else [])
-
-
-def _json_escaped(term: str) -> str:
-    # Node content is stored with json.dumps' default ASCII escaping, so "压缩" is "\u538b\u7f29"
-    # in the column's text on SQLite; search both spellings.
-    return json.dumps(term)[1:-1]
-
-
-def _term_filter(field: str, terms: list[str], json_text: bool) -> Q:
-    parts = []
-    for term in terms:
-        parts.append(Q(**{f"{field}__icontains": term}))
-        escaped = _json_escaped(term)
-        if json_text and escaped != term:
-            parts.append(Q(**{f"{field}__icontains": escaped}))
-    return reduce(or_, parts)
 
 
 def block_text(blocks: list[Block]) -> str:
@@ -108,7 +89,7 @@ def recall(session_id: int, query: str, limit: int = DEFAULT_LIMIT) -> list[Hit]
     phrase = " ".join(query.lower().split())
     hits: list[Hit] = []
     summaries = (
-        CompactionEntry.objects.filter(_term_filter("summary", terms, json_text=False))
+        CompactionEntry.objects.filter(term_filter("summary", terms, json_text=False))
         .exclude(node__session_id=session_id)
         .select_related("node")
         .order_by("-id")[:_CANDIDATES]
@@ -128,7 +109,7 @@ def recall(session_id: int, query: str, limit: int = DEFAULT_LIMIT) -> list[Hit]
             )
     nodes = (
         Node.objects.filter(kind="message")
-        .filter(_term_filter("content", terms, json_text=True))
+        .filter(term_filter("content", terms, json_text=True))
         .exclude(session_id=session_id)
         .order_by("-id")
         .only("session_id", "key", "role", "content", "timestamp")[:_CANDIDATES]

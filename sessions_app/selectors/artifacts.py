@@ -9,6 +9,11 @@ from django.db.models import Q
 from sessions_app.models import Artifact, Node
 
 
+def artifact_by_id(artifact_id: int) -> Artifact | None:
+    """One artifact, with its node."""
+    return Artifact.objects.select_related("node").filter(pk=artifact_id).first()
+
+
 def node_artifacts(node: Node, referenced: int | None, limit: int = 20) -> list[Artifact]:
     """Artifacts attached to the node, and the one its data names (`referenced`, of the same
     session), each once."""

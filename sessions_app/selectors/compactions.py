@@ -54,6 +54,18 @@ def session_compactions(session_id: int, limit: int) -> tuple[list[CompactionEnt
     return list(first), entries.count()
 
 
+def compaction_by_id(compaction_id: int) -> CompactionEntry | None:
+    """One compaction with what its page shows beside it: its node and session, its first kept
+    node, and the fork that wrote it."""
+    return (
+        CompactionEntry.objects.select_related(
+            "node", "node__session", "first_kept_node", "fork_run", "fork_agent"
+        )
+        .filter(pk=compaction_id)
+        .first()
+    )
+
+
 def entry_of(node: Node) -> CompactionEntry | None:
     """The compaction that a compaction node records, with its first kept node."""
     return CompactionEntry.objects.filter(node=node).select_related("first_kept_node").first()

@@ -22,6 +22,10 @@ def shown_node(session: Session, key: str | None) -> Node | None:
     return None
 
 
+def has_node(session_id: int, key: str) -> bool:
+    return Node.objects.filter(session_id=session_id, key=key).exists()
+
+
 def node_row(session_id: int, key: str) -> tuple[Any, ...] | None:
     """(id, parent_id, kind, role, seq, token_estimate, content, data) of the node `key` names."""
     return (

@@ -6,11 +6,23 @@ from dataclasses import dataclass
 
 from django.db.models import Q
 
+from sessions_app.compaction.vocabulary import EventType
 from sessions_app.models import Event, Run
 
 
 def run_events(run: Run) -> list[Event]:
     return list(Event.objects.filter(run=run).order_by("id"))
+
+
+def run_by_id(run_id: int) -> Run | None:
+    """One run with its agent (and the agent's parent) and its session."""
+    return Run.objects.select_related("agent", "agent__parent", "session").filter(pk=run_id).first()
+
+
+def definition_problems(limit: int) -> list[Event]:
+    """The latest events of agent definitions refused or found invalid, newest first."""
+    problems = (EventType.DEFINITION_REFUSED, EventType.DEFINITION_INVALID)
+    return list(Event.objects.filter(type__in=problems).order_by("-id")[:limit])
 
 
 def first_event(run: Run, event_type: str) -> Event | None:

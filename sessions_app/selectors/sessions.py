@@ -84,6 +84,12 @@ def session_by_id(session_id: int) -> Session | None:
     return Session.objects.filter(pk=session_id).first()
 
 
+def refreshed(session: Session) -> Session:
+    """The same session object with its row read again (an action has just changed it)."""
+    session.refresh_from_db()
+    return session
+
+
 def stored_node_count(session_id: int) -> int:
     """The node counter the store keeps on the session, read afresh (an importing one too)."""
     count = Session.all_objects.filter(pk=session_id).values_list("node_count", flat=True).first()

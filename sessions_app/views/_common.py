@@ -7,13 +7,14 @@ from functools import wraps
 from typing import Any, TypeVar
 
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404
+from django.http import Http404, HttpRequest, HttpResponse
 from django_htmx.middleware import HtmxDetails
 
 from sessions_app.models import Session
+from sessions_app.selectors.sessions import session_by_id
 
 View = TypeVar("View", bound=Callable[..., HttpResponse])
+Found = TypeVar("Found")
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -27,8 +28,16 @@ def wants_partial(request: HtmxHttpRequest) -> bool:
     return bool(request.htmx) and not request.htmx.history_restore_request
 
 
+def found(row: Found | None, what: str) -> Found:
+    """The row a selector found, else 404 (as Django's get_object_or_404 says it)."""
+    if row is None:
+        raise Http404(f"No {what} matches the given query.")
+    return row
+
+
 def get_session(session_id: int) -> Session:
-    return get_object_or_404(Session, pk=session_id)
+    """The session, unless it is missing or still being imported: 404."""
+    return found(session_by_id(session_id), "Session")
 
 
 def staff_required(view: View) -> View:

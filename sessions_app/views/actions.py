@@ -33,6 +33,7 @@ from sessions_app.runtime import background, compact_fork
 from sessions_app.runtime.compact_fork.job import CompactionJob
 from sessions_app.runtime.compact_fork.tasks import InvalidCutPoint
 from sessions_app.runtime.runs import SessionBusy
+from sessions_app.selectors.sessions import refreshed
 from sessions_app.views._common import HtmxHttpRequest, get_session, staff_required, wants_partial
 from sessions_app.views.session import session_page
 
@@ -59,7 +60,7 @@ def _done(
         if status != 200:
             return session_page(request, session, status=status)
         return redirect(reverse("sessions_app:session_detail", args=[session.pk]))
-    session.refresh_from_db()
+    session = refreshed(session)
     context = {
         "session": session,
         "header": build_header(session),

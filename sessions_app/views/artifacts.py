@@ -18,11 +18,13 @@ from typing import Final
 
 from django.http import FileResponse, Http404, HttpRequest
 from django.http.response import HttpResponseBase
-from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 
 from sessions_app.models import Artifact, Node, Session
 from sessions_app.runtime.artifacts import artifact_root
+from sessions_app.selectors.artifacts import artifact_by_id
+from sessions_app.selectors.sessions import session_by_id
+from sessions_app.views._common import found
 
 VIEW_BYTES: Final = 256 * 1024
 # Content types a download may carry as they are; anything else is sent as opaque bytes.
@@ -104,8 +106,8 @@ def _read(view: ArtifactView, path: Path | None) -> None:
 
 
 def artifact_detail(request: HttpRequest, artifact_id: int) -> HttpResponseBase:
-    artifact = get_object_or_404(Artifact.objects.select_related("node"), pk=artifact_id)
-    session = Session.objects.filter(pk=artifact.session_id).first()
+    artifact = found(artifact_by_id(artifact_id), "Artifact")
+    session = session_by_id(artifact.session_id)
     if session is None:  # an import still in progress, or gone
         raise Http404("No such artifact.")
     path = artifact_file(artifact)

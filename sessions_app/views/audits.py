@@ -9,21 +9,19 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.http import HttpResponse
-from django.shortcuts import get_object_or_404, redirect
+from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.views.decorators.http import require_POST
 
-from sessions_app.models import CompactionEntry
 from sessions_app.presenters.audit import audit_view
-from sessions_app.views._common import HtmxHttpRequest, staff_required, wants_partial
+from sessions_app.selectors.compactions import compaction_by_id
+from sessions_app.views._common import HtmxHttpRequest, found, staff_required, wants_partial
 
 
 @require_POST
 @staff_required
 def recompute_audit(request: HtmxHttpRequest, compaction_id: int) -> HttpResponse:
-    entry = get_object_or_404(
-        CompactionEntry.objects.select_related("node", "node__session", "first_kept_node"), pk=compaction_id
-    )
+    entry = found(compaction_by_id(compaction_id), "CompactionEntry")
     av = audit_view(entry, refresh=True)
     if wants_partial(request):
         context = {"session": entry.node.session, "av": av, "can_act": True}

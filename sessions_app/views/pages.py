@@ -5,11 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 
-from sessions_app.compaction.vocabulary import EventType
-from sessions_app.models import CompactionEntry, Event, Run, Session
+from sessions_app.models import Run, Session
 from sessions_app.params import Params
 from sessions_app.presenters.audit import audit_view
 from sessions_app.presenters.compaction import compaction_view
@@ -18,15 +16,14 @@ from sessions_app.runtime import agents as definitions
 from sessions_app.runtime.tools.names import BASH
 from sessions_app.runtime.tools.sandbox import sandbox_description
 from sessions_app.runtime.tools.workspace import workspace_path
+from sessions_app.selectors.compactions import compaction_by_id
+from sessions_app.selectors.runs import definition_problems, run_by_id
+from sessions_app.selectors.sessions import session_by_id
+from sessions_app.views._common import found
 
 
 def compaction_detail(request: HttpRequest, compaction_id: int) -> HttpResponse:
-    entry = get_object_or_404(
-        CompactionEntry.objects.select_related(
-            "node", "node__session", "first_kept_node", "fork_run", "fork_agent"
-        ),
-        pk=compaction_id,
-    )
+    entry = found(compaction_by_id(compaction_id), "CompactionEntry")
     context = {
         "session": entry.node.session,
         "cv": compaction_view(entry),
@@ -53,7 +50,7 @@ def agent_tools(run: Run) -> str:
 
 
 def run_detail(request: HttpRequest, run_id: int) -> HttpResponse:
-    run = get_object_or_404(Run.objects.select_related("agent", "agent__parent", "session"), pk=run_id)
+    run = found(run_by_id(run_id), "Run")
     context = {"session": run.session, "rv": run_view(run), "agent_tools": agent_tools(run)}
     return TemplateResponse(request, "sessions/run_detail.html", context)
 
@@ -67,15 +64,11 @@ def _project_dir(session: Session | None) -> Path | None:
 
 def agent_definitions(request: HttpRequest) -> HttpResponse:
     session_id = Params(request).object_id("session")
-    session = Session.objects.filter(pk=session_id).first() if session_id is not None else None
+    session = session_by_id(session_id) if session_id is not None else None
     project = _project_dir(session)
     visible = definitions.list_agent_definitions(project)
     debug = [r for r in definitions.list_all_definitions_for_debug(project) if r.status != "active"]
-    refused_events = list(
-        Event.objects.filter(type__in=(EventType.DEFINITION_REFUSED, EventType.DEFINITION_INVALID)).order_by(
-            "-id"
-        )[:50]
-    )
+    refused_events = definition_problems(50)
     context = {
         "definitions": visible,
         "debug_rows": debug,

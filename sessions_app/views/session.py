@@ -13,13 +13,12 @@ from django.contrib import messages
 from django.core.cache import cache
 from django.http import Http404, HttpResponse
 from django.middleware.csrf import get_token
-from django.shortcuts import get_object_or_404
 from django.template.loader import render_to_string
 from django.template.response import TemplateResponse
 from django.utils.safestring import mark_safe
 
 from sessions_app.middleware import BadInput, has_bad_chars, scrub_surrogates
-from sessions_app.models import Node, Session
+from sessions_app.models import Session
 from sessions_app.params import Params
 from sessions_app.presenters import tree as tree_p
 from sessions_app.presenters.header import build_header
@@ -27,7 +26,7 @@ from sessions_app.presenters.live import live_task
 from sessions_app.presenters.node import node_view
 from sessions_app.presenters.panels import PANELS, Panel, default_panel, get_panel
 from sessions_app.selectors.compactions import is_compacting
-from sessions_app.selectors.nodes import shown_node
+from sessions_app.selectors.nodes import has_node, shown_node
 from sessions_app.views._common import HtmxHttpRequest, get_session, wants_partial
 
 # Positions along one line of the tree (`?a=`/`?b=`): a line is never longer than a session.
@@ -200,7 +199,8 @@ def node_detail(request: HtmxHttpRequest, session_id: int, key: str) -> HttpResp
     if has_bad_chars(key):  # RejectBadInputMiddleware refuses these first; PostgreSQL cannot compare NUL
         raise BadInput("The node key contains a character that is not allowed.")
     session = get_session(session_id)
-    get_object_or_404(Node, session_id=session.pk, key=key)
+    if not has_node(session.pk, key):
+        raise Http404("No Node matches the given query.")
     if not wants_partial(request):
         return _page(request, session, default_panel(), focus=key)
     index = tree_p.load_index(session)

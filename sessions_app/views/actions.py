@@ -155,6 +155,27 @@ def _form_settings(
     return settings, ""
 
 
+def _start_with_form(
+    request: HtmxHttpRequest, session: Session, form: Params, *, first_kept: str | None = None
+) -> HttpResponse:
+    """A manual compaction with the cut-point view's settings from the form (for this compaction
+    only), or why they cannot be used."""
+    base = session_settings(session)
+    settings, refusal = _form_settings(session, base, request.POST)
+    if settings is None:
+        return _done(request, session, messages.WARNING, refusal, refused=True)
+    instructions = form.text("instructions", max_length=MAX_INSTRUCTIONS)
+    return _start(
+        request,
+        session,
+        Trigger.MANUAL,
+        base,
+        instructions=instructions,
+        settings=settings,
+        first_kept=first_kept,
+    )
+
+
 def _strip(reason: str) -> str:
     text = reason.removeprefix("nothing to compact: ").removeprefix("already compacted: ").strip()
     return text[:1].upper() + text[1:] if text else reason
@@ -178,13 +199,7 @@ def recover(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
 def compact_with_settings(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
     """A manual compaction planned with the cut-point view's settings (keep, reserve, window,
     threshold, compat), for this compaction only."""
-    session = get_session(session_id)
-    base = session_settings(session)
-    settings, refusal = _form_settings(session, base, request.POST)
-    if settings is None:
-        return _done(request, session, messages.WARNING, refusal, refused=True)
-    instructions = Params(request, form=True).text("instructions", max_length=MAX_INSTRUCTIONS)
-    return _start(request, session, Trigger.MANUAL, base, instructions=instructions, settings=settings)
+    return _start_with_form(request, get_session(session_id), Params(request, form=True))
 
 
 @require_POST
@@ -203,14 +218,7 @@ def compact_up_to_here(request: HtmxHttpRequest, session_id: int) -> HttpRespons
             "Not started: pick the first node to keep (a valid cut point on the active path).",
             refused=True,
         )
-    base = session_settings(session)
-    settings, refusal = _form_settings(session, base, request.POST)
-    if settings is None:
-        return _done(request, session, messages.WARNING, refusal, refused=True)
-    instructions = form.text("instructions", max_length=MAX_INSTRUCTIONS)
-    return _start(
-        request, session, Trigger.MANUAL, base, instructions=instructions, settings=settings, first_kept=key
-    )
+    return _start_with_form(request, session, form, first_kept=key)
 
 
 @require_POST

@@ -146,11 +146,11 @@ def threshold_source(settings: CompactionSettings) -> str:
     return "window − max(15% of the window, reserve)"
 
 
-def _nothing_text(nothing: NothingToDo) -> str:
-    """The reason, once, without the "nothing to compact" the template already says."""
-    text = nothing.explanation
-    text = text.removeprefix("nothing to compact: ").removeprefix("already compacted: ").strip()
-    return text[:1].upper() + text[1:]
+def nothing_text(explanation: str) -> str:
+    """Why there is nothing to compact, once: without the "nothing to compact" that the page or
+    the notice already says, capitalized."""
+    text = explanation.removeprefix("nothing to compact: ").removeprefix("already compacted: ").strip()
+    return text[:1].upper() + text[1:] if text else explanation
 
 
 def _label(e: Entry) -> str:
@@ -211,7 +211,7 @@ def cut_view(path: list[Entry], settings: CompactionSettings, window: int, offse
         threshold_source=threshold_source(settings),
         threshold_input=threshold_input(settings),
         prep=prep,
-        nothing=_nothing_text(result) if isinstance(result, NothingToDo) else None,
+        nothing=nothing_text(result.explanation) if isinstance(result, NothingToDo) else None,
     )
     span = path[start:]
     weights = [_weight(e, settings.is_pi) for e in span]

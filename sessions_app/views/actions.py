@@ -26,7 +26,7 @@ from sessions_app.compaction.settings import CompactionSettings
 from sessions_app.compaction.vocabulary import Trigger
 from sessions_app.models import Session
 from sessions_app.params import Params
-from sessions_app.presenters.cut import parse_settings
+from sessions_app.presenters.cut import nothing_text, parse_settings
 from sessions_app.presenters.header import build_header
 from sessions_app.presenters.stats import session_settings, session_window
 from sessions_app.runtime import background, compact_fork
@@ -105,7 +105,7 @@ def _start(
         )
     except compact_fork.NothingToCompact as exc:
         return _done(
-            request, session, messages.INFO, f"Nothing to compact: {_strip(exc.reason)}", refused=True
+            request, session, messages.INFO, f"Nothing to compact: {nothing_text(exc.reason)}", refused=True
         )
     except InvalidCutPoint as exc:
         return _done(request, session, messages.WARNING, f"Not started: {exc.reason}.", refused=True)
@@ -174,11 +174,6 @@ def _start_with_form(
         settings=settings,
         first_kept=first_kept,
     )
-
-
-def _strip(reason: str) -> str:
-    text = reason.removeprefix("nothing to compact: ").removeprefix("already compacted: ").strip()
-    return text[:1].upper() + text[1:] if text else reason
 
 
 @require_POST

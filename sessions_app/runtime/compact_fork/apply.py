@@ -37,6 +37,7 @@ from sessions_app.runtime.compact_fork.tasks import (
     CompactionOutcome,
     auto_failures,
 )
+from sessions_app.store.compactions import append_compaction
 
 PROGRESS_GUARD = 0.8  # context after compaction above this share of the threshold → warning
 
@@ -150,7 +151,9 @@ def apply_result(
             if stale_reason:
                 return finish_stale(record, session, stale_reason)
             current = [*path, *tail]  # the path to the active node: what the fork saw + what came since
-            entry = store.append_compaction(
+            # named by its module: the call leads straight to the node writer (docs/architecture.md,
+            # "A compaction's data walk", step 8)
+            entry = append_compaction(
                 session,
                 session.active_node_id,
                 payload,

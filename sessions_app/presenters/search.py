@@ -11,7 +11,8 @@ before it is shown.
 Bounded by construction: candidates are read newest first in batches of `BATCH` rows with only the
 columns needed, at most `SCAN_LIMIT` per request, and a page holds at most `PAGE_SIZE` hits; the
 next page continues below the last node looked at (`before`, a node id), so no page ever counts or
-loads a whole session. Sessions still being imported are left out (`Session.objects` hides them).
+loads a whole session. Sessions still being imported are left out (selectors/search.py scans the
+sessions of `Session.objects`, which hides them).
 """
 
 from __future__ import annotations

@@ -18,7 +18,8 @@ Per session × strategy it prints:
   sumtok   the largest summary (o200k tokens);  after%  the largest context right after a compaction,
            as % of a 200k window;  cmd  the most lines of one summary that quote a command the session
            ran;  stale  Next Steps items of the last summary that match a finished or withdrawn fact.
-Totals per split (dev, test) follow; "before" is today's code at the base commit, measured once with
+Totals per split (dev, test) follow; a split with no session folder (test/ empty or absent while
+the held-out split is being written) prints "<split>: no sessions"; "before" is today's code at the base commit, measured once with
 this harness (bench/retention_before.json says how) and shown beside "after".
 
     python bench/retention.py [--split dev|test|all] [--json] [--dir SPLIT=PATH ...] [--lost] [--misses]
@@ -239,7 +240,8 @@ def _print(report: dict[str, Any], before: dict[str, Any] | None, lost: bool, mi
     for split, part in report["splits"].items():
         print(f"\n== {split}")
         if not part["sessions"]:
-            print("  (no sessions in this split here)")
+            # The held-out split is empty while tuning (bench/retention_corpus/README.md).
+            print(f"{split}: no sessions")
             continue
         print(HEADER)
         for d in part["sessions"]:

@@ -19,8 +19,9 @@ Per session × strategy it prints:
            as % of a 200k window;  cmd  the most lines of one summary that quote a command the session
            ran;  stale  Next Steps items of the last summary that match a finished or withdrawn fact.
 Totals per split (dev, test) follow; a split with no session folder (test/ empty or absent while
-the held-out split is being written) prints "<split>: no sessions"; "before" is today's code at the base commit, measured once with
-this harness (bench/retention_before.json says how) and shown beside "after".
+the held-out split is being written) prints "<split>: no sessions". "before" is the code at the
+base commit, measured once with this harness (bench/retention_before.json says how) and shown
+beside "after".
 
     python bench/retention.py [--split dev|test|all] [--json] [--dir SPLIT=PATH ...] [--lost] [--misses]
 """

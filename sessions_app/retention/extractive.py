@@ -56,6 +56,7 @@ SUMMARY_TOKENS: Final = 3800  # the whole summary at most (issue 30: 4,000), pre
 MIN_HISTORY_TOKENS: Final = 1500  # however long the file lists are
 PREFIX_TARGET_TOKENS: Final = 600
 _ITEM_CHARS: Final = 300
+_USER_CHARS: Final = 500  # a finished turn's request in the user's words (user_facts._SAID_CHARS)
 _FINDING_CHARS: Final = 500  # a finding is a paragraph of the assistant's answer (findings.py)
 _REQUEST_CHARS: Final = 600  # the request of a split turn, in full as far as it goes
 
@@ -66,6 +67,9 @@ MENTION: Final = 1  # files only mentioned, the user's finished requests
 COMMAND: Final = 2  # other successful commands
 WORK: Final = 3  # fixed errors, decisions, early progress, previous notes
 CONTEXT: Final = 4  # values, failed commands, sub-agent results, denied calls, stored outputs
+# What the user asked in finished turns, in their words: a requirement the user stated outweighs
+# anything the assistant or a tool said (issue 30, Build item 2), so it goes last of the trimmable.
+ASKED: Final = 5
 KEEP: Final = 9  # goal, constraints, open requests: never trimmed
 COMMANDS: Final = "commands"  # the Critical Context's command lines, at most MAX_COMMANDS
 MAX_COMMANDS: Final = 10
@@ -280,7 +284,9 @@ def _previous_priority(kind: str, item: str) -> int:
         return KEEP
     if kind == S.STATE:
         return WORK if _named(item) else MENTION
-    if item.startswith(("Mentioned: ", "User asked: ", "(earlier turn) ", "File: ")):
+    if item.startswith("User asked: "):
+        return ASKED
+    if item.startswith(("Mentioned: ", "(earlier turn) ", "File: ")):
         return MENTION
     if item.startswith("Ran `") and item.endswith(("(exit 0)", "(ok)")):
         return LOOKUP if only_reads(item.removeprefix("Ran `")) else COMMAND
@@ -415,7 +421,7 @@ def _history_items(prep: Preparation, instructions: str | None) -> _Items:
         if u.key not in open_nodes and u.key in done:
             asked = _asked(" ".join(done[u.key]))
             if asked:
-                items.add(S.DONE, f"User asked: {asked}", WORK)
+                items.add(S.DONE, f"User asked: {asked}", ASKED, _USER_CHARS)
     listed = [*prep.read_files, *prep.modified_files]
     for f in _of(facts, FactKind.FILE):
         if not any(p == f.text or p.endswith("/" + f.text.lstrip("./~")) for p in listed):
@@ -428,7 +434,7 @@ def _asked(text: str) -> str:
     that asks nothing and names nothing ("Nice.", "thanks")."""
     # Sentences that read as constraints are listed (or, once lifted, dropped) under Constraints.
     said = [s for s in sentences(text) if (len(stems(s)) >= 2 or anchor_tokens(s)) and not is_constraint(s)]
-    return clip(" ".join(said), _ITEM_CHARS) if said else ""
+    return clip(" ".join(said), _USER_CHARS) if said else ""
 
 
 def _prefix_items(prep: Preparation) -> _Items:

@@ -1,0 +1,99 @@
+"""Every user sentence is a candidate, kept in the user's words, and what the user asked outranks
+what the assistant said when a summary is trimmed (retention/user_facts.py, extractive.py; issue 30
+Build item 2). Small transcripts written for these tests, one voice each."""
+
+from __future__ import annotations
+
+from sessions_app.compaction.vocabulary import FactKind
+from sessions_app.retention.extractive import compact_extractive
+from sessions_app.retention.facts import extract_facts
+from tests.compaction.builders import Chain
+from tests.retention.test_extractive import plan
+
+
+def requests(c: Chain, *, done: bool) -> list[str]:
+    return [
+        f.text
+        for f in extract_facts(c.entries)
+        if f.kind == FactKind.REQUEST and f.is_open_request is not done
+    ]
+
+
+def test_long_paragraph_a_rule_told_as_context_stays_with_the_finished_request() -> None:
+    c = Chain()
+    c.user(
+        "We have to split the `orders` table into orders and order_lines. The table is large in "
+        "production, about 9M rows (production is read-only for us; the DBAs apply a SQL file we "
+        "send them). Please write the migration so that it can run in two steps."
+    )
+    c.assistant("Both steps are in `0042_split_orders.py`.")
+    c.user("thanks, now the docs")
+    [asked] = requests(c, done=True)
+    assert "read-only for us" in asked and "the DBAs apply a SQL file" in asked  # no keyword needed
+    assert asked.index("split the `orders` table") < asked.index("two steps")  # in the user's order
+
+
+def test_terse_lower_case_a_question_is_a_request_and_chatter_is_nothing() -> None:
+    c = Chain()
+    c.user("nice.")
+    c.assistant("Thanks!")
+    c.user("what about an index on created_at? the report filters by it")
+    c.assistant("Added `idx_events_created_at` (CONCURRENTLY).")
+    c.user("ok")
+    done = requests(c, done=True)
+    assert any("index on created_at" in d and "the report filters by it" in d for d in done)
+    assert not any(d.startswith("nice") for d in done)  # says nothing a colleague needs
+
+
+def test_non_native_the_context_of_the_open_request_is_kept_too() -> None:
+    c = Chain()
+    c.user(
+        "For me is important that the CLI output stay like before, our cron scripts are parsing it. "
+        "Can you add the --json flag for the new consumers?"
+    )
+    c.assistant(None, calls=(("r", "read", {"path": "cli.go"}),))
+    c.tool_result("r", "package main")
+    facts = extract_facts(c.entries[:-2], c.entries[-2:])  # the turn goes on at the cut
+    opened = [f.text for f in facts if f.kind == FactKind.REQUEST and f.is_open_request]
+    assert any("--json" in t for t in opened)
+    assert any("cron scripts are parsing it" in t for t in opened)
+
+
+def test_pasted_output_is_not_the_users_words() -> None:
+    c = Chain()
+    c.user(
+        "why does this fail now?\n"
+        "Traceback (most recent call last):\n"
+        '  File "/srv/app/jobs.py", line 12, in run\n'
+        "    load(cfg)\n"
+        "KeyError: 'SUMMER'"
+    )
+    c.assistant("`SEASONS` lacks SUMMER; added it.")
+    c.user("good")
+    [asked] = requests(c, done=True)
+    assert asked.startswith("why does this fail now?")
+    assert "/srv/app/jobs.py" not in asked
+
+
+def test_what_the_user_asked_outlasts_the_assistants_findings_over_two_compactions() -> None:
+    c = Chain()
+    for i in range(14):
+        c.user(f"Turn {i}: please rename the handler hdl{i:02d} to handle_{i:02d} everywhere.")
+        c.assistant(
+            f"Renamed hdl{i:02d} in src/handlers/h{i:02d}.py and its 12 call sites. "
+            + " ".join(f"Call site {k} in module m{i}_{k}.py now uses handle_{i:02d}." for k in range(12))
+        )
+    c.user("latest " * 200)
+    first = compact_extractive(plan(c, keep=60))
+    c.compaction(c.entries[-1].key, summary=first.summary)
+    for i in range(14, 20):
+        c.user(f"Turn {i}: please rename the handler hdl{i:02d} to handle_{i:02d} everywhere.")
+        c.assistant(
+            f"Renamed hdl{i:02d} in src/handlers/h{i:02d}.py. "
+            + " ".join(f"Call site {k} in module m{i}_{k}.py now uses handle_{i:02d}." for k in range(12))
+        )
+    c.user("newest " * 200)
+    second = compact_extractive(plan(c, keep=60)).summary
+    assert "Call site 0 in module m0_0.py" not in second  # the assistant's details were trimmed
+    for i in range(20):  # and every request, old ones included, is still there
+        assert f"rename the handler hdl{i:02d}" in second, i

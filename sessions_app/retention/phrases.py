@@ -135,6 +135,29 @@ def line_sentences(text: str) -> list[list[str]]:
     return out
 
 
+def block_sentences(text: str) -> list[list[str]]:
+    """The sentences of each block of `text` (lines up to a blank line outside a code fence: a
+    paragraph, a whole list, a table), headings left out, in order."""
+    chunks: list[list[str]] = [[]]
+    fenced = False
+    for line in text.splitlines():
+        if line.strip().startswith("```"):
+            fenced = not fenced
+        if not line.strip() and not fenced:
+            chunks.append([])
+        else:
+            chunks[-1].append(line)
+    out = []
+    for chunk in chunks:
+        said = [s for line in line_sentences("\n".join(chunk)) for s in line if not _HEADING.match(s)]
+        if said:
+            out.append(said)
+    return out
+
+
+_HEADING = re.compile(r"#{1,6} ")
+
+
 # Harness noise inside user messages (Claude Code's reminders and slash-command echoes).
 _NOISE = re.compile(
     r"<(system-reminder|command-name|command-message|command-args|local-command-stdout|"

@@ -97,3 +97,21 @@ def test_what_the_user_asked_outlasts_the_assistants_findings_over_two_compactio
     assert "Call site 0 in module m0_0.py" not in second  # the assistant's details were trimmed
     for i in range(20):  # and every request, old ones included, is still there
         assert f"rename the handler hdl{i:02d}" in second, i
+
+
+def test_an_answers_list_is_one_finding_with_its_items_and_code_is_not_prose() -> None:
+    c = Chain()
+    c.user("which helpers go where?")
+    c.assistant(
+        "Generic helpers move to src/utils/:\n\n"
+        "- `changelog.ts` parses the changelog\n"
+        "- `clipboard.ts` copies text\n"
+        "- `fuzzy.ts` ranks matches\n\n"
+        "```ts\n// src/utils/index.ts\n\nexport * from './fuzzy';\n```\n\n"
+        "The rest stays in `src/core/session.ts` because the session owns it."
+    )
+    found = [f.text for f in extract_facts(c.entries) if f.kind in (FactKind.FINDING, FactKind.DECISION)]
+    [listed] = [t for t in found if "changelog.ts" in t]
+    assert "clipboard.ts" in listed and "fuzzy.ts" in listed  # the list is one finding
+    assert not any("export *" in t or "index.ts" in t for t in found)  # a fenced block is code
+    assert any(t.startswith("The rest stays in `src/core/session.ts`") for t in found)

@@ -46,9 +46,51 @@ _ORDER: Final = (
 )
 
 
+# Go's test runner: `--- FAIL: TestX (2.00s)`, with the test's own message (`x_test.go:72: …`,
+# indented) printed before it with -v and after it without; the race detector's warning.
+_GO_FAIL: Final = re.compile(r"^\s*--- FAIL: (\S+)")
+_GO_MESSAGE: Final = re.compile(r"^\s+(\S+_test\.go:\d+: .+)$")
+_GO_RUN: Final = re.compile(r"^\s*(?:=== (?:RUN|CONT|PAUSE)|--- (?:PASS|FAIL|SKIP)|FAIL\b|ok\b|PASS\b)")
+_RACE: Final = "WARNING: DATA RACE"
+# A located diagnostic without the word "error" (go build / go vet: `a.go:66:16: cannot use …`).
+LOCATED: Final = re.compile(r"^\S+\.[A-Za-z]{1,5}:\d+:\d+: \S")
+
+
+def failing_test(text: str) -> str | None:
+    """Go's first failing test with its own message ("--- FAIL: TestX: x_test.go:72: still
+    waiting"), the race detector's warning first when it fired; None when no test failed. The
+    bare `FAIL` lines after it only count the failures (docs/retention.md, "Salient lines")."""
+    raw = text.splitlines()
+    found = next(((i, m) for i, ln in enumerate(raw) if (m := _GO_FAIL.match(ln))), None)
+    if found is None:
+        return None
+    at, m = found
+    said = ""
+    # Its message: the indented lines just before it (back to its `=== RUN`), else just after.
+    for ln in reversed(raw[:at]):
+        if _GO_RUN.match(ln):
+            break
+        if (hit := _GO_MESSAGE.match(ln)) is not None:
+            said = hit.group(1).strip()
+    if not said:
+        for ln in raw[at + 1 :]:
+            if _GO_RUN.match(ln):
+                break
+            if (hit := _GO_MESSAGE.match(ln)) is not None:
+                said = hit.group(1).strip()
+                break
+    race = f"{_RACE}: " if any(_RACE in ln for ln in raw) else ""
+    return _clip(f"{race}--- FAIL: {m.group(1)}" + (f": {said}" if said else ""))
+
+
 def error_line(text: str) -> str | None:
     """The line of `text` that says what went wrong, by the rules above; None when none does."""
     lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+    if (test := failing_test(text)) is not None and not any(_CRASH.search(ln) for ln in lines):
+        return test
+    located = next((ln for ln in lines if LOCATED.match(ln)), None)
+    if located is not None and not any(p.search(ln) for ln in lines for p in (_CRASH, _COMPILER)):
+        return _clip(located)
     for pattern, last in _ORDER:
         hits = [ln for ln in lines if pattern.search(ln)]
         if hits:

@@ -72,7 +72,14 @@ def normalize(text: str) -> str:
 
 # After "." or ";" a sentence starts with a capital, a digit or a quote ("e.g. foo" goes on); after
 # "?" or "!" with anything, since people who write in lower case still end questions and exclamations.
-_SENTENCE = re.compile(r"(?<=[.;])\s+(?=[\"'`(\[A-Z0-9~])|(?<=[!?])\s+(?=[\"'`(\[\w~])")
+# A sentence ends after ".", ";" before a capital (or a quote, a digit), after "!" or "?" before
+# anything, and after a word's "." before a lower-case word too: terse writers do not capitalize
+# ("hello. we have a problem"); "e.g. x" and "etc. x" are no ends (the letter before "." of "e.g."
+# is no word of two letters; "etc." and "vs." are named).
+_SENTENCE = re.compile(
+    r"(?<=[.;])\s+(?=[\"'`(\[A-Z0-9~])|(?<=[!?])\s+(?=[\"'`(\[\w~])|"
+    r"(?<=[a-z]{2}\.)(?<!etc\.)(?<!\bvs\.)\s+(?=[a-z])"
+)
 _BULLET = re.compile(r"^\s*(?:[-*•>]+|\d+[.)])\s+")
 _BLOCK_START = re.compile(r"^\s*(?:[-*•>|#]|\d+[.)]\s|```)")
 _ENDS_LINE: Final = ".!?:;"  # a line ending in one of these ends a sentence

@@ -115,3 +115,23 @@ def test_an_answers_list_is_one_finding_with_its_items_and_code_is_not_prose() -
     assert "clipboard.ts" in listed and "fuzzy.ts" in listed  # the list is one finding
     assert not any("export *" in t or "index.ts" in t for t in found)  # a fenced block is code
     assert any(t.startswith("The rest stays in `src/core/session.ts`") for t in found)
+
+
+def test_terse_lower_case_sentences_split_so_a_rule_is_its_own_fact() -> None:
+    from sessions_app.retention.phrases import sentences
+
+    assert sentences("hello. the api of pkg store must stay same. e.g. add() and etc. stay. v1.2 ok") == [
+        "hello.",
+        "the api of pkg store must stay same.",
+        "e.g. add() and etc. stay.",
+        "v1.2 ok",
+    ]
+    c = Chain()
+    c.user(
+        "hi. our cron job is slow when the mirror is down. pls make the fetch async. "
+        "the public functions in pkg mirror must stay same, the billing team imports them."
+    )
+    c.assistant("Done: `fetch_all` is async now; `mirror` is untouched.")
+    c.user("ok next")
+    [rule] = [f.text for f in extract_facts(c.entries) if f.kind == FactKind.CONSTRAINT]
+    assert rule.startswith("the public functions in pkg mirror must stay same")

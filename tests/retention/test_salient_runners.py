@@ -1,4 +1,5 @@
-"""Salient lines of Go's toolchain (retention/salient.py, tool_outcomes.py): a failing test with
+"""Salient lines of test runners and compilers (retention/salient.py, tool_outcomes.py): Go, Rust,
+Jest, .NET, mocha and C tests name the failing test and say what failed; a failing test with
 its own message, a build's located diagnostic, the race detector; never the bare `FAIL` lines that
 only count. Outputs written for these tests."""
 
@@ -71,3 +72,61 @@ def test_other_toolchains_keep_their_lines() -> None:
         "tests/test_a.py F\nE   KeyError: 'SUMMER'\nFAILED tests/test_a.py::test_x - KeyError: 'SUMMER'\n"
     )
     assert salient_line(pytest_out) == "FAILED tests/test_a.py::test_x - KeyError: 'SUMMER'"
+
+
+RUST_PANIC = """running 4 tests
+test tests::parses ... ok
+test tests::borrowed ... FAILED
+
+failures:
+
+---- tests::borrowed stdout ----
+thread 'tests::borrowed' panicked at src/lib.rs:41:9:
+assertion `left == right` failed
+  left: 3
+ right: 4
+note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace
+
+test result: FAILED. 3 passed; 1 failed; 0 ignored"""
+
+JEST = """ FAIL  src/quota.test.ts
+  ● quota › caps at ten slots
+
+    expect(received).toBe(expected) // Object.is equality
+
+    Expected: 10
+    Received: 11
+
+      12 |   it('caps at ten slots', () => {
+    > 13 |     expect(take(12)).toBe(10);
+
+Tests:       1 failed, 20 passed, 21 total"""
+
+DOTNET = """  Failed QuotaTests.CapsAtTen [12 ms]
+  Error Message:
+   Assert.Equal() Failure: Expected 10, Actual 11
+Failed!  - Failed:     1, Passed:    12, Skipped:     0, Total:    13"""
+
+C_ASSERT = """1/2 Test #1: quota ............................***Failed    0.01 sec
+test_quota.c:14: assertion failed: slots == 10
+50% tests passed, 1 tests failed out of 2"""
+
+MOCHA = """  1 failing
+
+  1) quota
+       caps at ten:
+     AssertionError [ERR_ASSERTION]: 11 == 10
+      at Context.<anonymous> (test/quota.test.js:8:12)"""
+
+
+def test_runners_that_name_the_failing_test_and_say_what_failed() -> None:
+    expected = {
+        RUST_PANIC: "thread 'tests::borrowed' panicked at src/lib.rs:41:9: assertion `left == right` failed",
+        JEST: "● quota › caps at ten slots: expect(received).toBe(expected) // Object.is equality Expected: 10",
+        DOTNET: "Failed QuotaTests.CapsAtTen [12 ms]: Assert.Equal() Failure: Expected 10, Actual 11",
+        C_ASSERT: "test_quota.c:14: assertion failed: slots == 10",
+        MOCHA: "AssertionError [ERR_ASSERTION]: 11 == 10",
+    }
+    for output, line in expected.items():
+        assert salient_line(output) == line
+        assert error_line(output) == line

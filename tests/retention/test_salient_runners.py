@@ -122,7 +122,10 @@ MOCHA = """  1 failing
 def test_runners_that_name_the_failing_test_and_say_what_failed() -> None:
     expected = {
         RUST_PANIC: "thread 'tests::borrowed' panicked at src/lib.rs:41:9: assertion `left == right` failed",
-        JEST: "● quota › caps at ten slots: expect(received).toBe(expected) // Object.is equality Expected: 10",
+        JEST: (
+            "● quota › caps at ten slots: expect(received).toBe(expected) // Object.is equality "
+            "Expected: 10"
+        ),
         DOTNET: "Failed QuotaTests.CapsAtTen [12 ms]: Assert.Equal() Failure: Expected 10, Actual 11",
         C_ASSERT: "test_quota.c:14: assertion failed: slots == 10",
         MOCHA: "AssertionError [ERR_ASSERTION]: 11 == 10",

@@ -123,8 +123,7 @@ def test_runners_that_name_the_failing_test_and_say_what_failed() -> None:
     expected = {
         RUST_PANIC: "thread 'tests::borrowed' panicked at src/lib.rs:41:9: assertion `left == right` failed",
         JEST: (
-            "● quota › caps at ten slots: expect(received).toBe(expected) // Object.is equality "
-            "Expected: 10"
+            "● quota › caps at ten slots: expect(received).toBe(expected) // Object.is equality Expected: 10"
         ),
         DOTNET: "Failed QuotaTests.CapsAtTen [12 ms]: Assert.Equal() Failure: Expected 10, Actual 11",
         C_ASSERT: "test_quota.c:14: assertion failed: slots == 10",

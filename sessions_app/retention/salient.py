@@ -91,7 +91,8 @@ _JEST_TEST: Final = re.compile(r"^\s*● \S")
 _DOTNET_FAILED: Final = re.compile(r"^\s*Failed \S+ \[\d")
 _CODE_FRAME: Final = re.compile(r"^\s*(?:>?\s*\d+ \||\|\s|at |Error Message:|Stack Trace:|note: run with)")
 # A C test's located assertion (`test_quota.c:14: assertion failed: slots == 10`).
-_LOCATED_ASSERT: Final = re.compile(r"^\S+\.[A-Za-z]{1,5}:\d+: .*\b(?:assert\w*|fail\w*|error)\b", re.I)
+# Not pytest's `tests/x.py:9: AssertionError` location line: its `E   …` line says more.
+_LOCATED_ASSERT: Final = re.compile(r"^\S+\.[A-Za-z]{1,5}:\d+: (?:.*\W)?assert(?:ion)? ", re.I)
 
 
 def runner_failure(text: str) -> str | None:

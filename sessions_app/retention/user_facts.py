@@ -184,7 +184,7 @@ def _with_previous(sentence: str, lines: list[list[str]]) -> str:
 
 def _rest(text: str, left_out: set[str]) -> list[str]:
     """The message's sentences that say something, in order, except `left_out` and pasted output
-    (a trace's lines, a long line without spaces). A sentence says something when it names
+    (a trace's lines, a line with too few spaces to be prose; a long run-on sentence is prose). A sentence says something when it names
     something exact, has three words that count, asks a question, or adds two words to the
     sentence before it ("what about an index on created_at? the report filters by it"); chatter
     such as "Nice." or "ok thanks" says nothing a colleague needs."""
@@ -194,7 +194,7 @@ def _rest(text: str, left_out: set[str]) -> list[str]:
         if s in left_out or any(s in other for other in left_out):
             previous = True  # a request or rule of the message: what follows may go on from it
             continue
-        if _PASTED.match(s) or len(s) > _SENTENCE_CHARS or s.count(" ") < len(s) / _WORD_CHARS:
+        if _PASTED.match(s) or s.count(" ") < len(s) / _WORD_CHARS:
             previous = False
             continue
         words = len(stems(s))
@@ -215,7 +215,6 @@ _PASTED = re.compile(
     r"\d{4}-\d\d-\d\d[T ]\d\d:\d\d|\[?(?:DEBUG|INFO|WARN|WARNING|ERROR)\]?[: ])"
 )
 _SAID_CHARS: Final = 500  # what the user said in one message, in their words, up to about this
-_SENTENCE_CHARS: Final = 400  # a longer "sentence" is pasted output
 _WORD_CHARS: Final = 25  # prose has a space at least every this many characters
 
 

@@ -135,3 +135,20 @@ def test_terse_lower_case_sentences_split_so_a_rule_is_its_own_fact() -> None:
     c.user("ok next")
     [rule] = [f.text for f in extract_facts(c.entries) if f.kind == FactKind.CONSTRAINT]
     assert rule.startswith("the public functions in pkg mirror must stay same")
+
+
+def test_a_long_run_on_sentence_is_prose_and_a_dump_without_spaces_is_not() -> None:
+    c = Chain()
+    long_sentence = (
+        "so what i would like is that the importer keeps reading the old csv files from the bank "
+        + "and also the new ones with the semicolon separator, " * 6
+        + "because our accountant still has two years of the old format on her laptop"
+    )
+    c.user(long_sentence)
+    c.assistant("Both separators are read now.")
+    c.user("blob: " + "x" * 300 + "\nthanks, also bump the version")
+    c.assistant("Bumped to 2.1.0.")
+    c.user("ok")
+    done = requests(c, done=True)
+    assert any("two years of the old format" in d for d in done)  # > 400 characters, still the user's
+    assert not any("xxxxxxxx" in d for d in done)

@@ -128,7 +128,8 @@ def _round(x: float | None) -> float | None:
 
 HEADER = (
     f"{'session':<28} {'strategy':<10} {'ret%':>5} {'raw':>9} {'must%':>5} {'recall':>6} {'prec':>5} "
-    f"{'prec1':>5} {'sumtok':>6} {'after%':>6} {'cmd':>3} {'stale':>5} {'rev':>3} | {'before ret%/must%/rec/prec':>26}"
+    f"{'prec1':>5} {'sumtok':>6} {'after%':>6} {'cmd':>3} {'stale':>5} {'rev':>3} | "
+    f"{'before ret%/must%/rec/prec':>26}"
 )
 
 

@@ -426,7 +426,23 @@ def _history_items(prep: Preparation, instructions: str | None) -> _Items:
     for f in _of(facts, FactKind.FILE):
         if not any(p == f.text or p.endswith("/" + f.text.lstrip("./~")) for p in listed):
             items.add(files, f"Mentioned: {f.text}", MENTION)
+    # A value the user gave in a sentence the summary already quotes (a rule, a request) is said
+    # once: the line that repeats the sentence goes (one statement, one line; issue 30 item 3).
+    quoted = [
+        normalize(i) for k in (S.GOAL, S.CONSTRAINTS, S.DONE, S.IN_PROGRESS, S.NEXT) for i in items.get(k)
+    ]
+    items.remove(S.CRITICAL, lambda item: not _said_already(item, quoted))
     return items
+
+
+def _said_already(item: str, quoted: list[str]) -> bool:
+    if not item.startswith(_GAVE) or item.endswith("`)"):
+        return False  # not a user's value, or it lists values its sentence does not hold
+    sentence = normalize(item.removeprefix(_GAVE).rstrip("…")).strip(" .")
+    return bool(sentence) and any(sentence in q for q in quoted)
+
+
+_GAVE: Final = "User gave: "
 
 
 def _asked(text: str) -> str:

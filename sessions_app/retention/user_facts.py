@@ -184,10 +184,10 @@ def _with_previous(sentence: str, lines: list[list[str]]) -> str:
 
 def _rest(text: str, left_out: set[str]) -> list[str]:
     """The message's sentences that say something, in order, except `left_out` and pasted output
-    (a trace's lines, a line with too few spaces to be prose; a long run-on sentence is prose). A sentence says something when it names
-    something exact, has three words that count, asks a question, or adds two words to the
-    sentence before it ("what about an index on created_at? the report filters by it"); chatter
-    such as "Nice." or "ok thanks" says nothing a colleague needs."""
+    (a trace's lines, a line with too few spaces to be prose; a long run-on sentence is prose). A
+    sentence says something when it names something exact, has three words that count, asks a
+    question, or adds two words to the sentence before it ("what about an index on created_at? the
+    report filters by it"); chatter such as "Nice." or "ok thanks" says nothing a colleague needs."""
     out: list[str] = []
     previous = False  # the sentence before this one was kept
     for s in sentences(text):

@@ -152,3 +152,15 @@ def test_a_long_run_on_sentence_is_prose_and_a_dump_without_spaces_is_not() -> N
     done = requests(c, done=True)
     assert any("two years of the old format" in d for d in done)  # > 400 characters, still the user's
     assert not any("xxxxxxxx" in d for d in done)
+
+
+def test_a_value_in_a_sentence_the_summary_quotes_is_said_once() -> None:
+    c = Chain()
+    c.user("Never raise the client timeout above 30s, the gateway cuts requests at 35s.")
+    c.assistant("Noted: 30s stays the ceiling.")
+    c.user("Port the retry loop to `httpx` please, with at most 4 attempts.")
+    c.assistant("Ported: `fetch()` retries 4 times with `httpx`.")
+    c.user("now the docs " * 60)
+    summary = compact_extractive(plan(c, keep=60)).summary
+    assert summary.count("the gateway cuts requests at 35s") == 1  # the rule, not again as a value
+    assert summary.count("with at most 4 attempts") == 1  # the finished request, not again

@@ -1,7 +1,7 @@
 # ruff: noqa: E501
 """The iniq repository (a small C99 INI parser library and its CLI) as the session finds it."""
 
-MAKEFILE = """# iniq: INI parser library (libini) and query tool (iniq)
+MAKEFILE = '''# iniq: INI parser library (libini) and query tool (iniq)
 VERSION   = 1.4.2
 PREFIX   ?= /usr/local
 CC       ?= gcc
@@ -43,9 +43,9 @@ clean:
 	rm -f src/*.o libini.a iniq
 
 .PHONY: all check asan check-asan install clean
-"""
+'''
 
-INI_H = """/* ini.h - a small INI parser (libini). Installed system-wide by the distro package:
+INI_H = '''/* ini.h - a small INI parser (libini). Installed system-wide by the distro package:
  * keep this header ABI-compatible within a major version. */
 #ifndef INI_H
 #define INI_H
@@ -84,9 +84,9 @@ int ini_foreach(const ini_file *ini, ini_visit_fn fn, void *ctx);
 void ini_free(ini_file *ini);
 
 #endif /* INI_H */
-"""
+'''
 
-INI_C = """/* ini.c - libini implementation. */
+INI_C = '''/* ini.c - libini implementation. */
 #include "ini.h"
 
 #include <ctype.h>
@@ -320,9 +320,9 @@ void ini_free(ini_file *ini)
     free(ini->sections);
     free(ini);
 }
-"""
+'''
 
-INIQ_C = """/* iniq - query INI files from the shell.
+INIQ_C = '''/* iniq - query INI files from the shell.
  *
  *   iniq FILE section.key     print one value (exit 1 if absent)
  *   iniq -l FILE              list every section.key=value
@@ -417,4 +417,4 @@ int main(int argc, char **argv)
     ini_free(ini);
     return value ? 0 : EXIT_NOTFOUND;
 }
-"""
+'''

@@ -1,3 +1,4 @@
+
 """Write session.jsonl: a synthetic Claude Code transcript (written by hand for the retention corpus).
 
 A Django 5.1 + PostgreSQL project run with docker compose; the user (non-native English) replaces a
@@ -68,11 +69,7 @@ def usage(out: int) -> dict:
 def user(text: str) -> None:
     global last_main, context
     u = new_uuid()
-    r = base("user", last_main) | {
-        "message": {"role": "user", "content": text},
-        "uuid": u,
-        "timestamp": ts(40),
-    }
+    r = base("user", last_main) | {"message": {"role": "user", "content": text}, "uuid": u, "timestamp": ts(40)}
     lines.append(r)
     last_main = u
     context += len(text) // 4
@@ -109,28 +106,14 @@ def assistant(blocks: list[dict], *, side: bool = False, parent: str | None = No
     return p
 
 
-def result(
-    tool_id: str,
-    content,
-    extra: dict,
-    *,
-    is_error: bool = False,
-    side: bool = False,
-    parent: str | None = None,
-    step: float = 1.0,
-) -> str:
+def result(tool_id: str, content, extra: dict, *, is_error: bool = False, side: bool = False, parent: str | None = None, step: float = 1.0) -> str:
     global last_main, context
     u = new_uuid()
     block = {"tool_use_id": tool_id, "type": "tool_result", "content": content}
     if is_error:
         block["is_error"] = True
     p = parent if side else last_main
-    r = base("user", p, side) | {
-        "message": {"role": "user", "content": [block]},
-        "uuid": u,
-        "timestamp": ts(step),
-        "toolUseResult": extra,
-    }
+    r = base("user", p, side) | {"message": {"role": "user", "content": [block]}, "uuid": u, "timestamp": ts(step), "toolUseResult": extra}
     if side:
         r["agentId"] = "a3f9c2d1"
     lines.append(r)
@@ -153,29 +136,14 @@ def say(text: str) -> None:
     assistant([{"type": "text", "text": text}])
 
 
-def call(
-    name: str,
-    args: dict,
-    out: str,
-    *,
-    text: str | None = None,
-    is_error: bool = False,
-    step: float = 1.0,
-    extra: dict | None = None,
-) -> None:
+def call(name: str, args: dict, out: str, *, text: str | None = None, is_error: bool = False, step: float = 1.0, extra: dict | None = None) -> None:
     tid = tool_id()
     blocks: list[dict] = []
     if text:
         blocks.append({"type": "text", "text": text})
     blocks.append({"type": "tool_use", "id": tid, "name": name, "input": args})
     assistant(blocks)
-    result(
-        tid,
-        out,
-        extra or {"stdout": out, "stderr": "", "interrupted": False, "isImage": False},
-        is_error=is_error,
-        step=step,
-    )
+    result(tid, out, extra or {"stdout": out, "stderr": "", "interrupted": False, "isImage": False}, is_error=is_error, step=step)
 
 
 def bash(cmd: str, desc: str, out: str, *, code: int = 0, text: str | None = None, step: float = 1.0) -> None:
@@ -188,71 +156,33 @@ def read(path: str, content: str, *, offset: int = 1, text: str | None = None) -
     args: dict = {"file_path": path}
     if offset != 1:
         args |= {"offset": offset, "limit": len(content.splitlines())}
-    call(
-        "Read",
-        args,
-        numbered,
-        text=text,
-        extra={
-            "type": "text",
-            "file": {
-                "filePath": path,
-                "numLines": len(content.splitlines()),
-                "startLine": offset,
-                "totalLines": offset + len(content.splitlines()) + 3,
-            },
-        },
-    )
+    call("Read", args, numbered, text=text, extra={"type": "text", "file": {"filePath": path, "numLines": len(content.splitlines()), "startLine": offset, "totalLines": offset + len(content.splitlines()) + 3}})
 
 
 def write(path: str, content: str, *, text: str | None = None) -> None:
-    call(
-        "Write",
-        {"file_path": path, "content": content},
-        f"File created successfully at: {path}",
-        text=text,
-        extra={"type": "create", "filePath": path},
-    )
+    call("Write", {"file_path": path, "content": content}, f"File created successfully at: {path}", text=text, extra={"type": "create", "filePath": path})
 
 
 def edit(path: str, old: str, new: str, snippet: str, first_line: int, *, text: str | None = None) -> None:
     numbered = "\n".join(f"{i:>6}\u2192{ln}" for i, ln in enumerate(snippet.splitlines(), first_line))
     out = f"The file {path} has been updated. Here's the result of running `cat -n` on a snippet of the edited file:\n{numbered}"
-    call(
-        "Edit",
-        {"file_path": path, "old_string": old, "new_string": new},
-        out,
-        text=text,
-        extra={"filePath": path, "oldString": old, "newString": new},
-    )
+    call("Edit", {"file_path": path, "old_string": old, "new_string": new}, out, text=text, extra={"filePath": path, "oldString": old, "newString": new})
 
 
 def multiedit(path: str, edits: list[tuple[str, str]], *, text: str | None = None) -> None:
-    listing = "\n".join(
-        f'{i}. Replaced "{o[:60]}..." with "{n[:60]}..."' for i, (o, n) in enumerate(edits, 1)
-    )
-    call(
-        "MultiEdit",
-        {"file_path": path, "edits": [{"old_string": o, "new_string": n} for o, n in edits]},
-        f"Applied {len(edits)} edits to {path}:\n{listing}",
-        text=text,
-        extra={"filePath": path},
-    )
+    listing = "\n".join(f'{i}. Replaced "{o[:60]}..." with "{n[:60]}..."' for i, (o, n) in enumerate(edits, 1))
+    call("MultiEdit", {"file_path": path, "edits": [{"old_string": o, "new_string": n} for o, n in edits]}, f"Applied {len(edits)} edits to {path}:\n{listing}", text=text, extra={"filePath": path})
 
 
 def todo(items: list[tuple[str, str]]) -> None:
     todos = [{"content": c, "status": s, "activeForm": c[0].upper() + c[1:]} for c, s in items]
-    call(
-        "TodoWrite",
-        {"todos": todos},
-        "Todos have been modified successfully. Ensure that you continue to use the todo list to track your progress. Please proceed with the current tasks if applicable",
-        extra={"oldTodos": [], "newTodos": todos},
-    )
+    call("TodoWrite", {"todos": todos}, "Todos have been modified successfully. Ensure that you continue to use the todo list to track your progress. Please proceed with the current tasks if applicable", extra={"oldTodos": [], "newTodos": todos})
+
 
 
 # --- the repository as the agent sees it -------------------------------------------------------
 
-MODELS_OLD = """from django.conf import settings
+MODELS_OLD = '''from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
@@ -303,9 +233,9 @@ class Appointment(models.Model):
         self.cancelled_at = timezone.now()
         self.cancelled_by = by
         self.save(update_fields=["is_cancelled", "cancelled_at", "cancelled_by"])
-"""
+'''
 
-COMPOSE = """services:
+COMPOSE = '''services:
   db:
     image: postgres:16.4
     environment:
@@ -340,7 +270,7 @@ COMPOSE = """services:
     image: redis:7.2
 volumes:
   pgdata:
-"""
+'''
 
 REPORT = """Search done for `is_cancelled` (and the column name in SQL, templates, JS and docs). 27 hits in 11 files. Grouped by who owns them:
 
@@ -526,31 +456,18 @@ def tell(m) -> None:
         "Could we avoid a downtime? And please no raw SQL in the migrations (only Django operations), "
         "the DBAs like to read the sqlmigrate output."
     )
-    m.todo(
-        [
-            ("read the Appointment model and its migrations", "in_progress"),
-            ("find every use of is_cancelled", "pending"),
-            ("propose a zero-downtime migration plan", "pending"),
-        ]
-    )
+    m.todo([
+        ("read the Appointment model and its migrations", "in_progress"),
+        ("find every use of is_cancelled", "pending"),
+        ("propose a zero-downtime migration plan", "pending"),
+    ])
     read_(f"{m.CWD}/apps/appointments/models.py", MODELS_OLD)
-    bash_(
-        "ls apps/appointments/migrations | tail -5 && git log --oneline -3",
-        "List latest migrations and commits",
-        "0027_alter_appointment_cancelled_by.py\n0028_appointment_checked_in_at.py\n0029_alter_appointment_checked_in_at.py\n0030_appointment_reminder_sent_at.py\n__init__.py\nb71c4e2 reminders: store reminder_sent_at (#588)\n0f2d9a1 calendar: week view for practitioners\n6e3a5b7 deps: django 5.1.3",
-    )
+    bash_("ls apps/appointments/migrations | tail -5 && git log --oneline -3", "List latest migrations and commits",
+          "0027_alter_appointment_cancelled_by.py\n0028_appointment_checked_in_at.py\n0029_alter_appointment_checked_in_at.py\n0030_appointment_reminder_sent_at.py\n__init__.py\nb71c4e2 reminders: store reminder_sent_at (#588)\n0f2d9a1 calendar: week view for practitioners\n6e3a5b7 deps: django 5.1.3")
     read_(f"{m.CWD}/docker-compose.yml", COMPOSE)
-    bash_(
-        "docker compose up -d db && docker compose ps",
-        "Start the local Postgres",
-        '[+] Running 2/2\n \u2714 Network clinicbook_default  Created                                   0.1s\n \u2714 Container clinicbook-db-1    Healthy                                   4.3s\nNAME              IMAGE           COMMAND                  SERVICE   CREATED         STATUS                   PORTS\nclinicbook-db-1   postgres:16.4   "docker-entrypoint.s\u2026"   db        5 seconds ago   Up 4 seconds (healthy)   0.0.0.0:5433->5432/tcp',
-    )
-    bash_(
-        "docker compose run --rm web python manage.py showmigrations appointments",
-        "Show applied migrations",
-        SHOWMIG,
-        step=6,
-    )
+    bash_("docker compose up -d db && docker compose ps", "Start the local Postgres",
+          "[+] Running 2/2\n \u2714 Network clinicbook_default  Created                                   0.1s\n \u2714 Container clinicbook-db-1    Healthy                                   4.3s\nNAME              IMAGE           COMMAND                  SERVICE   CREATED         STATUS                   PORTS\nclinicbook-db-1   postgres:16.4   \"docker-entrypoint.s\u2026\"   db        5 seconds ago   Up 4 seconds (healthy)   0.0.0.0:5433->5432/tcp")
+    bash_("docker compose run --rm web python manage.py showmigrations appointments", "Show applied migrations", SHOWMIG, step=6)
     bash_(
         "docker compose exec db psql -U clinicbook -c '\\d appointments_appointment' -c 'select count(*), count(*) filter (where is_cancelled) as cancelled from appointments_appointment'",
         "Inspect the table and row counts",
@@ -591,9 +508,7 @@ Referenced by:
  212480 |     31077
 (1 row)""",
     )
-    read_(
-        f"{m.CWD}/docs/deploy/zero-downtime.md",
-        """# Zero-downtime schema changes
+    read_(f"{m.CWD}/docs/deploy/zero-downtime.md", '''# Zero-downtime schema changes
 
 We deploy several times a week without a maintenance window. Production schema changes are
 applied by the DBA team from a SQL file (see docs/ops/postgres.md); the application deploy and the
@@ -623,8 +538,7 @@ SQL are coordinated in #dba. This page lists what is safe on our production Post
 2. Backfill old rows in batches.
 3. Move readers to the new column.
 4. Contract: drop the old column in a later release, after every reader (including BI and
-   other teams' views) has moved.""",
-    )
+   other teams' views) has moved.''')
     # the sub-agent: its own records on a side chain, then its report as the Task result
     tid = m.tool_id()
     prompt = (
@@ -634,91 +548,20 @@ SQL are coordinated in #dba. This page lists what is safe on our production Post
         "For each: file:line, what it does, and which team owns it (CODEOWNERS). Also note the production "
         "PostgreSQL version if the docs say it. Report in under 40 lines, grouped by owner. Do not edit anything."
     )
-    m.assistant(
-        [
-            {
-                "type": "text",
-                "text": "Before planning I want the full list of readers of the column, including ones outside the ORM, since those decide when `is_cancelled` can go. I'll have a sub-agent survey it.",
-            },
-            {
-                "type": "tool_use",
-                "id": tid,
-                "name": "Task",
-                "input": {
-                    "description": "Find all is_cancelled usages",
-                    "prompt": prompt,
-                    "subagent_type": "general-purpose",
-                },
-            },
-        ]
-    )
+    m.assistant([
+        {"type": "text", "text": "Before planning I want the full list of readers of the column, including ones outside the ORM, since those decide when `is_cancelled` can go. I'll have a sub-agent survey it."},
+        {"type": "tool_use", "id": tid, "name": "Task", "input": {"description": "Find all is_cancelled usages", "prompt": prompt, "subagent_type": "general-purpose"}},
+    ])
     s0 = m.new_uuid()
-    m.lines.append(
-        m.base("user", None, True)
-        | {
-            "message": {"role": "user", "content": prompt},
-            "uuid": s0,
-            "timestamp": m.ts(1),
-            "agentId": "a3f9c2d1",
-        }
-    )
+    m.lines.append(m.base("user", None, True) | {"message": {"role": "user", "content": prompt}, "uuid": s0, "timestamp": m.ts(1), "agentId": "a3f9c2d1"})
     g1 = m.tool_id()
-    p = m.assistant(
-        [
-            {
-                "type": "tool_use",
-                "id": g1,
-                "name": "Grep",
-                "input": {"pattern": "is_cancelled", "path": m.CWD, "output_mode": "content", "-n": True},
-            }
-        ],
-        side=True,
-        parent=s0,
-    )
-    p = m.result(
-        g1,
-        'apps/appointments/models.py:11:        return self.filter(is_cancelled=False, start_at__gte=timezone.now())\napps/appointments/models.py:22:    is_cancelled = models.BooleanField(default=False)\napps/appointments/models.py:39:                condition=models.Q(is_cancelled=False),\napps/appointments/models.py:47:        self.is_cancelled = True\napps/appointments/models.py:50:        self.save(update_fields=["is_cancelled", "cancelled_at", "cancelled_by"])\napps/appointments/views.py:88:        .exclude(is_cancelled=True)\napps/appointments/templates/appointments/calendar.html:42:{% if appt.is_cancelled %}\napps/reminders/tasks.py:19:    qs = Appointment.objects.filter(is_cancelled=False, start_at__range=(start, end))\napps/api/serializers.py:57:            "is_cancelled",\nbilling/migrations/0014_appointment_view.py:9:    SELECT a.id, a.clinic_id, a.start_at, a.is_cancelled, a.duration_min\nreports/sql/monthly_noshow.sql:12:  WHERE NOT a.is_cancelled AND a.checked_in_at IS NULL\ndocs/ops/metabase.md:31:- "Cancellations per clinic": `appointments_appointment.is_cancelled` grouped by clinic_id\ntests/factories.py:33:    is_cancelled = False',
-        {"mode": "content", "numLines": 13},
-        side=True,
-        parent=p,
-    )
+    p = m.assistant([{"type": "tool_use", "id": g1, "name": "Grep", "input": {"pattern": "is_cancelled", "path": m.CWD, "output_mode": "content", "-n": True}}], side=True, parent=s0)
+    p = m.result(g1, "apps/appointments/models.py:11:        return self.filter(is_cancelled=False, start_at__gte=timezone.now())\napps/appointments/models.py:22:    is_cancelled = models.BooleanField(default=False)\napps/appointments/models.py:39:                condition=models.Q(is_cancelled=False),\napps/appointments/models.py:47:        self.is_cancelled = True\napps/appointments/models.py:50:        self.save(update_fields=[\"is_cancelled\", \"cancelled_at\", \"cancelled_by\"])\napps/appointments/views.py:88:        .exclude(is_cancelled=True)\napps/appointments/templates/appointments/calendar.html:42:{% if appt.is_cancelled %}\napps/reminders/tasks.py:19:    qs = Appointment.objects.filter(is_cancelled=False, start_at__range=(start, end))\napps/api/serializers.py:57:            \"is_cancelled\",\nbilling/migrations/0014_appointment_view.py:9:    SELECT a.id, a.clinic_id, a.start_at, a.is_cancelled, a.duration_min\nreports/sql/monthly_noshow.sql:12:  WHERE NOT a.is_cancelled AND a.checked_in_at IS NULL\ndocs/ops/metabase.md:31:- \"Cancellations per clinic\": `appointments_appointment.is_cancelled` grouped by clinic_id\ntests/factories.py:33:    is_cancelled = False", {"mode": "content", "numLines": 13}, side=True, parent=p)
     g2 = m.tool_id()
-    p = m.assistant(
-        [
-            {
-                "type": "tool_use",
-                "id": g2,
-                "name": "Bash",
-                "input": {
-                    "command": "grep -n -i -A2 'postgres' docs/ops/postgres.md | head -20; cat billing/CODEOWNERS reports/CODEOWNERS",
-                    "description": "Prod PG version and owners",
-                },
-            }
-        ],
-        side=True,
-        parent=p,
-    )
-    p = m.result(
-        g2,
-        "3:Production: PostgreSQL 11.22 on Amazon RDS (db.r6g.2xlarge), one read replica for Metabase.\n4-Upgrade to PostgreSQL 15 planned for Q1 2026 (ticket OPS-412).\n5-Local development uses the postgres:16.4 image (docker-compose.yml).\n* @clinicbook/billing\n* @clinicbook/data",
-        {"stdout": "", "stderr": "", "interrupted": False, "isImage": False},
-        side=True,
-        parent=p,
-    )
+    p = m.assistant([{"type": "tool_use", "id": g2, "name": "Bash", "input": {"command": "grep -n -i -A2 'postgres' docs/ops/postgres.md | head -20; cat billing/CODEOWNERS reports/CODEOWNERS", "description": "Prod PG version and owners"}}], side=True, parent=p)
+    p = m.result(g2, "3:Production: PostgreSQL 11.22 on Amazon RDS (db.r6g.2xlarge), one read replica for Metabase.\n4-Upgrade to PostgreSQL 15 planned for Q1 2026 (ticket OPS-412).\n5-Local development uses the postgres:16.4 image (docker-compose.yml).\n* @clinicbook/billing\n* @clinicbook/data", {"stdout": "", "stderr": "", "interrupted": False, "isImage": False}, side=True, parent=p)
     m.assistant([{"type": "text", "text": REPORT}], side=True, parent=p)
-    m.result(
-        tid,
-        [{"type": "text", "text": REPORT}],
-        {
-            "status": "completed",
-            "prompt": prompt,
-            "totalDurationMs": 48211,
-            "totalTokens": 21877,
-            "totalToolUseCount": 9,
-            "content": [{"type": "text", "text": REPORT}],
-        },
-        step=48,
-    )
+    m.result(tid, [{"type": "text", "text": REPORT}], {"status": "completed", "prompt": prompt, "totalDurationMs": 48211, "totalTokens": 21877, "totalToolUseCount": 9, "content": [{"type": "text", "text": REPORT}]}, step=48)
     say_(
         "Yes, we can do it without downtime, with an expand/contract plan. Proposal:\n\n"
         "1. **0031 (expand)**: add `status varchar(10) NULL` with no default. On PostgreSQL 11 this is metadata-only (no table rewrite), it needs only a very short ACCESS EXCLUSIVE lock; with `lock_timeout` it cannot queue behind long queries.\n"
@@ -737,32 +580,14 @@ SQL are coordinated in #dba. This page lists what is safe on our production Post
     say_(
         "Agreed, not in a migration: a `RunPython` backfill would run inside the migration's transaction, holding row locks on all 14M rows until the end. And since the prod DB is read-only for us, a management command is no option either: the DBAs have to run it. So I'll deliver the backfill as plain SQL for them: a `DO` block that updates 5000 rows per batch by id range and `COMMIT`s after each batch (transaction control in `DO` works from PostgreSQL 11, so prod is fine). Re-runnable because it only touches `status IS NULL`.\n\nFirst the model and migration 0031."
     )
-    m.multiedit(
-        f"{m.CWD}/apps/appointments/models.py",
-        [
-            (
-                "class AppointmentQuerySet(models.QuerySet):",
-                'class AppointmentStatus(models.TextChoices):\n    BOOKED = "booked", "Booked"\n    CANCELLED = "cancelled", "Cancelled"\n    NO_SHOW = "no_show", "No show"\n    DONE = "done", "Done"\n\n\nclass AppointmentQuerySet(models.QuerySet):',
-            ),
-            (
-                "    is_cancelled = models.BooleanField(default=False)\n",
-                "    is_cancelled = models.BooleanField(default=False)  # legacy: kept in sync with status until readers move (billing view, Metabase, API v1)\n    # Nullable until the backfill has run in prod; a CHECK constraint then guarantees it (0032).\n    status = models.CharField(max_length=10, choices=AppointmentStatus.choices, null=True, blank=True)\n",
-            ),
-            (
-                '    def cancel(self, by=None):\n        self.is_cancelled = True\n        self.cancelled_at = timezone.now()\n        self.cancelled_by = by\n        self.save(update_fields=["is_cancelled", "cancelled_at", "cancelled_by"])',
-                '    def save(self, *args, **kwargs):\n        # Dual write during the migration: status is the truth, is_cancelled follows it.\n        if self.status is None:\n            self.status = AppointmentStatus.CANCELLED if self.is_cancelled else AppointmentStatus.BOOKED\n        self.is_cancelled = self.status == AppointmentStatus.CANCELLED\n        super().save(*args, **kwargs)\n\n    def cancel(self, by=None):\n        self.status = AppointmentStatus.CANCELLED\n        self.cancelled_at = timezone.now()\n        self.cancelled_by = by\n        self.save(update_fields=["status", "is_cancelled", "cancelled_at", "cancelled_by"])',
-            ),
-        ],
-    )
-    bash_(
-        "docker compose run --rm web python manage.py makemigrations appointments -n appointment_status",
-        "Create migration 0031",
-        "Migrations for 'appointments':\n  apps/appointments/migrations/0031_appointment_status.py\n    + Add field status to appointment",
-        step=5,
-    )
-    read_(
-        f"{m.CWD}/apps/appointments/migrations/0031_appointment_status.py",
-        """# Generated by Django 5.1.3 on 2025-11-24 13:18
+    m.multiedit(f"{m.CWD}/apps/appointments/models.py", [
+        ("class AppointmentQuerySet(models.QuerySet):", "class AppointmentStatus(models.TextChoices):\n    BOOKED = \"booked\", \"Booked\"\n    CANCELLED = \"cancelled\", \"Cancelled\"\n    NO_SHOW = \"no_show\", \"No show\"\n    DONE = \"done\", \"Done\"\n\n\nclass AppointmentQuerySet(models.QuerySet):"),
+        ("    is_cancelled = models.BooleanField(default=False)\n", "    is_cancelled = models.BooleanField(default=False)  # legacy: kept in sync with status until readers move (billing view, Metabase, API v1)\n    # Nullable until the backfill has run in prod; a CHECK constraint then guarantees it (0032).\n    status = models.CharField(max_length=10, choices=AppointmentStatus.choices, null=True, blank=True)\n"),
+        ("    def cancel(self, by=None):\n        self.is_cancelled = True\n        self.cancelled_at = timezone.now()\n        self.cancelled_by = by\n        self.save(update_fields=[\"is_cancelled\", \"cancelled_at\", \"cancelled_by\"])", "    def save(self, *args, **kwargs):\n        # Dual write during the migration: status is the truth, is_cancelled follows it.\n        if self.status is None:\n            self.status = AppointmentStatus.CANCELLED if self.is_cancelled else AppointmentStatus.BOOKED\n        self.is_cancelled = self.status == AppointmentStatus.CANCELLED\n        super().save(*args, **kwargs)\n\n    def cancel(self, by=None):\n        self.status = AppointmentStatus.CANCELLED\n        self.cancelled_at = timezone.now()\n        self.cancelled_by = by\n        self.save(update_fields=[\"status\", \"is_cancelled\", \"cancelled_at\", \"cancelled_by\"])"),
+    ])
+    bash_("docker compose run --rm web python manage.py makemigrations appointments -n appointment_status", "Create migration 0031",
+          "Migrations for 'appointments':\n  apps/appointments/migrations/0031_appointment_status.py\n    + Add field status to appointment", step=5)
+    read_(f"{m.CWD}/apps/appointments/migrations/0031_appointment_status.py", '''# Generated by Django 5.1.3 on 2025-11-24 13:18
 
 from django.db import migrations, models
 
@@ -784,18 +609,11 @@ class Migration(migrations.Migration):
                 null=True,
             ),
         ),
-    ]""",
-    )
-    bash_(
-        "docker compose run --rm web python manage.py sqlmigrate appointments 0031",
-        "SQL of migration 0031",
-        'BEGIN;\n--\n-- Add field status to appointment\n--\nALTER TABLE "appointments_appointment" ADD COLUMN "status" varchar(10) NULL;\nCOMMIT;',
-        step=4,
-    )
-    bash_(
-        "docker compose run --rm web pytest -q apps/appointments -p no:cacheprovider",
-        "Run appointment tests",
-        """........................F.......F................                                      [100%]
+    ]''')
+    bash_("docker compose run --rm web python manage.py sqlmigrate appointments 0031", "SQL of migration 0031",
+          'BEGIN;\n--\n-- Add field status to appointment\n--\nALTER TABLE "appointments_appointment" ADD COLUMN "status" varchar(10) NULL;\nCOMMIT;', step=4)
+    bash_("docker compose run --rm web pytest -q apps/appointments -p no:cacheprovider", "Run appointment tests",
+          """........................F.......F................                                      [100%]
 =================================== FAILURES ===================================
 ____________________ test_csv_import_creates_booked_appointments _____________________
 
@@ -829,16 +647,11 @@ apps/appointments/tests/test_admin.py:58: AssertionError
 =========================== short test summary info ============================
 FAILED apps/appointments/tests/test_importers.py::test_csv_import_creates_booked_appointments - AssertionError: assert {None} == {'booked'}
 FAILED apps/appointments/tests/test_admin.py::test_admin_cancel_selected_action - AssertionError: assert 'booked' == 'cancelled'
-2 failed, 47 passed in 6.84s""",
-        code=1,
-        step=9,
-    )
+2 failed, 47 passed in 6.84s""", code=1, step=9)
     say_(
-        'Both failures are code paths that bypass `Appointment.save()`, so my dual write never runs there:\n\n- the CSV importer (`apps/appointments/importers.py`) uses `bulk_create`, which does not call `save()`: new rows get `status = NULL`;\n- the admin action "Cancel selected" (`apps/appointments/admin.py`) uses `queryset.update(is_cancelled=True, ...)`: `status` stays `booked`.\n\nAny `bulk_create`/`update()` must write both columns until `is_cancelled` is gone. Fixing both call sites.'
+        "Both failures are code paths that bypass `Appointment.save()`, so my dual write never runs there:\n\n- the CSV importer (`apps/appointments/importers.py`) uses `bulk_create`, which does not call `save()`: new rows get `status = NULL`;\n- the admin action \"Cancel selected\" (`apps/appointments/admin.py`) uses `queryset.update(is_cancelled=True, ...)`: `status` stays `booked`.\n\nAny `bulk_create`/`update()` must write both columns until `is_cancelled` is gone. Fixing both call sites."
     )
-    read_(
-        f"{m.CWD}/apps/appointments/importers.py",
-        '''"""CSV import of appointments from the old booking tool (clinics migrating to clinicbook)."""
+    read_(f"{m.CWD}/apps/appointments/importers.py", '''"""CSV import of appointments from the old booking tool (clinics migrating to clinicbook)."""
 
 import csv
 from dataclasses import dataclass
@@ -889,11 +702,8 @@ def import_appointments(path, clinic):
         ],
         batch_size=500,
     )
-    return len(rows)''',
-    )
-    read_(
-        f"{m.CWD}/apps/appointments/admin.py",
-        """from django.contrib import admin
+    return len(rows)''')
+    read_(f"{m.CWD}/apps/appointments/admin.py", '''from django.contrib import admin
 from django.utils import timezone
 
 from .models import Appointment, AppointmentStatus
@@ -911,40 +721,25 @@ class AppointmentAdmin(admin.ModelAdmin):
     @admin.action(description="Cancel selected")
     def cancel_selected(self, request, queryset):
         updated = queryset.update(is_cancelled=True, cancelled_at=timezone.now(), cancelled_by=request.user)
-        self.message_user(request, f"{updated} appointments cancelled")""",
-        offset=1,
-    )
-    m.edit(
-        f"{m.CWD}/apps/appointments/importers.py",
-        "            Appointment(clinic=clinic, practitioner=row.practitioner, patient=row.patient, start_at=row.start_at)",
-        "            # bulk_create skips Appointment.save(): write both columns here (dual write).\n            Appointment(clinic=clinic, practitioner=row.practitioner, patient=row.patient, start_at=row.start_at,\n                        status=AppointmentStatus.BOOKED, is_cancelled=False)",
-        "    Appointment.objects.bulk_create(\n        [\n            # bulk_create skips Appointment.save(): write both columns here (dual write).\n            Appointment(clinic=clinic, practitioner=row.practitioner, patient=row.patient, start_at=row.start_at,\n                        status=AppointmentStatus.BOOKED, is_cancelled=False)\n            for row in rows\n        ],\n        batch_size=500,\n    )",
-        52,
-    )
-    m.edit(
-        f"{m.CWD}/apps/appointments/admin.py",
-        "        updated = queryset.update(is_cancelled=True, cancelled_at=timezone.now(), cancelled_by=request.user)",
-        "        # update() skips Appointment.save(): keep status and is_cancelled in step (dual write).\n        updated = queryset.update(\n            status=AppointmentStatus.CANCELLED, is_cancelled=True, cancelled_at=timezone.now(), cancelled_by=request.user\n        )",
-        '    @admin.action(description="Cancel selected")\n    def cancel_selected(self, request, queryset):\n        # update() skips Appointment.save(): keep status and is_cancelled in step (dual write).\n        updated = queryset.update(\n            status=AppointmentStatus.CANCELLED, is_cancelled=True, cancelled_at=timezone.now(), cancelled_by=request.user\n        )\n        self.message_user(request, f"{updated} appointments cancelled")',
-        31,
-    )
-    bash_(
-        "docker compose run --rm web pytest -q apps/appointments -p no:cacheprovider",
-        "Re-run appointment tests",
-        ".................................................                                      [100%]\n49 passed in 6.51s",
-        step=9,
-    )
+        self.message_user(request, f"{updated} appointments cancelled")''', offset=1)
+    m.edit(f"{m.CWD}/apps/appointments/importers.py",
+           "            Appointment(clinic=clinic, practitioner=row.practitioner, patient=row.patient, start_at=row.start_at)",
+           "            # bulk_create skips Appointment.save(): write both columns here (dual write).\n            Appointment(clinic=clinic, practitioner=row.practitioner, patient=row.patient, start_at=row.start_at,\n                        status=AppointmentStatus.BOOKED, is_cancelled=False)",
+           "    Appointment.objects.bulk_create(\n        [\n            # bulk_create skips Appointment.save(): write both columns here (dual write).\n            Appointment(clinic=clinic, practitioner=row.practitioner, patient=row.patient, start_at=row.start_at,\n                        status=AppointmentStatus.BOOKED, is_cancelled=False)\n            for row in rows\n        ],\n        batch_size=500,\n    )", 52)
+    m.edit(f"{m.CWD}/apps/appointments/admin.py",
+           "        updated = queryset.update(is_cancelled=True, cancelled_at=timezone.now(), cancelled_by=request.user)",
+           "        # update() skips Appointment.save(): keep status and is_cancelled in step (dual write).\n        updated = queryset.update(\n            status=AppointmentStatus.CANCELLED, is_cancelled=True, cancelled_at=timezone.now(), cancelled_by=request.user\n        )",
+           "    @admin.action(description=\"Cancel selected\")\n    def cancel_selected(self, request, queryset):\n        # update() skips Appointment.save(): keep status and is_cancelled in step (dual write).\n        updated = queryset.update(\n            status=AppointmentStatus.CANCELLED, is_cancelled=True, cancelled_at=timezone.now(), cancelled_by=request.user\n        )\n        self.message_user(request, f\"{updated} appointments cancelled\")", 31)
+    bash_("docker compose run --rm web pytest -q apps/appointments -p no:cacheprovider", "Re-run appointment tests",
+          ".................................................                                      [100%]\n49 passed in 6.51s", step=9)
 
     # --- turn 3 --------------------------------------------------------------------------------
     user_(
         "Good. Piotr from DBA team ask: the file must be in deploy/sql/ with the date of deploy, deploy is Thursday 27 November. "
         "He also want the NOT NULL and the check in the same change window if possible. And what about lock_timeout?"
     )
-    m.write(
-        f"{m.CWD}/deploy/sql/2025-11-27_appointment_status.sql",
-        SQL_FILE,
-        text="Writing the DBA file: part 1 (0031, with `lock_timeout = '3s'` so the ALTER gives up instead of blocking the table behind a long query; Piotr can retry) and part 2 (the batched backfill). The constraint part comes after I have the migration for it.",
-    )
+    m.write(f"{m.CWD}/deploy/sql/2025-11-27_appointment_status.sql", SQL_FILE,
+            text="Writing the DBA file: part 1 (0031, with `lock_timeout = '3s'` so the ALTER gives up instead of blocking the table behind a long query; Piotr can retry) and part 2 (the batched backfill). The constraint part comes after I have the migration for it.")
     bash_(
         "docker compose exec db createdb -U clinicbook -T clinicbook clinicbook_sqltest && docker compose exec -T db psql -U clinicbook -d clinicbook_sqltest -v ON_ERROR_STOP=1 -c '\\timing on' -f - < deploy/sql/2025-11-27_appointment_status.sql",
         "Try the SQL file on a copy of the dev DB",
@@ -959,7 +754,7 @@ class AppointmentAdmin(admin.ModelAdmin):
     say_(
         "The SQL file works on a copy of the dev DB: 212,480 rows in 43 batches, **9.8 s**; no NULL left (done 164,318 / cancelled 31,077 / booked 17,085). Linear estimate for prod's 14M rows: about 65x, so **~11 minutes** of backfill, with normal traffic continuing (each batch commits).\n\n`no_show` cannot be derived from the old data (it was never stored), so old rows are never `no_show`; only the app will set it from now on.\n\nNow 0032 for NOT NULL + check, with Django operations as you asked."
     )
-    write_0032 = """from django.db import migrations, models
+    write_0032 = '''from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
@@ -982,30 +777,23 @@ class Migration(migrations.Migration):
             ),
         ),
     ]
-"""
+'''
     m.write(f"{m.CWD}/apps/appointments/migrations/0032_appointment_status_not_null.py", write_0032)
     bash_(
         "docker compose run --rm web sh -c 'python manage.py migrate appointments; python manage.py showmigrations appointments | tail -3'",
         "Apply 0031 and 0032 on the dev DB",
-        "Operations to perform:\n  Apply all migrations: appointments\nRunning migrations:\n  Applying appointments.0031_appointment_status... OK\n  Applying appointments.0032_appointment_status_not_null..."
-        + MIGRATE_ERR_TB.replace("Traceback", "Traceback", 1)
-        + "\n [X] 0030_appointment_reminder_sent_at\n [X] 0031_appointment_status\n [ ] 0032_appointment_status_not_null",
+        "Operations to perform:\n  Apply all migrations: appointments\nRunning migrations:\n  Applying appointments.0031_appointment_status... OK\n  Applying appointments.0032_appointment_status_not_null..." + MIGRATE_ERR_TB.replace("Traceback", "Traceback", 1) + "\n [X] 0030_appointment_reminder_sent_at\n [X] 0031_appointment_status\n [ ] 0032_appointment_status_not_null",
         step=7,
     )
-    bash_(
-        "docker compose logs db --no-log-prefix --tail 12",
-        "Postgres log around the failure",
-        '2025-11-24 13:31:07.412 UTC [118] LOG:  checkpoint starting: time\n2025-11-24 13:31:09.902 UTC [118] LOG:  checkpoint complete: wrote 25 buffers (0.2%); 0 WAL file(s) added, 0 removed, 0 recycled; write=2.405 s, sync=0.031 s, total=2.491 s\n2025-11-24 13:33:41.220 UTC [201] ERROR:  column "status" of relation "appointments_appointment" contains null values\n2025-11-24 13:33:41.220 UTC [201] STATEMENT:  ALTER TABLE "appointments_appointment" ALTER COLUMN "status" SET NOT NULL\n2025-11-24 13:33:41.236 UTC [201] LOG:  duration: 188.604 ms  statement: ALTER TABLE "appointments_appointment" ADD CONSTRAINT "appointment_status_valid" CHECK ("status" IN (\'booked\', \'cancelled\', \'no_show\', \'done\'))\n2025-11-24 13:33:41.240 UTC [201] LOG:  could not receive data from client: Connection reset by peer',
-    )
+    bash_("docker compose logs db --no-log-prefix --tail 12", "Postgres log around the failure",
+          "2025-11-24 13:31:07.412 UTC [118] LOG:  checkpoint starting: time\n2025-11-24 13:31:09.902 UTC [118] LOG:  checkpoint complete: wrote 25 buffers (0.2%); 0 WAL file(s) added, 0 removed, 0 recycled; write=2.405 s, sync=0.031 s, total=2.491 s\n2025-11-24 13:33:41.220 UTC [201] ERROR:  column \"status\" of relation \"appointments_appointment\" contains null values\n2025-11-24 13:33:41.220 UTC [201] STATEMENT:  ALTER TABLE \"appointments_appointment\" ALTER COLUMN \"status\" SET NOT NULL\n2025-11-24 13:33:41.236 UTC [201] LOG:  duration: 188.604 ms  statement: ALTER TABLE \"appointments_appointment\" ADD CONSTRAINT \"appointment_status_valid\" CHECK (\"status\" IN ('booked', 'cancelled', 'no_show', 'done'))\n2025-11-24 13:33:41.240 UTC [201] LOG:  could not receive data from client: Connection reset by peer")
     say_(
-        '0032 failed on the dev DB; the salient line is in the middle of the traceback: `psycopg.errors.NotNullViolation: column "status" of relation "appointments_appointment" contains null values` (from the `AlterField` to NOT NULL). On dev that is only because the backfill has not run there. But it shows what 0032 would do in prod: Django\'s `AddConstraint` validates the whole table at once and `SET NOT NULL` scans it too, both under an ACCESS EXCLUSIVE lock, in one transaction: 14M rows scanned with reads and writes blocked. That is the downtime we want to avoid.\n\n'
+        "0032 failed on the dev DB; the salient line is in the middle of the traceback: `psycopg.errors.NotNullViolation: column \"status\" of relation \"appointments_appointment\" contains null values` (from the `AlterField` to NOT NULL). On dev that is only because the backfill has not run there. But it shows what 0032 would do in prod: Django's `AddConstraint` validates the whole table at once and `SET NOT NULL` scans it too, both under an ACCESS EXCLUSIVE lock, in one transaction: 14M rows scanned with reads and writes blocked. That is the downtime we want to avoid.\n\n"
         "The no-downtime way is `ADD CONSTRAINT ... NOT VALID` (instant) and then `VALIDATE CONSTRAINT` (scans, but with a SHARE UPDATE EXCLUSIVE lock: reads and writes continue). Django's operations cannot emit `NOT VALID`; it needs `RunSQL` (inside `SeparateDatabaseAndState` so Django's model state stays right). Can I use RunSQL for this one migration?"
     )
 
     # --- turn 4 --------------------------------------------------------------------------------
-    user_(
-        "ok, RunSQL is fine for this (forget my rule about only Django operations, Piotr prefer the NOT VALID way anyway). Do it like that."
-    )
+    user_("ok, RunSQL is fine for this (forget my rule about only Django operations, Piotr prefer the NOT VALID way anyway). Do it like that.")
     write_0032b = '''from django.db import migrations, models
 
 STATUS_CHOICES = [("booked", "Booked"), ("cancelled", "Cancelled"), ("no_show", "No show"), ("done", "Done")]
@@ -1060,33 +848,18 @@ class Migration(migrations.Migration):
         "psql:<stdin>:30: NOTICE:  backfill done: 43 batches\nDO\nOperations to perform:\n  Apply all migrations: appointments\nRunning migrations:\n  Applying appointments.0032_appointment_status_not_null... OK",
         step=15,
     )
-    bash_(
-        "docker compose run --rm web python manage.py sqlmigrate appointments 0032",
-        "SQL of migration 0032",
-        "BEGIN;\n--\n-- Custom state/database change combination\n--\nALTER TABLE appointments_appointment ADD CONSTRAINT appointment_status_valid CHECK (status IS NOT NULL AND status IN ('booked', 'cancelled', 'no_show', 'done')) NOT VALID;\nALTER TABLE appointments_appointment VALIDATE CONSTRAINT appointment_status_valid;\nALTER TABLE appointments_appointment ALTER COLUMN status SET NOT NULL;\nCOMMIT;",
-        step=4,
-    )
-    m.edit(
-        f"{m.CWD}/deploy/sql/2025-11-27_appointment_status.sql",
-        "    RAISE NOTICE 'backfill done: % batches', batches;\nEND $$;\n",
-        "    RAISE NOTICE 'backfill done: % batches', batches;\nEND $$;\n\n-- ===== Part 3: constraint (migration 0032). Only after part 2 has finished. ===================\n-- NOT VALID is instant; VALIDATE scans under SHARE UPDATE EXCLUSIVE (reads and writes continue).\nSET lock_timeout = '3s';\nALTER TABLE appointments_appointment ADD CONSTRAINT appointment_status_valid\n    CHECK (status IS NOT NULL AND status IN ('booked', 'cancelled', 'no_show', 'done')) NOT VALID;\nRESET lock_timeout;\nALTER TABLE appointments_appointment VALIDATE CONSTRAINT appointment_status_valid;\nSET lock_timeout = '3s';\nALTER TABLE appointments_appointment ALTER COLUMN status SET NOT NULL;\nRESET lock_timeout;\n",
-        "-- ===== Part 3: constraint (migration 0032). Only after part 2 has finished. ===================\n-- NOT VALID is instant; VALIDATE scans under SHARE UPDATE EXCLUSIVE (reads and writes continue).\nSET lock_timeout = '3s';\nALTER TABLE appointments_appointment ADD CONSTRAINT appointment_status_valid\n    CHECK (status IS NOT NULL AND status IN ('booked', 'cancelled', 'no_show', 'done')) NOT VALID;\nRESET lock_timeout;\nALTER TABLE appointments_appointment VALIDATE CONSTRAINT appointment_status_valid;\nSET lock_timeout = '3s';\nALTER TABLE appointments_appointment ALTER COLUMN status SET NOT NULL;\nRESET lock_timeout;",
-        46,
-    )
-    bash_(
-        "docker compose run --rm web pytest -q apps/appointments -p no:cacheprovider",
-        "Tests after 0032",
-        ".................................................                                      [100%]\n49 passed in 6.73s",
-        step=9,
-    )
-    say_(
-        "0032 is now `RunSQL` inside `SeparateDatabaseAndState` (NOT VALID, then VALIDATE, then SET NOT NULL), applied cleanly on the dev DB after the backfill; the same statements are part 3 of the DBA file, each ALTER guarded with `lock_timeout = '3s'`. 49 tests pass."
-    )
+    bash_("docker compose run --rm web python manage.py sqlmigrate appointments 0032", "SQL of migration 0032",
+          "BEGIN;\n--\n-- Custom state/database change combination\n--\nALTER TABLE appointments_appointment ADD CONSTRAINT appointment_status_valid CHECK (status IS NOT NULL AND status IN ('booked', 'cancelled', 'no_show', 'done')) NOT VALID;\nALTER TABLE appointments_appointment VALIDATE CONSTRAINT appointment_status_valid;\nALTER TABLE appointments_appointment ALTER COLUMN status SET NOT NULL;\nCOMMIT;", step=4)
+    m.edit(f"{m.CWD}/deploy/sql/2025-11-27_appointment_status.sql",
+           "    RAISE NOTICE 'backfill done: % batches', batches;\nEND $$;\n",
+           "    RAISE NOTICE 'backfill done: % batches', batches;\nEND $$;\n\n-- ===== Part 3: constraint (migration 0032). Only after part 2 has finished. ===================\n-- NOT VALID is instant; VALIDATE scans under SHARE UPDATE EXCLUSIVE (reads and writes continue).\nSET lock_timeout = '3s';\nALTER TABLE appointments_appointment ADD CONSTRAINT appointment_status_valid\n    CHECK (status IS NOT NULL AND status IN ('booked', 'cancelled', 'no_show', 'done')) NOT VALID;\nRESET lock_timeout;\nALTER TABLE appointments_appointment VALIDATE CONSTRAINT appointment_status_valid;\nSET lock_timeout = '3s';\nALTER TABLE appointments_appointment ALTER COLUMN status SET NOT NULL;\nRESET lock_timeout;\n",
+           "-- ===== Part 3: constraint (migration 0032). Only after part 2 has finished. ===================\n-- NOT VALID is instant; VALIDATE scans under SHARE UPDATE EXCLUSIVE (reads and writes continue).\nSET lock_timeout = '3s';\nALTER TABLE appointments_appointment ADD CONSTRAINT appointment_status_valid\n    CHECK (status IS NOT NULL AND status IN ('booked', 'cancelled', 'no_show', 'done')) NOT VALID;\nRESET lock_timeout;\nALTER TABLE appointments_appointment VALIDATE CONSTRAINT appointment_status_valid;\nSET lock_timeout = '3s';\nALTER TABLE appointments_appointment ALTER COLUMN status SET NOT NULL;\nRESET lock_timeout;", 46)
+    bash_("docker compose run --rm web pytest -q apps/appointments -p no:cacheprovider", "Tests after 0032",
+          ".................................................                                      [100%]\n49 passed in 6.73s", step=9)
+    say_("0032 is now `RunSQL` inside `SeparateDatabaseAndState` (NOT VALID, then VALIDATE, then SET NOT NULL), applied cleanly on the dev DB after the backfill; the same statements are part 3 of the DBA file, each ALTER guarded with `lock_timeout = '3s'`. 49 tests pass.")
 
     # --- turn 5 --------------------------------------------------------------------------------
-    user_(
-        "What about an index for status? the dashboard query filter status='booked' and start_at between two dates. (it must not lock the table of course)"
-    )
+    user_("What about an index for status? the dashboard query filter status='booked' and start_at between two dates. (it must not lock the table of course)")
     bash_(
         "docker compose exec db psql -U clinicbook -c \"explain analyze select id from appointments_appointment where status = 'booked' and start_at between '2025-12-01' and '2025-12-08'\"",
         "Plan of the dashboard query before the index",
@@ -1102,9 +875,7 @@ class Migration(migrations.Migration):
  Execution Time: 48.322 ms
 (8 rows)""",
     )
-    m.write(
-        f"{m.CWD}/apps/appointments/migrations/0033_appt_status_start_idx.py",
-        """from django.contrib.postgres.operations import AddIndexConcurrently
+    m.write(f"{m.CWD}/apps/appointments/migrations/0033_appt_status_start_idx.py", '''from django.contrib.postgres.operations import AddIndexConcurrently
 from django.db import migrations, models
 
 
@@ -1120,22 +891,13 @@ class Migration(migrations.Migration):
             index=models.Index(fields=["status", "start_at"], name="appt_status_start_idx"),
         ),
     ]
-""",
-        text="`AddIndexConcurrently` from `django.contrib.postgres` builds it without blocking writes; the migration must be `atomic = False`.",
-    )
-    m.edit(
-        f"{m.CWD}/apps/appointments/models.py",
-        '            models.Index(fields=["practitioner", "start_at"], name="appt_practitioner_start_idx"),\n',
-        '            models.Index(fields=["practitioner", "start_at"], name="appt_practitioner_start_idx"),\n            models.Index(fields=["status", "start_at"], name="appt_status_start_idx"),\n',
-        '        indexes = [\n            models.Index(fields=["practitioner", "start_at"], name="appt_practitioner_start_idx"),\n            models.Index(fields=["status", "start_at"], name="appt_status_start_idx"),\n            models.Index(',
-        36,
-    )
-    bash_(
-        "docker compose run --rm web sh -c 'python manage.py sqlmigrate appointments 0033 && python manage.py migrate appointments'",
-        "SQL of 0033 and apply it",
-        '--\n-- Concurrently create index appt_status_start_idx on field(s) status, start_at of model appointment\n--\nCREATE INDEX CONCURRENTLY "appt_status_start_idx" ON "appointments_appointment" ("status", "start_at");\nOperations to perform:\n  Apply all migrations: appointments\nRunning migrations:\n  Applying appointments.0033_appt_status_start_idx... OK',
-        step=6,
-    )
+''', text="`AddIndexConcurrently` from `django.contrib.postgres` builds it without blocking writes; the migration must be `atomic = False`.")
+    m.edit(f"{m.CWD}/apps/appointments/models.py",
+           '            models.Index(fields=["practitioner", "start_at"], name="appt_practitioner_start_idx"),\n',
+           '            models.Index(fields=["practitioner", "start_at"], name="appt_practitioner_start_idx"),\n            models.Index(fields=["status", "start_at"], name="appt_status_start_idx"),\n',
+           '        indexes = [\n            models.Index(fields=["practitioner", "start_at"], name="appt_practitioner_start_idx"),\n            models.Index(fields=["status", "start_at"], name="appt_status_start_idx"),\n            models.Index(', 36)
+    bash_("docker compose run --rm web sh -c 'python manage.py sqlmigrate appointments 0033 && python manage.py migrate appointments'", "SQL of 0033 and apply it",
+          '--\n-- Concurrently create index appt_status_start_idx on field(s) status, start_at of model appointment\n--\nCREATE INDEX CONCURRENTLY "appt_status_start_idx" ON "appointments_appointment" ("status", "start_at");\nOperations to perform:\n  Apply all migrations: appointments\nRunning migrations:\n  Applying appointments.0033_appt_status_start_idx... OK', step=6)
     bash_(
         "docker compose exec db psql -U clinicbook -c \"explain analyze select id from appointments_appointment where status = 'booked' and start_at between '2025-12-01' and '2025-12-08'\"",
         "Plan of the dashboard query after the index",
@@ -1147,24 +909,15 @@ class Migration(migrations.Migration):
  Execution Time: 0.336 ms
 (4 rows)""",
     )
-    m.edit(
-        f"{m.CWD}/deploy/sql/2025-11-27_appointment_status.sql",
-        "ALTER TABLE appointments_appointment ALTER COLUMN status SET NOT NULL;\nRESET lock_timeout;\n",
-        'ALTER TABLE appointments_appointment ALTER COLUMN status SET NOT NULL;\nRESET lock_timeout;\n\n-- ===== Part 4: index (migration 0033). OUTSIDE any transaction (CONCURRENTLY). =============\n-- If it fails it leaves an INVALID index: DROP INDEX CONCURRENTLY appt_status_start_idx; then retry.\nCREATE INDEX CONCURRENTLY "appt_status_start_idx" ON "appointments_appointment" ("status", "start_at");\n',
-        '-- ===== Part 4: index (migration 0033). OUTSIDE any transaction (CONCURRENTLY). =============\n-- If it fails it leaves an INVALID index: DROP INDEX CONCURRENTLY appt_status_start_idx; then retry.\nCREATE INDEX CONCURRENTLY "appt_status_start_idx" ON "appointments_appointment" ("status", "start_at");',
-        60,
-    )
-    say_(
-        "Index `appt_status_start_idx (status, start_at)` in migration 0033 with `AddIndexConcurrently` (`atomic = False`), added as part 4 of the DBA file. The dashboard query went from a parallel seq scan, **48.3 ms**, to an index scan, **0.34 ms**, on the dev data. Note for Piotr in the file: a failed CONCURRENTLY build leaves an INVALID index to drop before retrying."
-    )
+    m.edit(f"{m.CWD}/deploy/sql/2025-11-27_appointment_status.sql",
+           "ALTER TABLE appointments_appointment ALTER COLUMN status SET NOT NULL;\nRESET lock_timeout;\n",
+           "ALTER TABLE appointments_appointment ALTER COLUMN status SET NOT NULL;\nRESET lock_timeout;\n\n-- ===== Part 4: index (migration 0033). OUTSIDE any transaction (CONCURRENTLY). =============\n-- If it fails it leaves an INVALID index: DROP INDEX CONCURRENTLY appt_status_start_idx; then retry.\nCREATE INDEX CONCURRENTLY \"appt_status_start_idx\" ON \"appointments_appointment\" (\"status\", \"start_at\");\n",
+           "-- ===== Part 4: index (migration 0033). OUTSIDE any transaction (CONCURRENTLY). =============\n-- If it fails it leaves an INVALID index: DROP INDEX CONCURRENTLY appt_status_start_idx; then retry.\nCREATE INDEX CONCURRENTLY \"appt_status_start_idx\" ON \"appointments_appointment\" (\"status\", \"start_at\");", 60)
+    say_("Index `appt_status_start_idx (status, start_at)` in migration 0033 with `AddIndexConcurrently` (`atomic = False`), added as part 4 of the DBA file. The dashboard query went from a parallel seq scan, **48.3 ms**, to an index scan, **0.34 ms**, on the dev data. Note for Piotr in the file: a failed CONCURRENTLY build leaves an INVALID index to drop before retrying.")
 
     # --- turn 6 --------------------------------------------------------------------------------
-    user_(
-        "nice. Now the code: reminders and the other places from the report should read status. (but billing app is owned by other team, don't change billing/ please) Also the API, the mobile app still read is_cancelled?"
-    )
-    read_(
-        f"{m.CWD}/apps/reminders/tasks.py",
-        """import logging
+    user_("nice. Now the code: reminders and the other places from the report should read status. (but billing app is owned by other team, don't change billing/ please) Also the API, the mobile app still read is_cancelled?")
+    read_(f"{m.CWD}/apps/reminders/tasks.py", '''import logging
 from datetime import timedelta
 
 from celery import shared_task
@@ -1188,34 +941,19 @@ def send_reminders():
         appt.reminder_sent_at = timezone.now()
         appt.save(update_fields=["reminder_sent_at"])
     log.info("reminders sent for %s..%s", start, end)
-""",
-    )
-    m.edit(
-        f"{m.CWD}/apps/reminders/tasks.py",
-        "    qs = Appointment.objects.filter(is_cancelled=False, start_at__range=(start, end))",
-        "    qs = Appointment.objects.filter(status=AppointmentStatus.BOOKED, start_at__range=(start, end))",
-        "    start = timezone.now() + WINDOW\n    end = start + timedelta(minutes=10)\n    qs = Appointment.objects.filter(status=AppointmentStatus.BOOKED, start_at__range=(start, end))",
-        17,
-    )
-    m.edit(
-        f"{m.CWD}/apps/reminders/tasks.py",
-        "from apps.appointments.models import Appointment\n",
-        "from apps.appointments.models import Appointment, AppointmentStatus\n",
-        "from apps.appointments.models import Appointment, AppointmentStatus",
-        7,
-    )
-    m.multiedit(
-        f"{m.CWD}/apps/appointments/models.py",
-        [
-            (
-                "        return self.filter(is_cancelled=False, start_at__gte=timezone.now())",
-                "        return self.filter(status=AppointmentStatus.BOOKED, start_at__gte=timezone.now())",
-            ),
-        ],
-    )
-    read_(
-        f"{m.CWD}/apps/appointments/views.py",
-        """@login_required
+''')
+    m.edit(f"{m.CWD}/apps/reminders/tasks.py",
+           "    qs = Appointment.objects.filter(is_cancelled=False, start_at__range=(start, end))",
+           "    qs = Appointment.objects.filter(status=AppointmentStatus.BOOKED, start_at__range=(start, end))",
+           "    start = timezone.now() + WINDOW\n    end = start + timedelta(minutes=10)\n    qs = Appointment.objects.filter(status=AppointmentStatus.BOOKED, start_at__range=(start, end))", 17)
+    m.edit(f"{m.CWD}/apps/reminders/tasks.py",
+           "from apps.appointments.models import Appointment\n",
+           "from apps.appointments.models import Appointment, AppointmentStatus\n",
+           "from apps.appointments.models import Appointment, AppointmentStatus", 7)
+    m.multiedit(f"{m.CWD}/apps/appointments/models.py", [
+        ("        return self.filter(is_cancelled=False, start_at__gte=timezone.now())", "        return self.filter(status=AppointmentStatus.BOOKED, start_at__gte=timezone.now())"),
+    ])
+    read_(f"{m.CWD}/apps/appointments/views.py", '''@login_required
 def calendar_view(request, clinic_id):
     clinic = get_object_or_404(Clinic, pk=clinic_id, members=request.user)
     week_start = _week_start(request.GET.get("week"))
@@ -1244,19 +982,12 @@ def cancel_view(request, pk):
     else:
         appointment.cancel(by=request.user)
         messages.success(request, _("Appointment cancelled."))
-    return redirect("appointments:calendar", clinic_id=appointment.clinic_id)""",
-        offset=80,
-    )
-    m.multiedit(
-        f"{m.CWD}/apps/appointments/views.py",
-        [
-            ("        .exclude(is_cancelled=True)", "        .exclude(status=AppointmentStatus.CANCELLED)"),
-            ("from .models import Appointment", "from .models import Appointment, AppointmentStatus"),
-        ],
-    )
-    read_(
-        f"{m.CWD}/apps/appointments/templates/appointments/calendar.html",
-        """{% for day in days %}
+    return redirect("appointments:calendar", clinic_id=appointment.clinic_id)''', offset=80)
+    m.multiedit(f"{m.CWD}/apps/appointments/views.py", [
+        ("        .exclude(is_cancelled=True)", "        .exclude(status=AppointmentStatus.CANCELLED)"),
+        ("from .models import Appointment", "from .models import Appointment, AppointmentStatus"),
+    ])
+    read_(f"{m.CWD}/apps/appointments/templates/appointments/calendar.html", '''{% for day in days %}
   <section class="day">
     <h3>{{ day.date|date:"l j F" }}</h3>
     <ul>
@@ -1270,19 +1001,11 @@ def cancel_view(request, pk):
       {% endfor %}
     </ul>
   </section>
-{% endfor %}""",
-        offset=37,
-    )
-    m.edit(
-        f"{m.CWD}/apps/appointments/templates/appointments/calendar.html",
-        "{% if appt.is_cancelled %}",
-        '{% if appt.status == "cancelled" %}',
-        '<li class="appt{% if appt.status == "cancelled" %} appt--cancelled{% endif %}">',
-        42,
-    )
-    read_(
-        f"{m.CWD}/apps/api/serializers.py",
-        """class AppointmentSerializer(serializers.ModelSerializer):
+{% endfor %}''', offset=37)
+    m.edit(f"{m.CWD}/apps/appointments/templates/appointments/calendar.html",
+           "{% if appt.is_cancelled %}", "{% if appt.status == \"cancelled\" %}",
+           '<li class="appt{% if appt.status == "cancelled" %} appt--cancelled{% endif %}">', 42)
+    read_(f"{m.CWD}/apps/api/serializers.py", '''class AppointmentSerializer(serializers.ModelSerializer):
     patient = PatientSummarySerializer(read_only=True)
     practitioner = serializers.SlugRelatedField(slug_field="public_id", read_only=True)
 
@@ -1298,32 +1021,15 @@ def cancel_view(request, pk):
             "practitioner",
             "note",
         ]
-        read_only_fields = ["is_cancelled", "cancelled_at"]""",
-        offset=48,
-    )
-    m.multiedit(
-        f"{m.CWD}/apps/api/serializers.py",
-        [
-            (
-                '            "is_cancelled",\n',
-                '            "is_cancelled",  # API v1 is stable: kept, derived from status\n            "status",\n',
-            ),
-            (
-                '        read_only_fields = ["is_cancelled", "cancelled_at"]',
-                '        read_only_fields = ["is_cancelled", "status", "cancelled_at"]',
-            ),
-        ],
-        text="For the API: v1 is documented as stable (no removals without a v2) and the mobile app reads `is_cancelled`, so I keep it in the payload and add `status` next to it (additive change, allowed in v1).",
-    )
-    bash_(
-        "grep -rn 'is_cancelled' --include='*.py' --include='*.html' --include='*.sql' apps tests billing reports | grep -v migrations",
-        "Remaining is_cancelled usages",
-        'apps/appointments/models.py:23:    is_cancelled = models.BooleanField(default=False)  # legacy: kept in sync with status until readers move (billing view, Metabase, API v1)\napps/appointments/models.py:43:                condition=models.Q(is_cancelled=False),\napps/appointments/models.py:60:        self.is_cancelled = self.status == AppointmentStatus.CANCELLED\napps/appointments/models.py:66:        self.is_cancelled = True\napps/api/serializers.py:57:            "is_cancelled",  # API v1 is stable: kept, derived from status\napps/api/serializers.py:64:        read_only_fields = ["is_cancelled", "status", "cancelled_at"]\ntests/factories.py:33:    is_cancelled = False\napps/appointments/importers.py:55:                        status=AppointmentStatus.BOOKED, is_cancelled=False)\napps/appointments/admin.py:36:            status=AppointmentStatus.CANCELLED, is_cancelled=True, cancelled_at=timezone.now(), cancelled_by=request.user\nbilling/views.py:112:    qs = BillingAppointment.objects.filter(is_cancelled=False)\nreports/sql/monthly_noshow.sql:12:  WHERE NOT a.is_cancelled AND a.checked_in_at IS NULL',
-    )
-    bash_(
-        "docker compose run --rm web pytest -q -p no:cacheprovider",
-        "Full test suite",
-        """........................................................................ [ 33%]
+        read_only_fields = ["is_cancelled", "cancelled_at"]''', offset=48)
+    m.multiedit(f"{m.CWD}/apps/api/serializers.py", [
+        ('            "is_cancelled",\n', '            "is_cancelled",  # API v1 is stable: kept, derived from status\n            "status",\n'),
+        ('        read_only_fields = ["is_cancelled", "cancelled_at"]', '        read_only_fields = ["is_cancelled", "status", "cancelled_at"]'),
+    ], text="For the API: v1 is documented as stable (no removals without a v2) and the mobile app reads `is_cancelled`, so I keep it in the payload and add `status` next to it (additive change, allowed in v1).")
+    bash_("grep -rn 'is_cancelled' --include='*.py' --include='*.html' --include='*.sql' apps tests billing reports | grep -v migrations", "Remaining is_cancelled usages",
+          "apps/appointments/models.py:23:    is_cancelled = models.BooleanField(default=False)  # legacy: kept in sync with status until readers move (billing view, Metabase, API v1)\napps/appointments/models.py:43:                condition=models.Q(is_cancelled=False),\napps/appointments/models.py:60:        self.is_cancelled = self.status == AppointmentStatus.CANCELLED\napps/appointments/models.py:66:        self.is_cancelled = True\napps/api/serializers.py:57:            \"is_cancelled\",  # API v1 is stable: kept, derived from status\napps/api/serializers.py:64:        read_only_fields = [\"is_cancelled\", \"status\", \"cancelled_at\"]\ntests/factories.py:33:    is_cancelled = False\napps/appointments/importers.py:55:                        status=AppointmentStatus.BOOKED, is_cancelled=False)\napps/appointments/admin.py:36:            status=AppointmentStatus.CANCELLED, is_cancelled=True, cancelled_at=timezone.now(), cancelled_by=request.user\nbilling/views.py:112:    qs = BillingAppointment.objects.filter(is_cancelled=False)\nreports/sql/monthly_noshow.sql:12:  WHERE NOT a.is_cancelled AND a.checked_in_at IS NULL")
+    bash_("docker compose run --rm web pytest -q -p no:cacheprovider", "Full test suite",
+          """........................................................................ [ 33%]
 ........................................................................ [ 67%]
 ...........................................F.................... [100%]
 =================================== FAILURES ===================================
@@ -1359,13 +1065,8 @@ apps/api/tests/test_throttling.py::test_burst_limit
 -- Docs: https://docs.pytest.org/en/stable/how-to/capture-warnings.html
 =========================== short test summary info ============================
 FAILED apps/api/tests/test_serializers.py::test_appointment_payload_shape - AssertionError: assert {'cancelled_a...'status', ...} == {'cancelled_a...
-1 failed, 207 passed, 8 warnings in 38.92s""",
-        code=1,
-        step=42,
-    )
-    read_(
-        f"{m.CWD}/apps/api/tests/test_serializers.py",
-        """EXPECTED_V1_FIELDS = {
+1 failed, 207 passed, 8 warnings in 38.92s""", code=1, step=42)
+    read_(f"{m.CWD}/apps/api/tests/test_serializers.py", '''EXPECTED_V1_FIELDS = {
     "id",
     "start_at",
     "duration_min",
@@ -1375,40 +1076,17 @@ FAILED apps/api/tests/test_serializers.py::test_appointment_payload_shape - Asse
     "practitioner",
     "note",
 }
-# Adding a field is fine in v1 (docs/api/v1.md); update this set and the changelog together.""",
-        offset=8,
-    )
-    m.edit(
-        f"{m.CWD}/apps/api/tests/test_serializers.py",
-        '    "note",\n}',
-        '    "note",\n    "status",\n}',
-        'EXPECTED_V1_FIELDS = {\n    "id",\n    "start_at",\n    "duration_min",\n    "is_cancelled",\n    "cancelled_at",\n    "patient",\n    "practitioner",\n    "note",\n    "status",\n}',
-        8,
-    )
-    m.edit(
-        f"{m.CWD}/docs/api/CHANGELOG.md",
-        "## v1 (unreleased)\n",
-        '## v1 (unreleased)\n\n- Appointment: new read-only field `status` (`booked`, `cancelled`, `no_show`, `done`). `is_cancelled` stays and equals `status == "cancelled"`.\n',
-        '## v1 (unreleased)\n\n- Appointment: new read-only field `status` (`booked`, `cancelled`, `no_show`, `done`). `is_cancelled` stays and equals `status == "cancelled"`.',
-        1,
-    )
-    bash_(
-        "docker compose run --rm web pytest -q -p no:cacheprovider",
-        "Full test suite again",
-        "........................................................................ [ 33%]\n........................................................................ [ 67%]\n................................................................ [100%]\n208 passed in 39.41s",
-        step=42,
-    )
-    say_(
-        "Readers we own now use `status`: the reminders Celery task (`status=booked`), `AppointmentQuerySet.upcoming()`, the calendar view and template. API v1 keeps `is_cancelled` (the mobile app reads it) and gains a read-only `status`; the payload-shape test and `docs/api/CHANGELOG.md` updated. Full suite: 208 passed. Left untouched on purpose: `billing/views.py:112` and the billing view (other team), `reports/sql/monthly_noshow.sql` (data team), and the partial index `appt_not_cancelled_start_idx` still on `is_cancelled`."
-    )
+# Adding a field is fine in v1 (docs/api/v1.md); update this set and the changelog together.''', offset=8)
+    m.edit(f"{m.CWD}/apps/api/tests/test_serializers.py", '    "note",\n}', '    "note",\n    "status",\n}', 'EXPECTED_V1_FIELDS = {\n    "id",\n    "start_at",\n    "duration_min",\n    "is_cancelled",\n    "cancelled_at",\n    "patient",\n    "practitioner",\n    "note",\n    "status",\n}', 8)
+    m.edit(f"{m.CWD}/docs/api/CHANGELOG.md", "## v1 (unreleased)\n", "## v1 (unreleased)\n\n- Appointment: new read-only field `status` (`booked`, `cancelled`, `no_show`, `done`). `is_cancelled` stays and equals `status == \"cancelled\"`.\n",
+           "## v1 (unreleased)\n\n- Appointment: new read-only field `status` (`booked`, `cancelled`, `no_show`, `done`). `is_cancelled` stays and equals `status == \"cancelled\"`.", 1)
+    bash_("docker compose run --rm web pytest -q -p no:cacheprovider", "Full test suite again",
+          "........................................................................ [ 33%]\n........................................................................ [ 67%]\n................................................................ [100%]\n208 passed in 39.41s", step=42)
+    say_("Readers we own now use `status`: the reminders Celery task (`status=booked`), `AppointmentQuerySet.upcoming()`, the calendar view and template. API v1 keeps `is_cancelled` (the mobile app reads it) and gains a read-only `status`; the payload-shape test and `docs/api/CHANGELOG.md` updated. Full suite: 208 passed. Left untouched on purpose: `billing/views.py:112` and the billing view (other team), `reports/sql/monthly_noshow.sql` (data team), and the partial index `appt_not_cancelled_start_idx` still on `is_cancelled`.")
 
     # --- turn 7 --------------------------------------------------------------------------------
-    user_(
-        "the report SQL (monthly_noshow.sql) belong to the data team, don't edit it. Can you write a note for them and for billing in docs/handover/ please?"
-    )
-    m.write(
-        f"{m.CWD}/docs/handover/2025-11-appointment-status.md",
-        """# Appointment.status replaces is_cancelled (deploy 2025-11-27)
+    user_("the report SQL (monthly_noshow.sql) belong to the data team, don't edit it. Can you write a note for them and for billing in docs/handover/ please?")
+    m.write(f"{m.CWD}/docs/handover/2025-11-appointment-status.md", '''# Appointment.status replaces is_cancelled (deploy 2025-11-27)
 
 From the deploy on 2025-11-27, `appointments_appointment.status` (`booked`, `cancelled`, `no_show`,
 `done`) is the source of truth. `is_cancelled` is still written (it always equals
@@ -1429,25 +1107,15 @@ From the deploy on 2025-11-27, `appointments_appointment.status` (`booked`, `can
   BI said about two weeks.
 
 Contact: Ines (appointments).
-""",
-    )
-    say_(
-        "Written: `docs/handover/2025-11-appointment-status.md`, with what each team (data, billing, BI/Metabase) must change and why; `monthly_noshow.sql` itself is untouched."
-    )
+''')
+    say_("Written: `docs/handover/2025-11-appointment-status.md`, with what each team (data, billing, BI/Metabase) must change and why; `monthly_noshow.sql` itself is untouched.")
 
     # --- turn 8 --------------------------------------------------------------------------------
-    user_(
-        "Can you prepare also the migration which drop is_cancelled? Not for this release (after Metabase is changed), only on a separate branch."
-    )
-    bash_(
-        "git stash -u -q && git switch -c appointments-drop-is-cancelled && git stash apply -q && git status -s | head",
-        "Branch for the drop migration",
-        "Switched to a new branch 'appointments-drop-is-cancelled'\n M apps/api/serializers.py\n M apps/api/tests/test_serializers.py\n M apps/appointments/models.py\n M apps/appointments/templates/appointments/calendar.html\n M apps/appointments/views.py\n M apps/reminders/tasks.py\n M apps/appointments/admin.py\n M apps/appointments/importers.py\n M docs/api/CHANGELOG.md\n?? apps/appointments/migrations/0031_appointment_status.py\n?? apps/appointments/migrations/0032_appointment_status_not_null.py",
-    )
+    user_("Can you prepare also the migration which drop is_cancelled? Not for this release (after Metabase is changed), only on a separate branch.")
+    bash_("git stash -u -q && git switch -c appointments-drop-is-cancelled && git stash apply -q && git status -s | head", "Branch for the drop migration",
+          "Switched to a new branch 'appointments-drop-is-cancelled'\n M apps/api/serializers.py\n M apps/api/tests/test_serializers.py\n M apps/appointments/models.py\n M apps/appointments/templates/appointments/calendar.html\n M apps/appointments/views.py\n M apps/reminders/tasks.py\n M apps/appointments/admin.py\n M apps/appointments/importers.py\n M docs/api/CHANGELOG.md\n?? apps/appointments/migrations/0031_appointment_status.py\n?? apps/appointments/migrations/0032_appointment_status_not_null.py")
     m.branch = "appointments-drop-is-cancelled"
-    m.write(
-        f"{m.CWD}/apps/appointments/migrations/0034_remove_appointment_is_cancelled.py",
-        '''from django.db import migrations
+    m.write(f"{m.CWD}/apps/appointments/migrations/0034_remove_appointment_is_cancelled.py", '''from django.db import migrations
 
 
 class Migration(migrations.Migration):
@@ -1460,8 +1128,7 @@ class Migration(migrations.Migration):
         migrations.RemoveIndex(model_name="appointment", name="appt_not_cancelled_start_idx"),
         migrations.RemoveField(model_name="appointment", name="is_cancelled"),
     ]
-''',
-    )
+''')
     bash_(
         "docker compose run --rm web python manage.py migrate appointments 0034",
         "Try the drop migration on the dev DB",
@@ -1498,13 +1165,10 @@ Traceback (most recent call last):
 django.db.utils.InternalError: cannot drop column is_cancelled of table appointments_appointment because other objects depend on it
 DETAIL:  view billing_appointment_v depends on column is_cancelled of table appointments_appointment
 HINT:  Use DROP ... CASCADE to drop the dependent objects too.""",
-        code=1,
-        step=7,
+        code=1, step=7,
     )
-    bash_(
-        "docker compose exec db psql -U clinicbook -c '\\d+ billing_appointment_v'",
-        "Look at the billing view",
-        """                                 View "public.billing_appointment_v"
+    bash_("docker compose exec db psql -U clinicbook -c '\\d+ billing_appointment_v'", "Look at the billing view",
+          '''                                 View "public.billing_appointment_v"
     Column    |           Type           | Collation | Nullable | Default | Storage | Description
 --------------+--------------------------+-----------+----------+---------+---------+-------------
  id           | bigint                   |           |          |         | plain   |
@@ -1522,87 +1186,51 @@ View definition:
     t.code AS tariff_code
    FROM appointments_appointment a
      JOIN clinics_practitioner p ON p.id = a.practitioner_id
-     JOIN billing_tariff t ON t.id = p.tariff_id;""",
-    )
-    say_(
-        "As the sub-agent found, Postgres refuses: `view billing_appointment_v depends on column is_cancelled`. CASCADE would silently drop billing's view (their invoices job reads it), and billing/ is not ours to change. So 0034 can only run after billing recreates the view on `status`. I'll make that explicit with a dependency on their future migration left as a comment, and commit 0034 on this branch only."
-    )
-    m.edit(
-        f"{m.CWD}/apps/appointments/migrations/0034_remove_appointment_is_cancelled.py",
-        '    dependencies = [("appointments", "0033_appt_status_start_idx")]',
-        '    # BLOCKED: needs billing to recreate billing_appointment_v without is_cancelled first; add\n    # ("billing", "<their migration>") here then. Without it Postgres refuses the drop.\n    dependencies = [("appointments", "0033_appt_status_start_idx")]',
-        '    # BLOCKED: needs billing to recreate billing_appointment_v without is_cancelled first; add\n    # ("billing", "<their migration>") here then. Without it Postgres refuses the drop.\n    dependencies = [("appointments", "0033_appt_status_start_idx")]',
-        8,
-    )
-    bash_(
-        "docker compose run --rm web python manage.py migrate appointments 0033 && git add apps/appointments/migrations/0034_remove_appointment_is_cancelled.py && git commit -q -m 'appointments: drop is_cancelled (blocked on billing view + Metabase)' && git log --oneline -1 && git stash -q && git switch -q main && git stash pop -q && git status -s | wc -l",
-        "Commit 0034 on its branch, back to main",
-        "Operations to perform:\n  Target specific migration: 0033_appt_status_start_idx, from appointments\nRunning migrations:\n  No migrations to apply.\n3e9b07c appointments: drop is_cancelled (blocked on billing view + Metabase)\n14",
-        step=6,
-    )
+     JOIN billing_tariff t ON t.id = p.tariff_id;''')
+    say_("As the sub-agent found, Postgres refuses: `view billing_appointment_v depends on column is_cancelled`. CASCADE would silently drop billing's view (their invoices job reads it), and billing/ is not ours to change. So 0034 can only run after billing recreates the view on `status`. I'll make that explicit with a dependency on their future migration left as a comment, and commit 0034 on this branch only.")
+    m.edit(f"{m.CWD}/apps/appointments/migrations/0034_remove_appointment_is_cancelled.py",
+           '    dependencies = [("appointments", "0033_appt_status_start_idx")]',
+           '    # BLOCKED: needs billing to recreate billing_appointment_v without is_cancelled first; add\n    # ("billing", "<their migration>") here then. Without it Postgres refuses the drop.\n    dependencies = [("appointments", "0033_appt_status_start_idx")]',
+           '    # BLOCKED: needs billing to recreate billing_appointment_v without is_cancelled first; add\n    # ("billing", "<their migration>") here then. Without it Postgres refuses the drop.\n    dependencies = [("appointments", "0033_appt_status_start_idx")]', 8)
+    bash_("docker compose run --rm web python manage.py migrate appointments 0033 && git add apps/appointments/migrations/0034_remove_appointment_is_cancelled.py && git commit -q -m 'appointments: drop is_cancelled (blocked on billing view + Metabase)' && git log --oneline -1 && git stash -q && git switch -q main && git stash pop -q && git status -s | wc -l",
+          "Commit 0034 on its branch, back to main",
+          "Operations to perform:\n  Target specific migration: 0033_appt_status_start_idx, from appointments\nRunning migrations:\n  No migrations to apply.\n3e9b07c appointments: drop is_cancelled (blocked on billing view + Metabase)\n14", step=6)
     m.branch = "main"
 
     # --- turn 9 --------------------------------------------------------------------------------
-    user_(
-        "ok so it wait for billing team too. One question: the VALIDATE on 14M rows, it block the writes? and the SET NOT NULL?"
-    )
-    bash_(
-        "sed -n '1,12p' docs/ops/postgres.md",
-        "Prod Postgres facts",
-        "# PostgreSQL in production\n\nProduction: PostgreSQL 11.22 on Amazon RDS (db.r6g.2xlarge), one read replica for Metabase.\nUpgrade to PostgreSQL 15 planned for Q1 2026 (ticket OPS-412).\nLocal development uses the postgres:16.4 image (docker-compose.yml).\n\n## Rules for schema changes\n- Every DDL in prod goes through the DBA team (SQL file in deploy/sql/, reviewed in #dba).\n- statement_timeout is 30s for the app role, none for the DBA role.\n- Maintenance window: none. Peak writes 09:00-11:00 CET.",
-    )
+    user_("ok so it wait for billing team too. One question: the VALIDATE on 14M rows, it block the writes? and the SET NOT NULL?")
+    bash_("sed -n '1,12p' docs/ops/postgres.md", "Prod Postgres facts",
+          "# PostgreSQL in production\n\nProduction: PostgreSQL 11.22 on Amazon RDS (db.r6g.2xlarge), one read replica for Metabase.\nUpgrade to PostgreSQL 15 planned for Q1 2026 (ticket OPS-412).\nLocal development uses the postgres:16.4 image (docker-compose.yml).\n\n## Rules for schema changes\n- Every DDL in prod goes through the DBA team (SQL file in deploy/sql/, reviewed in #dba).\n- statement_timeout is 30s for the app role, none for the DBA role.\n- Maintenance window: none. Peak writes 09:00-11:00 CET.")
     say_(
         "- **VALIDATE CONSTRAINT**: no. It takes SHARE UPDATE EXCLUSIVE, which allows reads and writes; it only blocks other DDL and VACUUM on the table while it scans (minutes for 14M rows).\n"
         "- **SET NOT NULL**: yes on *our prod*. Since PostgreSQL 12 it can skip the table scan when a valid `CHECK (status IS NOT NULL)` exists, but prod is **11.22** (docs/ops/postgres.md): there it scans all 14M rows while holding ACCESS EXCLUSIVE, i.e. reads and writes blocked for the whole scan. That is exactly the downtime we want to avoid. My local test on 16.4 could not show it.\n\n"
         "So I'll remove `SET NOT NULL` from 0032 and from the DBA file. The validated CHECK (`status IS NOT NULL AND status IN (...)`) already guarantees no NULL; the real NOT NULL can come after the PG 15 upgrade (OPS-412). Django's model state keeps `null=True` so it matches the DB."
     )
-    m.multiedit(
-        f"{m.CWD}/apps/appointments/migrations/0032_appointment_status_not_null.py",
-        [
-            (
-                '                        "ALTER TABLE appointments_appointment ALTER COLUMN status SET NOT NULL",\n',
-                "                        # No SET NOT NULL: on prod's PostgreSQL 11 it scans the table under ACCESS\n                        # EXCLUSIVE. The validated CHECK above already excludes NULL; add the\n                        # NOT NULL after the PG 15 upgrade (OPS-412).\n",
-            ),
-            (
-                '                        "ALTER TABLE appointments_appointment ALTER COLUMN status DROP NOT NULL",\n',
-                "",
-            ),
-            (
-                "                    field=models.CharField(max_length=10, choices=STATUS_CHOICES),",
-                "                    field=models.CharField(max_length=10, choices=STATUS_CHOICES, null=True, blank=True),",
-            ),
-        ],
-    )
-    m.edit(
-        f"{m.CWD}/deploy/sql/2025-11-27_appointment_status.sql",
-        "SET lock_timeout = '3s';\nALTER TABLE appointments_appointment ALTER COLUMN status SET NOT NULL;\nRESET lock_timeout;\n",
-        "-- No SET NOT NULL here: on PostgreSQL 11 it scans the whole table under ACCESS EXCLUSIVE.\n-- The validated CHECK excludes NULL already. SET NOT NULL after the PG 15 upgrade (OPS-412).\n",
-        "ALTER TABLE appointments_appointment VALIDATE CONSTRAINT appointment_status_valid;\n-- No SET NOT NULL here: on PostgreSQL 11 it scans the whole table under ACCESS EXCLUSIVE.\n-- The validated CHECK excludes NULL already. SET NOT NULL after the PG 15 upgrade (OPS-412).",
-        53,
-    )
-    m.edit(
-        f"{m.CWD}/apps/appointments/models.py",
-        "    # Nullable until the backfill has run in prod; a CHECK constraint then guarantees it (0032).\n",
-        "    # Nullable in the schema: the validated CHECK appointment_status_valid (0032) excludes NULL.\n    # SET NOT NULL waits for the PostgreSQL 15 upgrade (OPS-412): on 11 it locks the table for a scan.\n",
-        "    is_cancelled = models.BooleanField(default=False)  # legacy: kept in sync with status until readers move (billing view, Metabase, API v1)\n    # Nullable in the schema: the validated CHECK appointment_status_valid (0032) excludes NULL.\n    # SET NOT NULL waits for the PostgreSQL 15 upgrade (OPS-412): on 11 it locks the table for a scan.\n    status = models.CharField(max_length=10, choices=AppointmentStatus.choices, null=True, blank=True)",
-        22,
-    )
+    m.multiedit(f"{m.CWD}/apps/appointments/migrations/0032_appointment_status_not_null.py", [
+        ('                        "ALTER TABLE appointments_appointment ALTER COLUMN status SET NOT NULL",\n', "                        # No SET NOT NULL: on prod's PostgreSQL 11 it scans the table under ACCESS\n                        # EXCLUSIVE. The validated CHECK above already excludes NULL; add the\n                        # NOT NULL after the PG 15 upgrade (OPS-412).\n"),
+        ('                        "ALTER TABLE appointments_appointment ALTER COLUMN status DROP NOT NULL",\n', ""),
+        ("                    field=models.CharField(max_length=10, choices=STATUS_CHOICES),", "                    field=models.CharField(max_length=10, choices=STATUS_CHOICES, null=True, blank=True),"),
+    ])
+    m.edit(f"{m.CWD}/deploy/sql/2025-11-27_appointment_status.sql",
+           "SET lock_timeout = '3s';\nALTER TABLE appointments_appointment ALTER COLUMN status SET NOT NULL;\nRESET lock_timeout;\n",
+           "-- No SET NOT NULL here: on PostgreSQL 11 it scans the whole table under ACCESS EXCLUSIVE.\n-- The validated CHECK excludes NULL already. SET NOT NULL after the PG 15 upgrade (OPS-412).\n",
+           "ALTER TABLE appointments_appointment VALIDATE CONSTRAINT appointment_status_valid;\n-- No SET NOT NULL here: on PostgreSQL 11 it scans the whole table under ACCESS EXCLUSIVE.\n-- The validated CHECK excludes NULL already. SET NOT NULL after the PG 15 upgrade (OPS-412).", 53)
+    m.edit(f"{m.CWD}/apps/appointments/models.py",
+           "    # Nullable until the backfill has run in prod; a CHECK constraint then guarantees it (0032).\n",
+           "    # Nullable in the schema: the validated CHECK appointment_status_valid (0032) excludes NULL.\n    # SET NOT NULL waits for the PostgreSQL 15 upgrade (OPS-412): on 11 it locks the table for a scan.\n",
+           "    is_cancelled = models.BooleanField(default=False)  # legacy: kept in sync with status until readers move (billing view, Metabase, API v1)\n    # Nullable in the schema: the validated CHECK appointment_status_valid (0032) excludes NULL.\n    # SET NOT NULL waits for the PostgreSQL 15 upgrade (OPS-412): on 11 it locks the table for a scan.\n    status = models.CharField(max_length=10, choices=AppointmentStatus.choices, null=True, blank=True)", 22)
     bash_(
         "docker compose run --rm web sh -c 'python manage.py migrate appointments 0031 && python manage.py migrate appointments && python manage.py makemigrations --check --dry-run && pytest -q -p no:cacheprovider'",
         "Re-apply 0032/0033, check model state, run tests",
         "Operations to perform:\n  Target specific migration: 0031_appointment_status, from appointments\nRunning migrations:\n  Rendering model states... DONE\n  Unapplying appointments.0033_appt_status_start_idx... OK\n  Unapplying appointments.0032_appointment_status_not_null... OK\nOperations to perform:\n  Apply all migrations: appointments\nRunning migrations:\n  Applying appointments.0032_appointment_status_not_null... OK\n  Applying appointments.0033_appt_status_start_idx... OK\nNo changes detected\n........................................................................ [ 33%]\n........................................................................ [ 67%]\n................................................................ [100%]\n208 passed in 40.02s",
         step=55,
     )
-    say_(
-        "Done: no `SET NOT NULL` anywhere now; 0032 = CHECK NOT VALID + VALIDATE only, model state `null=True` (`makemigrations --check` says no changes), 0032/0033 re-applied cleanly, 208 tests pass."
-    )
+    say_("Done: no `SET NOT NULL` anywhere now; 0032 = CHECK NOT VALID + VALIDATE only, model state `null=True` (`makemigrations --check` says no changes), 0032/0033 re-applied cleanly, 208 tests pass.")
 
     # --- turn 10 -------------------------------------------------------------------------------
     user_("ok thanks. please commit the main work (not the drop branch) and tell me what I send to Piotr")
-    bash_(
-        "git diff --stat && git diff apps/appointments/models.py",
-        "Review the diff before committing",
-        """ apps/api/serializers.py                                | 5 +++--
+    bash_("git diff --stat && git diff apps/appointments/models.py", "Review the diff before committing",
+          ''' apps/api/serializers.py                                | 5 +++--
  apps/api/tests/test_serializers.py                     | 1 +
  apps/appointments/admin.py                             | 5 ++++-
  apps/appointments/importers.py                         | 4 +++-
@@ -1668,14 +1296,10 @@ index 4c1e2f9..a7d03b6 100644
          self.cancelled_at = timezone.now()
          self.cancelled_by = by
 -        self.save(update_fields=["is_cancelled", "cancelled_at", "cancelled_by"])
-+        self.save(update_fields=["status", "is_cancelled", "cancelled_at", "cancelled_by"])""",
-    )
-    bash_(
-        "git switch -c appointments-status && git add apps tests deploy docs && git commit -q -m 'appointments: status field replaces is_cancelled (expand phase, zero downtime)' && git log --oneline -2 && git show --stat HEAD | tail -16",
-        "Commit the expand phase",
-        "Switched to a new branch 'appointments-status'\n8a4d2f6 appointments: status field replaces is_cancelled (expand phase, zero downtime)\nb71c4e2 reminders: store reminder_sent_at (#588)\n apps/api/serializers.py                                      |  5 +-\n apps/api/tests/test_serializers.py                           |  1 +\n apps/appointments/migrations/0031_appointment_status.py      | 18 ++++\n apps/appointments/migrations/0032_appointment_status_not_null.py | 49 ++++++++++\n apps/appointments/migrations/0033_appt_status_start_idx.py   | 16 ++++\n apps/appointments/models.py                                  | 27 +++++-\n apps/appointments/templates/appointments/calendar.html       |  2 +-\n apps/appointments/views.py                                   |  4 +-\n apps/reminders/tasks.py                                      |  4 +-\n deploy/sql/2025-11-27_appointment_status.sql                 | 66 +++++++++++++\n docs/api/CHANGELOG.md                                        |  2 +\n docs/handover/2025-11-appointment-status.md                  | 30 +++++\n apps/appointments/admin.py                                   |  5 +-\n apps/appointments/importers.py                               |  4 +-\n 14 files changed, 221 insertions(+), 11 deletions(-)",
-        step=3,
-    )
++        self.save(update_fields=["status", "is_cancelled", "cancelled_at", "cancelled_by"])''')
+    bash_("git switch -c appointments-status && git add apps tests deploy docs && git commit -q -m 'appointments: status field replaces is_cancelled (expand phase, zero downtime)' && git log --oneline -2 && git show --stat HEAD | tail -16",
+          "Commit the expand phase",
+          "Switched to a new branch 'appointments-status'\n8a4d2f6 appointments: status field replaces is_cancelled (expand phase, zero downtime)\nb71c4e2 reminders: store reminder_sent_at (#588)\n apps/api/serializers.py                                      |  5 +-\n apps/api/tests/test_serializers.py                           |  1 +\n apps/appointments/migrations/0031_appointment_status.py      | 18 ++++\n apps/appointments/migrations/0032_appointment_status_not_null.py | 49 ++++++++++\n apps/appointments/migrations/0033_appt_status_start_idx.py   | 16 ++++\n apps/appointments/models.py                                  | 27 +++++-\n apps/appointments/templates/appointments/calendar.html       |  2 +-\n apps/appointments/views.py                                   |  4 +-\n apps/reminders/tasks.py                                      |  4 +-\n deploy/sql/2025-11-27_appointment_status.sql                 | 66 +++++++++++++\n docs/api/CHANGELOG.md                                        |  2 +\n docs/handover/2025-11-appointment-status.md                  | 30 +++++\n apps/appointments/admin.py                                   |  5 +-\n apps/appointments/importers.py                               |  4 +-\n 14 files changed, 221 insertions(+), 11 deletions(-)", step=3)
     say_(
         "Committed on branch `appointments-status`: `8a4d2f6` (14 files). The drop migration is separate on `appointments-drop-is-cancelled` (`3e9b07c`), not merged.\n\n"
         "For Piotr: `deploy/sql/2025-11-27_appointment_status.sql`, run with `psql -v ON_ERROR_STOP=1`, in order:\n"
@@ -1687,9 +1311,7 @@ index 4c1e2f9..a7d03b6 100644
     )
 
     # --- turn 11 -------------------------------------------------------------------------------
-    user_(
-        "Perfect. last: is the partial index appt_not_cancelled_start_idx still useful? (don't drop it now, only tell me)"
-    )
+    user_("Perfect. last: is the partial index appt_not_cancelled_start_idx still useful? (don't drop it now, only tell me)")
     bash_(
         "docker compose exec db psql -U clinicbook -c \"select indexrelname, idx_scan, pg_size_pretty(pg_relation_size(indexrelid)) from pg_stat_user_indexes where relname = 'appointments_appointment' order by 1\"",
         "Index usage on the dev DB",
@@ -1701,14 +1323,7 @@ index 4c1e2f9..a7d03b6 100644
 
 
 def main() -> None:
-    lines.append(
-        {
-            "type": "file-history-snapshot",
-            "messageId": new_uuid(),
-            "snapshot": {"messageId": "x", "trackedFileBackups": {}, "timestamp": ts(0)},
-            "isSnapshotUpdate": False,
-        }
-    )
+    lines.append({"type": "file-history-snapshot", "messageId": new_uuid(), "snapshot": {"messageId": "x", "trackedFileBackups": {}, "timestamp": ts(0)}, "isSnapshotUpdate": False})
     tell(sys.modules[__name__])
     out = HERE / "session.jsonl"
     out.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in lines), encoding="utf-8")

@@ -42,11 +42,7 @@ class Rollout:
                 "instructions": None,
                 "source": "cli",
                 "model_provider": "openai",
-                "git": {
-                    "commit_hash": h[:40],
-                    "branch": "main",
-                    "repository_url": "git@github.com:okanb/logship.git",
-                },
+                "git": {"commit_hash": h[:40], "branch": "main", "repository_url": "git@github.com:okanb/logship.git"},
             },
         )
         self._item(
@@ -141,9 +137,7 @@ class Rollout:
     def say(self, text: str, reasoning: str | None = None) -> None:
         if reasoning:
             self._reasoning(reasoning)
-        self._item(
-            {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": text}]}, 4
-        )
+        self._item({"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": text}]}, 4)
         self._tokens(len(text))
         self._rec("event_msg", {"type": "agent_message", "message": text})
         self.context += len(text) // 4
@@ -152,12 +146,7 @@ class Rollout:
         self.calls += 0
         enc = "gAAAAABp" + hashlib.sha256(f"{self.seed}{text}".encode()).hexdigest() * 3
         self._item(
-            {
-                "type": "reasoning",
-                "summary": [{"type": "summary_text", "text": text}],
-                "content": None,
-                "encrypted_content": enc,
-            },
+            {"type": "reasoning", "summary": [{"type": "summary_text", "text": text}], "content": None, "encrypted_content": enc},
             3,
         )
 
@@ -165,18 +154,13 @@ class Rollout:
         self.calls += 1
         return "call_" + hashlib.sha1(f"{self.seed}-{self.calls}".encode()).hexdigest()[:24]
 
-    def run(
-        self, cmd: str, output: str, code: int = 0, secs: float = 0.3, reasoning: str | None = None
-    ) -> None:
+    def run(self, cmd: str, output: str, code: int = 0, secs: float = 0.3, reasoning: str | None = None) -> None:
         """One exec_command call and its unified-exec output."""
         if reasoning:
             self._reasoning(reasoning)
         cid = self._call_id()
         args = {"cmd": cmd, "workdir": self.cwd, "yield_time_ms": 10000}
-        self._item(
-            {"type": "function_call", "name": "exec_command", "arguments": json.dumps(args), "call_id": cid},
-            2,
-        )
+        self._item({"type": "function_call", "name": "exec_command", "arguments": json.dumps(args), "call_id": cid}, 2)
         self._tokens(len(cmd) + 60)
         chunk = hashlib.sha1(f"{cid}-chunk".encode()).hexdigest()[:6]
         body = (
@@ -220,16 +204,7 @@ class Rollout:
         parts.append("*** End Patch")
         cid = self._call_id()
         patch = "\n".join(parts)
-        self._item(
-            {
-                "type": "custom_tool_call",
-                "status": "completed",
-                "call_id": cid,
-                "name": "apply_patch",
-                "input": patch,
-            },
-            3,
-        )
+        self._item({"type": "custom_tool_call", "status": "completed", "call_id": cid, "name": "apply_patch", "input": patch}, 3)
         self._tokens(len(patch))
         out = "Success. Updated the following files:\n" + "\n".join(summary) + "\n"
         self._item(
@@ -239,10 +214,7 @@ class Rollout:
                 "output": json.dumps({"output": out, "metadata": {"exit_code": 0, "duration_seconds": 0.0}}),
             }
         )
-        self._rec(
-            "event_msg",
-            {"type": "patch_apply_end", "call_id": cid, "stdout": out, "stderr": "", "success": True},
-        )
+        self._rec("event_msg", {"type": "patch_apply_end", "call_id": cid, "stdout": out, "stderr": "", "success": True})
         self.context += len(patch) // 4
 
     def save(self, path: Path) -> None:
@@ -274,11 +246,7 @@ def git_diff(committed: dict[str, str], files: dict[str, str], paths: list[str])
         if old == new or old is None or new is None:
             continue
         out.append(f"diff --git a/{path} b/{path}\n")
-        out.append(
-            f"index {hashlib.sha1(old.encode()).hexdigest()[:7]}..{hashlib.sha1(new.encode()).hexdigest()[:7]} 100644\n"
-        )
-        for line in difflib.unified_diff(
-            old.splitlines(keepends=True), new.splitlines(keepends=True), "a/" + path, "b/" + path
-        ):
+        out.append(f"index {hashlib.sha1(old.encode()).hexdigest()[:7]}..{hashlib.sha1(new.encode()).hexdigest()[:7]} 100644\n")
+        for line in difflib.unified_diff(old.splitlines(keepends=True), new.splitlines(keepends=True), "a/" + path, "b/" + path):
             out.append(line if line.endswith("\n") else line + "\n")
     return "".join(out)

@@ -43,28 +43,9 @@ def verbose(tests: dict[str, list[tuple[str, str]]]) -> str:
     return "\n".join(out) + "\n"
 
 
-CONFIG_TESTS = [
-    ("TestFromEnvDefaults", "0.00"),
-    ("TestSinkURLRequired", "0.00"),
-    ("TestSinkTimeoutParse", "0.00"),
-    ("TestMaxEventBytesPositive", "0.00"),
-]
-SINK_TESTS = [
-    ("TestWriteOK", "0.00"),
-    ("TestWriteStatusError", "0.00"),
-    ("TestWriteTimeout", "0.51"),
-    ("TestWriteSetsContentType", "0.00"),
-]
-INGEST_TESTS = [
-    ("TestAcceptsValidEvent", "0.01"),
-    ("TestRejectsInvalidJSON", "0.00"),
-    ("TestHandlerDoesNotBlock", "0.00"),
-    ("TestRejectsTooLarge", "0.00"),
-    ("TestRetriesOn5xx", "0.00"),
-    ("TestNoRetryOn4xx", "0.00"),
-    ("TestGivesUpAfterFourAttempts", "0.00"),
-    ("TestQueueDropsOldestWhenFull", "0.00"),
-]
+CONFIG_TESTS = [("TestFromEnvDefaults", "0.00"), ("TestSinkURLRequired", "0.00"), ("TestSinkTimeoutParse", "0.00"), ("TestMaxEventBytesPositive", "0.00")]
+SINK_TESTS = [("TestWriteOK", "0.00"), ("TestWriteStatusError", "0.00"), ("TestWriteTimeout", "0.51"), ("TestWriteSetsContentType", "0.00")]
+INGEST_TESTS = [("TestAcceptsValidEvent", "0.01"), ("TestRejectsInvalidJSON", "0.00"), ("TestHandlerDoesNotBlock", "0.00"), ("TestRejectsTooLarge", "0.00"), ("TestRetriesOn5xx", "0.00"), ("TestNoRetryOn4xx", "0.00"), ("TestGivesUpAfterFourAttempts", "0.00"), ("TestQueueDropsOldestWhenFull", "0.00")]
 
 # ------------------------------------------------------------------ turn 1: not block
 r.user(
@@ -111,7 +92,7 @@ r.patch(
                     'import (\n\t"context"\n\t"net/http"\n\t"net/http/httptest"\n\t"strings"\n\t"sync"\n\t"testing"\n\t"time"\n)\n',
                 ),
                 (
-                    "func TestRejectsTooLarge(t *testing.T) {",
+                    'func TestRejectsTooLarge(t *testing.T) {',
                     "// blockingSink never returns until release is closed: a sink that hangs.\n"
                     "type blockingSink struct{ release chan struct{} }\n\n"
                     "func (b *blockingSink) Write(ctx context.Context, _ []byte) error {\n"
@@ -121,12 +102,12 @@ r.patch(
                     "\tdefer close(s.release)\n"
                     "\th := NewHandler(s, 1<<20)\n"
                     "\tdone := make(chan int, 1)\n"
-                    '\tgo func() { done <- post(t, h, `{"actor":"okan"}`).Code }()\n'
+                    "\tgo func() { done <- post(t, h, `{\"actor\":\"okan\"}`).Code }()\n"
                     "\tselect {\n"
                     "\tcase code := <-done:\n"
-                    '\t\tif code != http.StatusAccepted {\n\t\t\tt.Fatalf("status %d, want 202", code)\n\t\t}\n'
+                    "\t\tif code != http.StatusAccepted {\n\t\t\tt.Fatalf(\"status %d, want 202\", code)\n\t\t}\n"
                     "\tcase <-time.After(2 * time.Second):\n"
-                    '\t\tt.Fatalf("POST still waiting after 2s with a hanging sink, want an answer at once")\n'
+                    "\t\tt.Fatalf(\"POST still waiting after 2s with a hanging sink, want an answer at once\")\n"
                     "\t}\n}\n\n"
                     "func TestRejectsTooLarge(t *testing.T) {",
                 ),
@@ -239,8 +220,8 @@ r.patch(
                     "\treceived.Inc()\n"
                     "\tif err := h.sink.Write(r.Context(), body); err != nil {\n"
                     "\t\tfailed.Inc()\n"
-                    '\t\tslog.Error("sink write failed", "err", err)\n'
-                    '\t\thttp.Error(w, "sink unavailable", http.StatusBadGateway)\n'
+                    "\t\tslog.Error(\"sink write failed\", \"err\", err)\n"
+                    "\t\thttp.Error(w, \"sink unavailable\", http.StatusBadGateway)\n"
                     "\t\treturn\n\t}\n"
                     "\tw.WriteHeader(http.StatusAccepted)\n}\n",
                     "\treceived.Inc()\n"
@@ -255,7 +236,7 @@ r.patch(
                     "\t\t// The request is gone: the write gets its own context.\n"
                     "\t\tif err := h.sink.Write(context.Background(), ev.Body); err != nil {\n"
                     "\t\t\tfailed.Inc()\n"
-                    '\t\t\tslog.Error("sink write failed", "err", err, "age", time.Since(ev.Received))\n'
+                    "\t\t\tslog.Error(\"sink write failed\", \"err\", err, \"age\", time.Since(ev.Received))\n"
                     "\t\t}\n\t}\n}\n",
                 ),
             ],
@@ -275,27 +256,13 @@ r.run(
 )
 r.patch(
     [
-        (
-            "update",
-            "internal/ingest/queue.go",
-            [
-                ("\tn := len(q.items)\n\tev := q.items[0]\n", "\tev := q.items[0]\n"),
-                (
-                    "// pop blocks until there is an event or the queue is closed and empty.\nfunc (q *Queue) pop()",
-                    "// Pop blocks until there is an event or the queue is closed and empty.\nfunc (q *Queue) Pop()",
-                ),
-            ],
-        ),
-        (
-            "update",
-            "internal/ingest/handler.go",
-            [
-                (
-                    "\tev := &Event{Body: body, Received: time.Now()}\n",
-                    "\tev := Event{Body: body, Received: time.Now()}\n",
-                ),
-            ],
-        ),
+        ("update", "internal/ingest/queue.go", [
+            ("\tn := len(q.items)\n\tev := q.items[0]\n", "\tev := q.items[0]\n"),
+            ("// pop blocks until there is an event or the queue is closed and empty.\nfunc (q *Queue) pop()", "// Pop blocks until there is an event or the queue is closed and empty.\nfunc (q *Queue) Pop()"),
+        ]),
+        ("update", "internal/ingest/handler.go", [
+            ("\tev := &Event{Body: body, Received: time.Now()}\n", "\tev := Event{Body: body, Received: time.Now()}\n"),
+        ]),
     ],
     reasoning="**Fixing the build**\n\nPush takes an Event value; Pop must be exported for the handler file? Same package, but the name is Pop in the call.",
 )
@@ -326,36 +293,17 @@ r.user(
 )
 r.patch(
     [
-        (
-            "update",
-            "internal/ingest/queue.go",
-            [
-                (
-                    'import (\n\t"sync"\n\t"time"\n)\n',
-                    'import (\n\t"log/slog"\n\t"sync"\n\t"time"\n\n\t"github.com/prometheus/client_golang/prometheus"\n)\n\nvar dropped = prometheus.NewCounter(prometheus.CounterOpts{\n\tName: "logship_events_dropped_total",\n\tHelp: "Events dropped because the queue was full (oldest first).",\n})\n\nfunc init() { prometheus.MustRegister(dropped) }\n',
-                ),
-                (
-                    "// Queue is an unbounded FIFO of events shared by the handler and the workers.\ntype Queue struct {\n\tmu     sync.Mutex\n\tcond   *sync.Cond\n\titems  []Event\n\tclosed bool\n}\n\nfunc NewQueue() *Queue {\n\tq := &Queue{}\n",
-                    "// Queue is a bounded FIFO of events shared by the handler and the workers. When it is full,\n// Push drops the oldest event: newer audit events matter more.\ntype Queue struct {\n\tmu     sync.Mutex\n\tcond   *sync.Cond\n\titems  []Event\n\tmax    int\n\tclosed bool\n}\n\nfunc NewQueue(max int) *Queue {\n\tq := &Queue{max: max}\n",
-                ),
-                (
-                    "// Push adds an event and wakes one worker.\nfunc (q *Queue) Push(ev Event) {\n\tq.mu.Lock()\n\tq.items = append(q.items, ev)\n",
-                    '// Push adds an event and wakes one worker; a full queue first drops its oldest event.\nfunc (q *Queue) Push(ev Event) {\n\tq.mu.Lock()\n\tif len(q.items) >= q.max {\n\t\told := q.items[0]\n\t\tq.items = q.items[1:]\n\t\tdropped.Inc()\n\t\tslog.Warn("queue full, dropped oldest event", "max", q.max, "age", time.Since(old.Received))\n\t}\n\tq.items = append(q.items, ev)\n',
-                ),
-            ],
-        ),
-        (
-            "update",
-            "internal/ingest/handler.go",
-            [
-                ("queue: NewQueue()}", "queue: NewQueue(1000)}"),
-            ],
-        ),
-        (
-            "add",
-            "internal/ingest/queue_test.go",
-            'package ingest\n\nimport (\n\t"testing"\n\t"time"\n)\n\nfunc TestQueueDropsOldestWhenFull(t *testing.T) {\n\tq := NewQueue(3)\n\tfor _, s := range []string{"a", "b", "c", "d"} {\n\t\tq.Push(Event{Body: []byte(s), Received: time.Now()})\n\t}\n\tif q.Len() != 3 {\n\t\tt.Fatalf("len %d, want 3", q.Len())\n\t}\n\tev, _ := q.Pop()\n\tif string(ev.Body) != "b" {\n\t\tt.Fatalf("first event %q, want b (a was the oldest and is dropped)", ev.Body)\n\t}\n}\n',
-        ),
+        ("update", "internal/ingest/queue.go", [
+            ("import (\n\t\"sync\"\n\t\"time\"\n)\n", "import (\n\t\"log/slog\"\n\t\"sync\"\n\t\"time\"\n\n\t\"github.com/prometheus/client_golang/prometheus\"\n)\n\nvar dropped = prometheus.NewCounter(prometheus.CounterOpts{\n\tName: \"logship_events_dropped_total\",\n\tHelp: \"Events dropped because the queue was full (oldest first).\",\n})\n\nfunc init() { prometheus.MustRegister(dropped) }\n"),
+            ("// Queue is an unbounded FIFO of events shared by the handler and the workers.\ntype Queue struct {\n\tmu     sync.Mutex\n\tcond   *sync.Cond\n\titems  []Event\n\tclosed bool\n}\n\nfunc NewQueue() *Queue {\n\tq := &Queue{}\n",
+             "// Queue is a bounded FIFO of events shared by the handler and the workers. When it is full,\n// Push drops the oldest event: newer audit events matter more.\ntype Queue struct {\n\tmu     sync.Mutex\n\tcond   *sync.Cond\n\titems  []Event\n\tmax    int\n\tclosed bool\n}\n\nfunc NewQueue(max int) *Queue {\n\tq := &Queue{max: max}\n"),
+            ("// Push adds an event and wakes one worker.\nfunc (q *Queue) Push(ev Event) {\n\tq.mu.Lock()\n\tq.items = append(q.items, ev)\n",
+             "// Push adds an event and wakes one worker; a full queue first drops its oldest event.\nfunc (q *Queue) Push(ev Event) {\n\tq.mu.Lock()\n\tif len(q.items) >= q.max {\n\t\told := q.items[0]\n\t\tq.items = q.items[1:]\n\t\tdropped.Inc()\n\t\tslog.Warn(\"queue full, dropped oldest event\", \"max\", q.max, \"age\", time.Since(old.Received))\n\t}\n\tq.items = append(q.items, ev)\n"),
+        ]),
+        ("update", "internal/ingest/handler.go", [
+            ("queue: NewQueue()}", "queue: NewQueue(1000)}"),
+        ]),
+        ("add", "internal/ingest/queue_test.go", "package ingest\n\nimport (\n\t\"testing\"\n\t\"time\"\n)\n\nfunc TestQueueDropsOldestWhenFull(t *testing.T) {\n\tq := NewQueue(3)\n\tfor _, s := range []string{\"a\", \"b\", \"c\", \"d\"} {\n\t\tq.Push(Event{Body: []byte(s), Received: time.Now()})\n\t}\n\tif q.Len() != 3 {\n\t\tt.Fatalf(\"len %d, want 3\", q.Len())\n\t}\n\tev, _ := q.Pop()\n\tif string(ev.Body) != \"b\" {\n\t\tt.Fatalf(\"first event %q, want b (a was the oldest and is dropped)\", ev.Body)\n\t}\n}\n"),
     ],
     reasoning="**Bounding the queue**\n\nCap at 1000, drop oldest with a warning and a counter logship_events_dropped_total.",
 )
@@ -382,38 +330,20 @@ r.run("cp internal/ingest/queue.go /tmp/queue_mutex.go", "")
 MUTEX_QUEUE = r.files["internal/ingest/queue.go"]
 r.patch(
     [
-        (
-            "add",
-            "internal/ingest/queue_bench_test.go",
-            'package ingest\n\nimport (\n\t"testing"\n\t"time"\n)\n\n// BenchmarkQueuePush pushes into a queue that stays full, so every push also drops.\nfunc BenchmarkQueuePush(b *testing.B) {\n\tq := NewQueue(1000)\n\tev := Event{Body: make([]byte, 2048), Received: time.Now()}\n\tb.ReportAllocs()\n\tfor i := 0; i < b.N; i++ {\n\t\tq.Push(ev)\n\t}\n}\n\n// BenchmarkQueuePushPop is one producer and 4 consumers.\nfunc BenchmarkQueuePushPop(b *testing.B) {\n\tq := NewQueue(1000)\n\tev := Event{Body: make([]byte, 2048), Received: time.Now()}\n\tfor w := 0; w < 4; w++ {\n\t\tgo func() {\n\t\t\tfor {\n\t\t\t\tif _, ok := q.Pop(); !ok {\n\t\t\t\t\treturn\n\t\t\t\t}\n\t\t\t}\n\t\t}()\n\t}\n\tb.ResetTimer()\n\tfor i := 0; i < b.N; i++ {\n\t\tq.Push(ev)\n\t}\n\tq.Close()\n}\n',
-        ),
-        (
-            "update",
-            "internal/ingest/queue.go",
-            [
-                (
-                    "type Queue struct {\n\tmu     sync.Mutex\n\tcond   *sync.Cond\n\titems  []Event\n\tmax    int\n\tclosed bool\n}\n\nfunc NewQueue(max int) *Queue {\n\tq := &Queue{max: max}\n\tq.cond = sync.NewCond(&q.mu)\n\treturn q\n}\n",
-                    "type Queue struct {\n\tch     chan Event\n\tmax    int\n\tclosed chan struct{}\n\tonce   sync.Once\n}\n\nfunc NewQueue(max int) *Queue {\n\treturn &Queue{ch: make(chan Event, max), max: max, closed: make(chan struct{})}\n}\n",
-                ),
-            ],
-        ),
+        ("add", "internal/ingest/queue_bench_test.go", "package ingest\n\nimport (\n\t\"testing\"\n\t\"time\"\n)\n\n// BenchmarkQueuePush pushes into a queue that stays full, so every push also drops.\nfunc BenchmarkQueuePush(b *testing.B) {\n\tq := NewQueue(1000)\n\tev := Event{Body: make([]byte, 2048), Received: time.Now()}\n\tb.ReportAllocs()\n\tfor i := 0; i < b.N; i++ {\n\t\tq.Push(ev)\n\t}\n}\n\n// BenchmarkQueuePushPop is one producer and 4 consumers.\nfunc BenchmarkQueuePushPop(b *testing.B) {\n\tq := NewQueue(1000)\n\tev := Event{Body: make([]byte, 2048), Received: time.Now()}\n\tfor w := 0; w < 4; w++ {\n\t\tgo func() {\n\t\t\tfor {\n\t\t\t\tif _, ok := q.Pop(); !ok {\n\t\t\t\t\treturn\n\t\t\t\t}\n\t\t\t}\n\t\t}()\n\t}\n\tb.ResetTimer()\n\tfor i := 0; i < b.N; i++ {\n\t\tq.Push(ev)\n\t}\n\tq.Close()\n}\n"),
+        ("update", "internal/ingest/queue.go", [
+            ("type Queue struct {\n\tmu     sync.Mutex\n\tcond   *sync.Cond\n\titems  []Event\n\tmax    int\n\tclosed bool\n}\n\nfunc NewQueue(max int) *Queue {\n\tq := &Queue{max: max}\n\tq.cond = sync.NewCond(&q.mu)\n\treturn q\n}\n",
+             "type Queue struct {\n\tch     chan Event\n\tmax    int\n\tclosed chan struct{}\n\tonce   sync.Once\n}\n\nfunc NewQueue(max int) *Queue {\n\treturn &Queue{ch: make(chan Event, max), max: max, closed: make(chan struct{})}\n}\n"),
+        ]),
     ],
     reasoning="**Channel variant**\n\nMutex version saved in /tmp; benchmarks first (they run against whichever Queue is compiled), then the channel version.",
 )
 r.patch(
     [
-        (
-            "update",
-            "internal/ingest/queue.go",
-            [
-                (
-                    r.files["internal/ingest/queue.go"][
-                        r.files["internal/ingest/queue.go"].index("// Push adds an event") :
-                    ],
-                    '// Push adds an event; a full channel first drops its oldest event (receive, then send).\nfunc (q *Queue) Push(ev Event) {\n\tfor {\n\t\tselect {\n\t\tcase q.ch <- ev:\n\t\t\treturn\n\t\tdefault:\n\t\t}\n\t\tselect {\n\t\tcase old := <-q.ch:\n\t\t\tdropped.Inc()\n\t\t\tslog.Warn("queue full, dropped oldest event", "max", q.max, "age", time.Since(old.Received))\n\t\tdefault:\n\t\t}\n\t}\n}\n\n// Pop blocks until there is an event or the queue is closed and empty.\nfunc (q *Queue) Pop() (Event, bool) {\n\tselect {\n\tcase ev := <-q.ch:\n\t\treturn ev, true\n\tcase <-q.closed:\n\t\tselect {\n\t\tcase ev := <-q.ch:\n\t\t\treturn ev, true\n\t\tdefault:\n\t\t\treturn Event{}, false\n\t\t}\n\t}\n}\n\n// Len is the number of events waiting.\nfunc (q *Queue) Len() int { return len(q.ch) }\n\n// Close wakes every worker; Pop returns false once the queue is empty.\nfunc (q *Queue) Close() { q.once.Do(func() { close(q.closed) }) }\n',
-                ),
-            ],
-        ),
+        ("update", "internal/ingest/queue.go", [
+            (r.files["internal/ingest/queue.go"][r.files["internal/ingest/queue.go"].index("// Push adds an event"):],
+             "// Push adds an event; a full channel first drops its oldest event (receive, then send).\nfunc (q *Queue) Push(ev Event) {\n\tfor {\n\t\tselect {\n\t\tcase q.ch <- ev:\n\t\t\treturn\n\t\tdefault:\n\t\t}\n\t\tselect {\n\t\tcase old := <-q.ch:\n\t\t\tdropped.Inc()\n\t\t\tslog.Warn(\"queue full, dropped oldest event\", \"max\", q.max, \"age\", time.Since(old.Received))\n\t\tdefault:\n\t\t}\n\t}\n}\n\n// Pop blocks until there is an event or the queue is closed and empty.\nfunc (q *Queue) Pop() (Event, bool) {\n\tselect {\n\tcase ev := <-q.ch:\n\t\treturn ev, true\n\tcase <-q.closed:\n\t\tselect {\n\t\tcase ev := <-q.ch:\n\t\t\treturn ev, true\n\t\tdefault:\n\t\t\treturn Event{}, false\n\t\t}\n\t}\n}\n\n// Len is the number of events waiting.\nfunc (q *Queue) Len() int { return len(q.ch) }\n\n// Close wakes every worker; Pop returns false once the queue is empty.\nfunc (q *Queue) Close() { q.once.Do(func() { close(q.closed) }) }\n"),
+        ]),
     ]
 )
 r.run(
@@ -484,48 +414,36 @@ r.user(
 r.sed("internal/ingest/handler.go", 60, 90)
 r.patch(
     [
-        (
-            "update",
-            "internal/ingest/handler.go",
-            [
-                (
-                    "type Handler struct {\n\tsink     sink.Sink\n\tmaxBytes int64\n\tqueue    *Queue\n}\n",
-                    "// retryDelays are the waits before the 2nd, 3rd and 4th attempt of a failed write.\nvar retryDelays = []time.Duration{1 * time.Second, 2 * time.Second, 4 * time.Second}\n\n"
-                    "type Handler struct {\n\tsink     sink.Sink\n\tmaxBytes int64\n\tqueue    *Queue\n\tdelays   []time.Duration\n\tsleep    func(time.Duration)\n}\n",
-                ),
-                ("queue: NewQueue(1000)}", "queue: NewQueue(1000), delays: retryDelays, sleep: time.Sleep}"),
-                (
-                    "\t\t// The request is gone: the write gets its own context.\n"
-                    "\t\tif err := h.sink.Write(context.Background(), ev.Body); err != nil {\n"
-                    "\t\t\tfailed.Inc()\n"
-                    '\t\t\tslog.Error("sink write failed", "err", err, "age", time.Since(ev.Received))\n'
-                    "\t\t}\n\t}\n}\n",
-                    "\t\th.deliver(ev)\n\t}\n}\n\n"
-                    "// deliver writes one event, retrying 5xx answers and transport errors (timeouts) after each\n"
-                    "// of h.delays; a 4xx is our own bug and is not retried.\n"
-                    "func (h *Handler) deliver(ev Event) {\n"
-                    "\tfor attempt := 0; ; attempt++ {\n"
-                    "\t\t// The request is gone: the write gets its own context.\n"
-                    "\t\terr := h.sink.Write(context.Background(), ev.Body)\n"
-                    "\t\tif err == nil {\n\t\t\treturn\n\t\t}\n"
-                    "\t\tvar status *sink.StatusError\n"
-                    "\t\tif errors.As(err, &status) && status.Code < 500 {\n"
-                    "\t\t\tfailed.Inc()\n"
-                    '\t\t\tslog.Error("sink rejected event, not retried", "code", status.Code, "err", err)\n'
-                    "\t\t\treturn\n\t\t}\n"
-                    "\t\tif attempt == len(h.delays) {\n"
-                    "\t\t\tfailed.Inc()\n"
-                    '\t\t\tslog.Error("sink write failed, giving up", "attempts", attempt+1, "err", err, "age", time.Since(ev.Received))\n'
-                    "\t\t\treturn\n\t\t}\n"
-                    "\t\th.sleep(h.delays[attempt])\n\t}\n}\n",
-                ),
-            ],
-        ),
-        (
-            "add",
-            "internal/ingest/deliver_test.go",
-            'package ingest\n\nimport (\n\t"context"\n\t"testing"\n\t"time"\n\n\t"github.com/okanb/logship/internal/sink"\n)\n\n// flakySink answers with the next error of errs, then nil.\ntype flakySink struct {\n\terrs  []error\n\tcalls int\n}\n\nfunc (f *flakySink) Write(context.Context, []byte) error {\n\tf.calls++\n\tif f.calls <= len(f.errs) {\n\t\treturn f.errs[f.calls-1]\n\t}\n\treturn nil\n}\n\nfunc newTestHandler(s sink.Sink) (*Handler, *[]time.Duration) {\n\tvar slept []time.Duration\n\th := &Handler{sink: s, maxBytes: 1 << 20, queue: NewQueue(10), delays: retryDelays}\n\th.sleep = func(d time.Duration) { slept = append(slept, d) }\n\treturn h, &slept\n}\n\nfunc TestRetriesOn5xx(t *testing.T) {\n\ts := &flakySink{errs: []error{&sink.StatusError{Code: 503}, &sink.StatusError{Code: 502}}}\n\th, slept := newTestHandler(s)\n\tgo h.deliver(Event{Body: []byte(`{}`)})\n\ttime.Sleep(10 * time.Millisecond)\n\tif s.calls != 3 {\n\t\tt.Fatalf("sink called %d times, want 3", s.calls)\n\t}\n\tif len(*slept) != 2 || (*slept)[0] != time.Second || (*slept)[1] != 2*time.Second {\n\t\tt.Fatalf("slept %v, want [1s 2s]", *slept)\n\t}\n}\n\nfunc TestNoRetryOn4xx(t *testing.T) {\n\ts := &flakySink{errs: []error{&sink.StatusError{Code: 400}}}\n\th, slept := newTestHandler(s)\n\th.deliver(Event{Body: []byte(`{}`)})\n\tif s.calls != 1 || len(*slept) != 0 {\n\t\tt.Fatalf("calls %d slept %v, want 1 call and no sleep", s.calls, *slept)\n\t}\n}\n\nfunc TestGivesUpAfterFourAttempts(t *testing.T) {\n\terr := &sink.StatusError{Code: 500}\n\ts := &flakySink{errs: []error{err, err, err, err, err}}\n\th, slept := newTestHandler(s)\n\th.deliver(Event{Body: []byte(`{}`)})\n\tif s.calls != 4 || len(*slept) != 3 {\n\t\tt.Fatalf("calls %d slept %v, want 4 calls and 3 sleeps", s.calls, *slept)\n\t}\n}\n',
-        ),
+        ("update", "internal/ingest/handler.go", [
+            ("type Handler struct {\n\tsink     sink.Sink\n\tmaxBytes int64\n\tqueue    *Queue\n}\n",
+             "// retryDelays are the waits before the 2nd, 3rd and 4th attempt of a failed write.\nvar retryDelays = []time.Duration{1 * time.Second, 2 * time.Second, 4 * time.Second}\n\n"
+             "type Handler struct {\n\tsink     sink.Sink\n\tmaxBytes int64\n\tqueue    *Queue\n\tdelays   []time.Duration\n\tsleep    func(time.Duration)\n}\n"),
+            ("queue: NewQueue(1000)}", "queue: NewQueue(1000), delays: retryDelays, sleep: time.Sleep}"),
+            ("\t\t// The request is gone: the write gets its own context.\n"
+             "\t\tif err := h.sink.Write(context.Background(), ev.Body); err != nil {\n"
+             "\t\t\tfailed.Inc()\n"
+             "\t\t\tslog.Error(\"sink write failed\", \"err\", err, \"age\", time.Since(ev.Received))\n"
+             "\t\t}\n\t}\n}\n",
+             "\t\th.deliver(ev)\n\t}\n}\n\n"
+             "// deliver writes one event, retrying 5xx answers and transport errors (timeouts) after each\n"
+             "// of h.delays; a 4xx is our own bug and is not retried.\n"
+             "func (h *Handler) deliver(ev Event) {\n"
+             "\tfor attempt := 0; ; attempt++ {\n"
+             "\t\t// The request is gone: the write gets its own context.\n"
+             "\t\terr := h.sink.Write(context.Background(), ev.Body)\n"
+             "\t\tif err == nil {\n\t\t\treturn\n\t\t}\n"
+             "\t\tvar status *sink.StatusError\n"
+             "\t\tif errors.As(err, &status) && status.Code < 500 {\n"
+             "\t\t\tfailed.Inc()\n"
+             "\t\t\tslog.Error(\"sink rejected event, not retried\", \"code\", status.Code, \"err\", err)\n"
+             "\t\t\treturn\n\t\t}\n"
+             "\t\tif attempt == len(h.delays) {\n"
+             "\t\t\tfailed.Inc()\n"
+             "\t\t\tslog.Error(\"sink write failed, giving up\", \"attempts\", attempt+1, \"err\", err, \"age\", time.Since(ev.Received))\n"
+             "\t\t\treturn\n\t\t}\n"
+             "\t\th.sleep(h.delays[attempt])\n\t}\n}\n"),
+        ]),
+        ("add", "internal/ingest/deliver_test.go", "package ingest\n\nimport (\n\t\"context\"\n\t\"testing\"\n\t\"time\"\n\n\t\"github.com/okanb/logship/internal/sink\"\n)\n\n// flakySink answers with the next error of errs, then nil.\ntype flakySink struct {\n\terrs  []error\n\tcalls int\n}\n\nfunc (f *flakySink) Write(context.Context, []byte) error {\n\tf.calls++\n\tif f.calls <= len(f.errs) {\n\t\treturn f.errs[f.calls-1]\n\t}\n\treturn nil\n}\n\nfunc newTestHandler(s sink.Sink) (*Handler, *[]time.Duration) {\n\tvar slept []time.Duration\n\th := &Handler{sink: s, maxBytes: 1 << 20, queue: NewQueue(10), delays: retryDelays}\n\th.sleep = func(d time.Duration) { slept = append(slept, d) }\n\treturn h, &slept\n}\n\nfunc TestRetriesOn5xx(t *testing.T) {\n\ts := &flakySink{errs: []error{&sink.StatusError{Code: 503}, &sink.StatusError{Code: 502}}}\n\th, slept := newTestHandler(s)\n\tgo h.deliver(Event{Body: []byte(`{}`)})\n\ttime.Sleep(10 * time.Millisecond)\n\tif s.calls != 3 {\n\t\tt.Fatalf(\"sink called %d times, want 3\", s.calls)\n\t}\n\tif len(*slept) != 2 || (*slept)[0] != time.Second || (*slept)[1] != 2*time.Second {\n\t\tt.Fatalf(\"slept %v, want [1s 2s]\", *slept)\n\t}\n}\n\nfunc TestNoRetryOn4xx(t *testing.T) {\n\ts := &flakySink{errs: []error{&sink.StatusError{Code: 400}}}\n\th, slept := newTestHandler(s)\n\th.deliver(Event{Body: []byte(`{}`)})\n\tif s.calls != 1 || len(*slept) != 0 {\n\t\tt.Fatalf(\"calls %d slept %v, want 1 call and no sleep\", s.calls, *slept)\n\t}\n}\n\nfunc TestGivesUpAfterFourAttempts(t *testing.T) {\n\terr := &sink.StatusError{Code: 500}\n\ts := &flakySink{errs: []error{err, err, err, err, err}}\n\th, slept := newTestHandler(s)\n\th.deliver(Event{Body: []byte(`{}`)})\n\tif s.calls != 4 || len(*slept) != 3 {\n\t\tt.Fatalf(\"calls %d slept %v, want 4 calls and 3 sleeps\", s.calls, *slept)\n\t}\n}\n"),
     ],
     reasoning="**Retry policy in the worker**\n\nKeep sink untouched; classify with sink.StatusError. Inject sleep so tests don't wait 7s.",
 )
@@ -563,16 +481,10 @@ r.run(
 )
 r.patch(
     [
-        (
-            "update",
-            "internal/ingest/deliver_test.go",
-            [
-                (
-                    "\tgo h.deliver(Event{Body: []byte(`{}`)})\n\ttime.Sleep(10 * time.Millisecond)\n",
-                    "\th.deliver(Event{Body: []byte(`{}`)}) // synchronous: deliver returns after the last attempt\n",
-                ),
-            ],
-        ),
+        ("update", "internal/ingest/deliver_test.go", [
+            ("\tgo h.deliver(Event{Body: []byte(`{}`)})\n\ttime.Sleep(10 * time.Millisecond)\n",
+             "\th.deliver(Event{Body: []byte(`{}`)}) // synchronous: deliver returns after the last attempt\n"),
+        ]),
     ],
     reasoning="**The race is in my test**\n\nI ran deliver in a goroutine and slept; deliver is synchronous, call it directly. No time.Sleep in tests.",
 )
@@ -582,10 +494,7 @@ r.run(
     f"ok  \t{PKG}/internal/ingest\t1.071s\nok  \t{PKG}/internal/sink\t1.049s\n",
     secs=10.2,
 )
-r.cat(
-    "internal/ingest/handler.go",
-    reasoning="**Review**\n\nRead the whole handler once more after the retry change.",
-)
+r.cat("internal/ingest/handler.go", reasoning="**Review**\n\nRead the whole handler once more after the retry change.")
 r.say(
     "Retries are in the worker (`Handler.deliver` in handler.go), package `sink` untouched:\n\n"
     "- 5xx answers and transport errors (timeouts included) are retried after **1s, 2s, 4s** "
@@ -606,61 +515,25 @@ r.user(
 )
 r.patch(
     [
-        (
-            "update",
-            "internal/config/config.go",
-            [
-                (
-                    "\tSinkTimeout   time.Duration\n\tMaxEventBytes int64\n}\n",
-                    "\tSinkTimeout   time.Duration\n\tMaxEventBytes int64\n\tWorkers       int\n\tQueueSize     int\n}\n",
-                ),
-                (
-                    "\t\tMaxEventBytes: 1 << 20,\n\t}\n",
-                    "\t\tMaxEventBytes: 1 << 20,\n\t\tWorkers:       4,\n\t\tQueueSize:     1000,\n\t}\n",
-                ),
-                (
-                    "\treturn c, nil\n}\n",
-                    '\tfor _, p := range []struct {\n\t\tkey string\n\t\tdst *int\n\t}{{"LOGSHIP_WORKERS", &c.Workers}, {"LOGSHIP_QUEUE_SIZE", &c.QueueSize}} {\n\t\tif v := os.Getenv(p.key); v != "" {\n\t\t\tn, err := strconv.Atoi(v)\n\t\t\tif err != nil || n <= 0 {\n\t\t\t\treturn c, fmt.Errorf("%s: want a positive integer, got %q", p.key, v)\n\t\t\t}\n\t\t\t*p.dst = n\n\t\t}\n\t}\n\treturn c, nil\n}\n',
-                ),
-            ],
-        ),
-        (
-            "update",
-            "internal/ingest/handler.go",
-            [
-                (
-                    "// NewHandler starts the workers that write queued events to s.\nfunc NewHandler(s sink.Sink, maxBytes int64) *Handler {\n\th := &Handler{sink: s, maxBytes: maxBytes, queue: NewQueue(1000), delays: retryDelays, sleep: time.Sleep}\n\tfor i := 0; i < 4; i++ {",
-                    "// NewHandler starts `workers` goroutines that write queued events to s; the queue holds at\n// most queueSize events.\nfunc NewHandler(s sink.Sink, maxBytes int64, workers, queueSize int) *Handler {\n\th := &Handler{sink: s, maxBytes: maxBytes, queue: NewQueue(queueSize), delays: retryDelays, sleep: time.Sleep}\n\tfor i := 0; i < workers; i++ {",
-                ),
-            ],
-        ),
-        (
-            "update",
-            "cmd/logship/main.go",
-            [
-                (
-                    "\th := ingest.NewHandler(s, cfg.MaxEventBytes)\n",
-                    "\th := ingest.NewHandler(s, cfg.MaxEventBytes, cfg.Workers, cfg.QueueSize)\n",
-                ),
-            ],
-        ),
+        ("update", "internal/config/config.go", [
+            ("\tSinkTimeout   time.Duration\n\tMaxEventBytes int64\n}\n", "\tSinkTimeout   time.Duration\n\tMaxEventBytes int64\n\tWorkers       int\n\tQueueSize     int\n}\n"),
+            ("\t\tMaxEventBytes: 1 << 20,\n\t}\n", "\t\tMaxEventBytes: 1 << 20,\n\t\tWorkers:       4,\n\t\tQueueSize:     1000,\n\t}\n"),
+            ("\treturn c, nil\n}\n", "\tfor _, p := range []struct {\n\t\tkey string\n\t\tdst *int\n\t}{{\"LOGSHIP_WORKERS\", &c.Workers}, {\"LOGSHIP_QUEUE_SIZE\", &c.QueueSize}} {\n\t\tif v := os.Getenv(p.key); v != \"\" {\n\t\t\tn, err := strconv.Atoi(v)\n\t\t\tif err != nil || n <= 0 {\n\t\t\t\treturn c, fmt.Errorf(\"%s: want a positive integer, got %q\", p.key, v)\n\t\t\t}\n\t\t\t*p.dst = n\n\t\t}\n\t}\n\treturn c, nil\n}\n"),
+        ]),
+        ("update", "internal/ingest/handler.go", [
+            ("// NewHandler starts the workers that write queued events to s.\nfunc NewHandler(s sink.Sink, maxBytes int64) *Handler {\n\th := &Handler{sink: s, maxBytes: maxBytes, queue: NewQueue(1000), delays: retryDelays, sleep: time.Sleep}\n\tfor i := 0; i < 4; i++ {",
+             "// NewHandler starts `workers` goroutines that write queued events to s; the queue holds at\n// most queueSize events.\nfunc NewHandler(s sink.Sink, maxBytes int64, workers, queueSize int) *Handler {\n\th := &Handler{sink: s, maxBytes: maxBytes, queue: NewQueue(queueSize), delays: retryDelays, sleep: time.Sleep}\n\tfor i := 0; i < workers; i++ {"),
+        ]),
+        ("update", "cmd/logship/main.go", [
+            ("\th := ingest.NewHandler(s, cfg.MaxEventBytes)\n", "\th := ingest.NewHandler(s, cfg.MaxEventBytes, cfg.Workers, cfg.QueueSize)\n"),
+        ]),
     ],
     reasoning="**Config from env**\n\nSame pattern as LOGSHIP_MAX_EVENT_BYTES: positive integers, error otherwise.",
 )
 r.cat("internal/ingest/handler_test.go")
 r.run(
-    'sed -i \'s/NewHandler(\\(.*\\), 1<<20)/NewHandler(\\1, 1<<20, 4, 1000)/; s/NewHandler(\\(.*\\), 16)/NewHandler(\\1, 16, 4, 1000)/\' internal/ingest/handler_test.go && cat >> internal/config/config_test.go <<\'EOF\'\n\nfunc TestWorkersAndQueueFromEnv(t *testing.T) {\n\tt.Setenv("LOGSHIP_SINK_URL", "http://sink.invalid")\n\tt.Setenv("LOGSHIP_WORKERS", "8")\n\tt.Setenv("LOGSHIP_QUEUE_SIZE", "250")\n\tc, err := FromEnv()\n\tif err != nil || c.Workers != 8 || c.QueueSize != 250 {\n\t\tt.Fatalf("got %+v, %v", c, err)\n\t}\n}\n\nfunc TestWorkersMustBePositive(t *testing.T) {\n\tt.Setenv("LOGSHIP_SINK_URL", "http://sink.invalid")\n\tt.Setenv("LOGSHIP_WORKERS", "0")\n\tif _, err := FromEnv(); err == nil {\n\t\tt.Fatal("want an error for LOGSHIP_WORKERS=0")\n\t}\n}\nEOF\ngo vet ./... && go test -race -count=1 -v ./...',
-    verbose(
-        {
-            "config": [
-                *CONFIG_TESTS,
-                ("TestWorkersAndQueueFromEnv", "0.00"),
-                ("TestWorkersMustBePositive", "0.00"),
-            ],
-            "ingest": INGEST_TESTS,
-            "sink": SINK_TESTS,
-        }
-    ),
+    "sed -i 's/NewHandler(\\(.*\\), 1<<20)/NewHandler(\\1, 1<<20, 4, 1000)/; s/NewHandler(\\(.*\\), 16)/NewHandler(\\1, 16, 4, 1000)/' internal/ingest/handler_test.go && cat >> internal/config/config_test.go <<'EOF'\n\nfunc TestWorkersAndQueueFromEnv(t *testing.T) {\n\tt.Setenv(\"LOGSHIP_SINK_URL\", \"http://sink.invalid\")\n\tt.Setenv(\"LOGSHIP_WORKERS\", \"8\")\n\tt.Setenv(\"LOGSHIP_QUEUE_SIZE\", \"250\")\n\tc, err := FromEnv()\n\tif err != nil || c.Workers != 8 || c.QueueSize != 250 {\n\t\tt.Fatalf(\"got %+v, %v\", c, err)\n\t}\n}\n\nfunc TestWorkersMustBePositive(t *testing.T) {\n\tt.Setenv(\"LOGSHIP_SINK_URL\", \"http://sink.invalid\")\n\tt.Setenv(\"LOGSHIP_WORKERS\", \"0\")\n\tif _, err := FromEnv(); err == nil {\n\t\tt.Fatal(\"want an error for LOGSHIP_WORKERS=0\")\n\t}\n}\nEOF\ngo vet ./... && go test -race -count=1 -v ./...",
+    verbose({"config": [*CONFIG_TESTS, ("TestWorkersAndQueueFromEnv", "0.00"), ("TestWorkersMustBePositive", "0.00")], "ingest": INGEST_TESTS, "sink": SINK_TESTS}),
     secs=10.9,
 )
 r.say(
@@ -677,37 +550,23 @@ r.user(
 )
 r.patch(
     [
-        (
-            "update",
-            "internal/ingest/handler.go",
-            [
-                (
-                    "// worker writes queued events",
-                    '// Healthz answers with the number of queued events, {"queued": n}: 200, or 503 when the\n// queue is more than 90% full so that the readiness probe takes the pod out of the service.\nfunc (h *Handler) Healthz(w http.ResponseWriter, _ *http.Request) {\n\tn := h.queue.Len()\n\tw.Header().Set("Content-Type", "application/json")\n\tif n*10 > h.queue.max*9 {\n\t\tw.WriteHeader(http.StatusServiceUnavailable)\n\t}\n\t_ = json.NewEncoder(w).Encode(map[string]int{"queued": n})\n}\n\n// worker writes queued events',
-                ),
-            ],
-        ),
-        (
-            "update",
-            "cmd/logship/main.go",
-            [
-                (
-                    '\tmux.HandleFunc("GET /metrics", ingest.MetricsHandler)\n',
-                    '\tmux.HandleFunc("GET /metrics", ingest.MetricsHandler)\n\tmux.HandleFunc("GET /healthz", h.Healthz)\n',
-                ),
-            ],
-        ),
+        ("update", "internal/ingest/handler.go", [
+            ("// worker writes queued events", "// Healthz answers with the number of queued events, {\"queued\": n}: 200, or 503 when the\n// queue is more than 90% full so that the readiness probe takes the pod out of the service.\nfunc (h *Handler) Healthz(w http.ResponseWriter, _ *http.Request) {\n\tn := h.queue.Len()\n\tw.Header().Set(\"Content-Type\", \"application/json\")\n\tif n*10 > h.queue.max*9 {\n\t\tw.WriteHeader(http.StatusServiceUnavailable)\n\t}\n\t_ = json.NewEncoder(w).Encode(map[string]int{\"queued\": n})\n}\n\n// worker writes queued events"),
+        ]),
+        ("update", "cmd/logship/main.go", [
+            ("\tmux.HandleFunc(\"GET /metrics\", ingest.MetricsHandler)\n", "\tmux.HandleFunc(\"GET /metrics\", ingest.MetricsHandler)\n\tmux.HandleFunc(\"GET /healthz\", h.Healthz)\n"),
+        ]),
     ]
 )
 r.run(
     "go build -o /tmp/logship ./cmd/logship && (LOGSHIP_SINK_URL=http://127.0.0.1:9/ LOGSHIP_ADDR=127.0.0.1:8091 /tmp/logship & sleep 0.5; for i in 1 2 3; do curl -s -o /dev/null -w '%{http_code} ' -d '{\"actor\":\"okan\"}' http://127.0.0.1:8091/events; done; echo; curl -s http://127.0.0.1:8091/healthz; kill %1) 2>&1",
-    'time=2025-11-20T09:12:41.102+03:00 level=INFO msg="logship listening" addr=127.0.0.1:8091 sink=http://127.0.0.1:9/\n'
+    "time=2025-11-20T09:12:41.102+03:00 level=INFO msg=\"logship listening\" addr=127.0.0.1:8091 sink=http://127.0.0.1:9/\n"
     "202 202 202 \n"
-    '{"queued":3}\n',
+    "{\"queued\":3}\n",
     secs=2.3,
 )
 r.say(
-    '`GET /healthz` returns `{"queued": <n>}`: 200, or **503** when more than 90% of the queue '
+    "`GET /healthz` returns `{\"queued\": <n>}`: 200, or **503** when more than 90% of the queue "
     "is used (`n*10 > max*9`). Tried it against a sink that refuses "
     "connections: the three POSTs got 202 immediately and /healthz shows the 3 events waiting "
     "while the workers retry. That also showed a gap: no test covers transport errors "
@@ -715,17 +574,10 @@ r.say(
 )
 r.patch(
     [
-        (
-            "update",
-            "internal/ingest/deliver_test.go",
-            [
-                (
-                    "func TestNoRetryOn4xx(t *testing.T) {",
-                    'func TestRetriesTransportErrors(t *testing.T) {\n\ts := &flakySink{errs: []error{errors.New("dial tcp: connection refused")}}\n\th, slept := newTestHandler(s)\n\th.deliver(Event{Body: []byte(`{}`)})\n\tif s.calls != 2 || len(*slept) != 1 {\n\t\tt.Fatalf("calls %d slept %v, want a retry after a transport error", s.calls, *slept)\n\t}\n}\n\nfunc TestNoRetryOn4xx(t *testing.T) {',
-                ),
-                ('import (\n\t"context"\n', 'import (\n\t"context"\n\t"errors"\n'),
-            ],
-        ),
+        ("update", "internal/ingest/deliver_test.go", [
+            ("func TestNoRetryOn4xx(t *testing.T) {", "func TestRetriesTransportErrors(t *testing.T) {\n\ts := &flakySink{errs: []error{errors.New(\"dial tcp: connection refused\")}}\n\th, slept := newTestHandler(s)\n\th.deliver(Event{Body: []byte(`{}`)})\n\tif s.calls != 2 || len(*slept) != 1 {\n\t\tt.Fatalf(\"calls %d slept %v, want a retry after a transport error\", s.calls, *slept)\n\t}\n}\n\nfunc TestNoRetryOn4xx(t *testing.T) {"),
+            ("import (\n\t\"context\"\n", "import (\n\t\"context\"\n\t\"errors\"\n"),
+        ]),
     ]
 )
 r.run(
@@ -736,9 +588,7 @@ r.run(
     f"PASS\nok  \t{PKG}/internal/ingest\t1.031s\n",
     secs=4.0,
 )
-r.say(
-    "Transport errors are retried like 5xx: new `TestRetriesTransportErrors` passes (2 calls, one 1s wait)."
-)
+r.say("Transport errors are retried like 5xx: new `TestRetriesTransportErrors` passes (2 calls, one 1s wait).")
 
 # ------------------------------------------------------------------ turn 8: memory question
 r.user(
@@ -746,7 +596,7 @@ r.user(
     "(LOGSHIP_MAX_EVENT_BYTES) and pod limit is 512Mi"
 )
 r.run(
-    'wc -lc testdata/sample_events.jsonl && awk \'{ n++; s += length($0) } END { printf "avg %.0f bytes, max", s/n }\' testdata/sample_events.jsonl && awk \'{ if (length($0) > m) m = length($0) } END { print " " m " bytes" }\' testdata/sample_events.jsonl',
+    "wc -lc testdata/sample_events.jsonl && awk '{ n++; s += length($0) } END { printf \"avg %.0f bytes, max\", s/n }' testdata/sample_events.jsonl && awk '{ if (length($0) > m) m = length($0) } END { print \" \" m \" bytes\" }' testdata/sample_events.jsonl",
     "  12000 21804113 testdata/sample_events.jsonl\navg 1817 bytes, max 48213 bytes\n",
 )
 r.say(
@@ -764,36 +614,19 @@ r.user(
 )
 r.patch(
     [
-        (
-            "update",
-            "internal/ingest/queue.go",
-            [
-                (
-                    "\titems  []Event\n\tmax    int\n\tclosed bool\n}\n\nfunc NewQueue(max int) *Queue {\n\tq := &Queue{max: max}\n",
-                    "\titems    []Event\n\tmax      int\n\tmaxBytes int\n\tbytes    int\n\tclosed   bool\n}\n\n// NewQueue holds at most max events and maxBytes bytes of event bodies.\nfunc NewQueue(max, maxBytes int) *Queue {\n\tq := &Queue{max: max, maxBytes: maxBytes}\n",
-                ),
-                (
-                    '\tif len(q.items) >= q.max {\n\t\told := q.items[0]\n\t\tq.items = q.items[1:]\n\t\tdropped.Inc()\n\t\tslog.Warn("queue full, dropped oldest event", "max", q.max, "age", time.Since(old.Received))\n\t}\n\tq.items = append(q.items, ev)\n',
-                    '\tif len(q.items) >= q.max || q.bytes > q.maxBytes {\n\t\told := q.items[0]\n\t\tq.items = q.items[1:]\n\t\tq.bytes -= len(old.Body)\n\t\tdropped.Inc()\n\t\tslog.Warn("queue full, dropped oldest event", "max", q.max, "bytes", q.bytes, "age", time.Since(old.Received))\n\t}\n\tq.items = append(q.items, ev)\n\tq.bytes += len(ev.Body)\n',
-                ),
-                (
-                    "\tev := q.items[0]\n\tq.items = q.items[1:]\n\treturn ev, true\n",
-                    "\tev := q.items[0]\n\tq.items = q.items[1:]\n\tq.bytes -= len(ev.Body)\n\treturn ev, true\n",
-                ),
-            ],
-        ),
-        (
-            "update",
-            "internal/ingest/queue_test.go",
-            [
-                ("\tq := NewQueue(3)\n", "\tq := NewQueue(3, 1<<20)\n"),
-                (
-                    '\t\tt.Fatalf("first event %q, want b (a was the oldest and is dropped)", ev.Body)\n\t}\n}\n',
-                    '\t\tt.Fatalf("first event %q, want b (a was the oldest and is dropped)", ev.Body)\n\t}\n}\n\n'
-                    'func TestQueueByteLimit(t *testing.T) {\n\tconst mb = 1 << 20\n\tq := NewQueue(1000, 64*mb)\n\tfor i := 0; i < 100; i++ {\n\t\tq.Push(Event{Body: make([]byte, mb), Received: time.Now()})\n\t}\n\tif q.bytes > 64*mb {\n\t\tt.Fatalf("queue holds %d events (%d bytes), want total <= %d", q.Len(), q.bytes, 64*mb)\n\t}\n}\n',
-                ),
-            ],
-        ),
+        ("update", "internal/ingest/queue.go", [
+            ("\titems  []Event\n\tmax    int\n\tclosed bool\n}\n\nfunc NewQueue(max int) *Queue {\n\tq := &Queue{max: max}\n",
+             "\titems    []Event\n\tmax      int\n\tmaxBytes int\n\tbytes    int\n\tclosed   bool\n}\n\n// NewQueue holds at most max events and maxBytes bytes of event bodies.\nfunc NewQueue(max, maxBytes int) *Queue {\n\tq := &Queue{max: max, maxBytes: maxBytes}\n"),
+            ("\tif len(q.items) >= q.max {\n\t\told := q.items[0]\n\t\tq.items = q.items[1:]\n\t\tdropped.Inc()\n\t\tslog.Warn(\"queue full, dropped oldest event\", \"max\", q.max, \"age\", time.Since(old.Received))\n\t}\n\tq.items = append(q.items, ev)\n",
+             "\tif len(q.items) >= q.max || q.bytes > q.maxBytes {\n\t\told := q.items[0]\n\t\tq.items = q.items[1:]\n\t\tq.bytes -= len(old.Body)\n\t\tdropped.Inc()\n\t\tslog.Warn(\"queue full, dropped oldest event\", \"max\", q.max, \"bytes\", q.bytes, \"age\", time.Since(old.Received))\n\t}\n\tq.items = append(q.items, ev)\n\tq.bytes += len(ev.Body)\n"),
+            ("\tev := q.items[0]\n\tq.items = q.items[1:]\n\treturn ev, true\n", "\tev := q.items[0]\n\tq.items = q.items[1:]\n\tq.bytes -= len(ev.Body)\n\treturn ev, true\n"),
+        ]),
+        ("update", "internal/ingest/queue_test.go", [
+            ("\tq := NewQueue(3)\n", "\tq := NewQueue(3, 1<<20)\n"),
+            ("\t\tt.Fatalf(\"first event %q, want b (a was the oldest and is dropped)\", ev.Body)\n\t}\n}\n",
+             "\t\tt.Fatalf(\"first event %q, want b (a was the oldest and is dropped)\", ev.Body)\n\t}\n}\n\n"
+             "func TestQueueByteLimit(t *testing.T) {\n\tconst mb = 1 << 20\n\tq := NewQueue(1000, 64*mb)\n\tfor i := 0; i < 100; i++ {\n\t\tq.Push(Event{Body: make([]byte, mb), Received: time.Now()})\n\t}\n\tif q.bytes > 64*mb {\n\t\tt.Fatalf(\"queue holds %d events (%d bytes), want total <= %d\", q.Len(), q.bytes, 64*mb)\n\t}\n}\n"),
+        ]),
     ],
     reasoning="**Byte limit**\n\nTrack bytes in Push/Pop; drop oldest while over the limit.",
 )
@@ -819,16 +652,10 @@ r.say(
 )
 r.patch(
     [
-        (
-            "update",
-            "internal/ingest/queue.go",
-            [
-                (
-                    "\tif len(q.items) >= q.max || q.bytes > q.maxBytes {\n\t\told := q.items[0]\n",
-                    "\t// Drop oldest events until the new one fits both limits (one big event can need several).\n\tfor len(q.items) > 0 && (len(q.items) >= q.max || q.bytes+len(ev.Body) > q.maxBytes) {\n\t\told := q.items[0]\n",
-                ),
-            ],
-        ),
+        ("update", "internal/ingest/queue.go", [
+            ("\tif len(q.items) >= q.max || q.bytes > q.maxBytes {\n\t\told := q.items[0]\n",
+             "\t// Drop oldest events until the new one fits both limits (one big event can need several).\n\tfor len(q.items) > 0 && (len(q.items) >= q.max || q.bytes+len(ev.Body) > q.maxBytes) {\n\t\told := q.items[0]\n"),
+        ]),
     ]
 )
 r.run(
@@ -847,42 +674,18 @@ r.say(
 )
 r.patch(
     [
-        (
-            "update",
-            "internal/config/config.go",
-            [
-                (
-                    "\tWorkers       int\n\tQueueSize     int\n}\n",
-                    "\tWorkers       int\n\tQueueSize     int\n\tQueueBytes    int\n}\n",
-                ),
-                (
-                    "\t\tQueueSize:     1000,\n\t}\n",
-                    "\t\tQueueSize:     1000,\n\t\tQueueBytes:    64 << 20,\n\t}\n",
-                ),
-                (
-                    '{"LOGSHIP_QUEUE_SIZE", &c.QueueSize}}',
-                    '{"LOGSHIP_QUEUE_SIZE", &c.QueueSize}, {"LOGSHIP_QUEUE_BYTES", &c.QueueBytes}}',
-                ),
-            ],
-        ),
-        (
-            "update",
-            "internal/ingest/handler.go",
-            [
-                (
-                    "func NewHandler(s sink.Sink, maxBytes int64, workers, queueSize int) *Handler {",
-                    "func NewHandler(s sink.Sink, maxBytes int64, workers, queueSize, queueBytes int) *Handler {",
-                ),
-                ("queue: NewQueue(queueSize, 64<<20)", "queue: NewQueue(queueSize, queueBytes)"),
-            ],
-        ),
-        (
-            "update",
-            "cmd/logship/main.go",
-            [
-                ("cfg.Workers, cfg.QueueSize)", "cfg.Workers, cfg.QueueSize, cfg.QueueBytes)"),
-            ],
-        ),
+        ("update", "internal/config/config.go", [
+            ("\tWorkers       int\n\tQueueSize     int\n}\n", "\tWorkers       int\n\tQueueSize     int\n\tQueueBytes    int\n}\n"),
+            ("\t\tQueueSize:     1000,\n\t}\n", "\t\tQueueSize:     1000,\n\t\tQueueBytes:    64 << 20,\n\t}\n"),
+            ("{\"LOGSHIP_QUEUE_SIZE\", &c.QueueSize}}", "{\"LOGSHIP_QUEUE_SIZE\", &c.QueueSize}, {\"LOGSHIP_QUEUE_BYTES\", &c.QueueBytes}}"),
+        ]),
+        ("update", "internal/ingest/handler.go", [
+            ("func NewHandler(s sink.Sink, maxBytes int64, workers, queueSize int) *Handler {", "func NewHandler(s sink.Sink, maxBytes int64, workers, queueSize, queueBytes int) *Handler {"),
+            ("queue: NewQueue(queueSize, 64<<20)", "queue: NewQueue(queueSize, queueBytes)"),
+        ]),
+        ("update", "cmd/logship/main.go", [
+            ("cfg.Workers, cfg.QueueSize)", "cfg.Workers, cfg.QueueSize, cfg.QueueBytes)"),
+        ]),
     ]
 )
 r.run(
@@ -891,9 +694,7 @@ r.run(
     f"ok  \t{PKG}/internal/ingest\t1.298s\nok  \t{PKG}/internal/sink\t1.050s\n",
     secs=12.5,
 )
-r.say(
-    "`LOGSHIP_QUEUE_BYTES` (default 64 MiB = 67108864) is in config.go and passed through main.go to `NewHandler`. All green."
-)
+r.say("`LOGSHIP_QUEUE_BYTES` (default 64 MiB = 67108864) is in config.go and passed through main.go to `NewHandler`. All green.")
 
 # ------------------------------------------------------------------ turn 10: graceful shutdown
 r.user(
@@ -904,17 +705,11 @@ r.user(
 )
 r.patch(
     [
-        (
-            "update",
-            "internal/ingest/handler.go",
-            [
-                (
-                    '// Healthz answers with the number of queued events, {"queued": n}: 200, or 503 when the\n// queue is more than 90% full so that the readiness probe takes the pod out of the service.\n',
-                    '// Healthz always answers 200 with the number of queued events, {"queued": n}. No 503 when\n// the queue is full: a failing readiness probe gets the pod restarted, which loses the queue.\n',
-                ),
-                ("\tif n*10 > h.queue.max*9 {\n\t\tw.WriteHeader(http.StatusServiceUnavailable)\n\t}\n", ""),
-            ],
-        ),
+        ("update", "internal/ingest/handler.go", [
+            ("// Healthz answers with the number of queued events, {\"queued\": n}: 200, or 503 when the\n// queue is more than 90% full so that the readiness probe takes the pod out of the service.\n",
+             "// Healthz always answers 200 with the number of queued events, {\"queued\": n}. No 503 when\n// the queue is full: a failing readiness probe gets the pod restarted, which loses the queue.\n"),
+            ("\tif n*10 > h.queue.max*9 {\n\t\tw.WriteHeader(http.StatusServiceUnavailable)\n\t}\n", ""),
+        ]),
     ],
     reasoning="**Healthz back to always 200**\n\nRemove the 90% rule first, then shutdown.",
 )
@@ -922,51 +717,22 @@ r.cat("cmd/logship/main.go")
 r.sed("internal/ingest/handler.go", 1, 60)
 r.patch(
     [
-        (
-            "update",
-            "internal/ingest/handler.go",
-            [
-                (
-                    "// worker writes queued events",
-                    "// Drain closes the queue and waits until the workers have written every queued event, or\n// until ctx ends; it returns how many events were still queued then.\nfunc (h *Handler) Drain(ctx context.Context) int {\n\th.queue.Close()\n\tdone := make(chan struct{})\n\tgo func() { h.workers.Wait(); close(done) }()\n\tselect {\n\tcase <-done:\n\t\treturn 0\n\tcase <-ctx.Done():\n\t\treturn h.queue.Len()\n\t}\n}\n\n// worker writes queued events",
-                ),
-                (
-                    "\tdelays   []time.Duration\n\tsleep    func(time.Duration)\n}\n",
-                    "\tdelays   []time.Duration\n\tsleep    func(time.Duration)\n\tworkers  sync.WaitGroup\n}\n",
-                ),
-                (
-                    "\tfor i := 0; i < workers; i++ {\n\t\tgo h.worker()\n\t}\n",
-                    "\tfor i := 0; i < workers; i++ {\n\t\th.workers.Add(1)\n\t\tgo func() { defer h.workers.Done(); h.worker() }()\n\t}\n",
-                ),
-                ('\t"net/http"\n\t"time"\n', '\t"net/http"\n\t"sync"\n\t"time"\n'),
-            ],
-        ),
-        (
-            "update",
-            "cmd/logship/main.go",
-            [
-                (
-                    "\tshutdownCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)\n\tdefer cancel()\n\t_ = srv.Shutdown(shutdownCtx)\n}\n",
-                    '\t// Stop accepting first, then give the queue up to 20s to drain (k8s allows 30s).\n\tshutdownCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)\n\tdefer cancel()\n\t_ = srv.Shutdown(shutdownCtx)\n\tdrainCtx, cancelDrain := context.WithTimeout(context.Background(), 20*time.Second)\n\tdefer cancelDrain()\n\tif left := h.Drain(drainCtx); left > 0 {\n\t\tslog.Error("shutdown: events lost, queue not drained in 20s", "left", left)\n\t\tos.Exit(1)\n\t}\n\tslog.Info("shutdown: queue drained")\n}\n',
-                ),
-            ],
-        ),
+        ("update", "internal/ingest/handler.go", [
+            ("// worker writes queued events", "// Drain closes the queue and waits until the workers have written every queued event, or\n// until ctx ends; it returns how many events were still queued then.\nfunc (h *Handler) Drain(ctx context.Context) int {\n\th.queue.Close()\n\tdone := make(chan struct{})\n\tgo func() { h.workers.Wait(); close(done) }()\n\tselect {\n\tcase <-done:\n\t\treturn 0\n\tcase <-ctx.Done():\n\t\treturn h.queue.Len()\n\t}\n}\n\n// worker writes queued events"),
+            ("\tdelays   []time.Duration\n\tsleep    func(time.Duration)\n}\n", "\tdelays   []time.Duration\n\tsleep    func(time.Duration)\n\tworkers  sync.WaitGroup\n}\n"),
+            ("\tfor i := 0; i < workers; i++ {\n\t\tgo h.worker()\n\t}\n", "\tfor i := 0; i < workers; i++ {\n\t\th.workers.Add(1)\n\t\tgo func() { defer h.workers.Done(); h.worker() }()\n\t}\n"),
+            ("\t\"net/http\"\n\t\"time\"\n", "\t\"net/http\"\n\t\"sync\"\n\t\"time\"\n"),
+        ]),
+        ("update", "cmd/logship/main.go", [
+            ("\tshutdownCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)\n\tdefer cancel()\n\t_ = srv.Shutdown(shutdownCtx)\n}\n",
+             "\t// Stop accepting first, then give the queue up to 20s to drain (k8s allows 30s).\n\tshutdownCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)\n\tdefer cancel()\n\t_ = srv.Shutdown(shutdownCtx)\n\tdrainCtx, cancelDrain := context.WithTimeout(context.Background(), 20*time.Second)\n\tdefer cancelDrain()\n\tif left := h.Drain(drainCtx); left > 0 {\n\t\tslog.Error(\"shutdown: events lost, queue not drained in 20s\", \"left\", left)\n\t\tos.Exit(1)\n\t}\n\tslog.Info(\"shutdown: queue drained\")\n}\n"),
+        ]),
     ],
     reasoning="**Drain on shutdown**\n\nWaitGroup for workers; Close makes Pop return false when empty.",
 )
 r.run(
     "go vet ./... && go build ./... && go test -race -count=1 -v ./...",
-    verbose(
-        {
-            "config": [
-                *CONFIG_TESTS,
-                ("TestWorkersAndQueueFromEnv", "0.00"),
-                ("TestWorkersMustBePositive", "0.00"),
-            ],
-            "ingest": [*INGEST_TESTS, ("TestRetriesTransportErrors", "0.00"), ("TestQueueByteLimit", "0.09")],
-            "sink": SINK_TESTS,
-        }
-    ),
+    verbose({"config": [*CONFIG_TESTS, ("TestWorkersAndQueueFromEnv", "0.00"), ("TestWorkersMustBePositive", "0.00")], "ingest": [*INGEST_TESTS, ("TestRetriesTransportErrors", "0.00"), ("TestQueueByteLimit", "0.09")], "sink": SINK_TESTS}),
     secs=13.4,
 )
 r.say(
@@ -988,9 +754,7 @@ r.user(
 )
 r.run(
     "git diff -- cmd internal/config/config.go internal/ingest/handler.go",
-    git_diff(
-        committed, r.files, ["cmd/logship/main.go", "internal/config/config.go", "internal/ingest/handler.go"]
-    ),
+    git_diff(committed, r.files, ["cmd/logship/main.go", "internal/config/config.go", "internal/ingest/handler.go"]),
     reasoning="**Summary for the PR**\n\nRead the full diff before writing what is done.",
 )
 r.run(
@@ -1011,7 +775,7 @@ r.say(
     "- `LOGSHIP_WORKERS` (4).\n"
     "- Retries: 5xx and transport errors after 1s, 2s, 4s; 4xx not retried; then "
     "`logship_events_failed_total`.\n"
-    '- `GET /healthz` → `{"queued": n}`, always 200 (the 503-when-90%-full rule was removed).\n'
+    "- `GET /healthz` → `{\"queued\": n}`, always 200 (the 503-when-90%-full rule was removed).\n"
     "- Graceful shutdown: stop accepting, drain up to 20s, exit 1 if events are left.\n"
     "- Package `sink` unchanged. Channel queue measured and rejected (2.9x slower).\n\n"
     "**Missing**\n"

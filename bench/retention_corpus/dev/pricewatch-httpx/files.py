@@ -359,7 +359,7 @@ MIGRATION_2 = """\
 ALTER TABLE prices ADD COLUMN currency TEXT NOT NULL DEFAULT 'USD';
 """
 
-CONFTEST = """\
+CONFTEST = '''\
 import json
 from pathlib import Path
 
@@ -389,9 +389,9 @@ def no_network(monkeypatch):
         raise AssertionError("tests must not touch the network")
 
     monkeypatch.setattr(requests.Session, "request", refuse)
-"""
+'''
 
-TEST_FETCH = """\
+TEST_FETCH = '''\
 from decimal import Decimal
 
 from pricewatch.fetch import Quote, parse_quotes
@@ -414,9 +414,9 @@ def test_parse_quotes_currency_default():
 def test_parse_quotes_keeps_decimal_precision():
     quotes = parse_quotes(ACME, {"items": [{"sku": "AC-1", "price": "0.10", "currency": "EUR"}]})
     assert quotes[0].price == Decimal("0.10")
-"""
+'''
 
-TEST_CLI = """\
+TEST_CLI = '''\
 from decimal import Decimal
 
 import pytest
@@ -461,7 +461,7 @@ def test_fetch_saves_all_vendors(tmp_path, fake_vendors):
 def test_verbose_sets_info(tmp_path, caplog):
     main(["--db", str(tmp_path / "t.sqlite3"), "-v", "report"])
     assert caplog.get_records("call") == []
-"""
+'''
 
 CONFTEST_FAKES = '''
 

@@ -63,11 +63,12 @@ s.bash(
     "./pricewatch/auth.py:7:import requests\n"
     "./pricewatch/auth.py:16:    resp = requests.post(\n"
     "./tests/conftest.py:5:import requests\n"
-    './tests/conftest.py:31:    monkeypatch.setattr(requests.Session, "request", refuse)\n',
+    "./tests/conftest.py:31:    monkeypatch.setattr(requests.Session, \"request\", refuse)\n",
 )
 s.bash(
     ".venv/bin/python -m pytest -q",
-    "........................                                                 [100%]\n24 passed in 1.87s",
+    "........................                                                 [100%]\n"
+    "24 passed in 1.87s",
     text="Baseline before changing anything:",
 )
 s.assistant(
@@ -106,20 +107,20 @@ s.rewrite(
     ),
     (
         "def fetch_vendor(vendor: Vendor, session: requests.Session) -> list[Quote]:\n"
-        '    url = f"{vendor.base_url}/prices"\n'
-        "    resp = session.get(",
+    "    url = f\"{vendor.base_url}/prices\"\n"
+    "    resp = session.get(",
         "def fetch_vendor(vendor: Vendor, client: httpx.Client) -> list[Quote]:\n"
-        '    url = f"{vendor.base_url}/prices"\n'
-        "    resp = client.get(",
+    "    url = f\"{vendor.base_url}/prices\"\n"
+    "    resp = client.get(",
     ),
     (
         "    with requests.Session() as session:\n"
-        '        session.headers["User-Agent"] = USER_AGENT\n'
-        "        for vendor in vendors:\n"
-        "            out.extend(fetch_vendor(vendor, session))",
+    "        session.headers[\"User-Agent\"] = USER_AGENT\n"
+    "        for vendor in vendors:\n"
+    "            out.extend(fetch_vendor(vendor, session))",
         "    with make_client() as client:\n"
-        "        for vendor in vendors:\n"
-        "            out.extend(fetch_vendor(vendor, client))",
+    "        for vendor in vendors:\n"
+    "            out.extend(fetch_vendor(vendor, client))",
     ),
     (
         'USER_AGENT = "pricewatch/0.8"\n\n\n',
@@ -134,17 +135,17 @@ s.rewrite(
     ),
     (
         "    resp = requests.post(\n"
-        "        url,\n"
-        '        data={"grant_type": "client_credentials"},\n'
-        "        auth=(client_id, secret),\n"
-        "        timeout=10,\n"
-        "    )",
+    "        url,\n"
+    "        data={\"grant_type\": \"client_credentials\"},\n"
+    "        auth=(client_id, secret),\n"
+    "        timeout=10,\n"
+    "    )",
         "    with make_client(timeout=10) as client:\n"
-        "        resp = client.post(\n"
-        "            url,\n"
-        '            data={"grant_type": "client_credentials"},\n'
-        "            auth=(client_id, secret),\n"
-        "        )",
+    "        resp = client.post(\n"
+    "            url,\n"
+    "            data={\"grant_type\": \"client_credentials\"},\n"
+    "            auth=(client_id, secret),\n"
+    "        )",
     ),
 )
 s.rewrite(
@@ -216,7 +217,7 @@ s.bash(
     "\n"
     "    def _load_one(name: str) -> Vendor:\n"
     "        try:\n"
-    '>           module = importlib.import_module(f"pricewatch.vendors.{name}")\n'
+    ">           module = importlib.import_module(f\"pricewatch.vendors.{name}\")\n"
     "\n"
     "pricewatch/vendors/__init__.py:25: \n"
     "_ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ \n"
@@ -259,16 +260,16 @@ s.bash(
     "\n"
     "    def _load_one(name: str) -> Vendor:\n"
     "        try:\n"
-    '            module = importlib.import_module(f"pricewatch.vendors.{name}")\n'
+    "            module = importlib.import_module(f\"pricewatch.vendors.{name}\")\n"
     "        except ImportError as exc:\n"
-    '>           raise VendorLoadError(f"could not load vendor {name!r}") from exc\n'
+    ">           raise VendorLoadError(f\"could not load vendor {name!r}\") from exc\n"
     "E           pricewatch.vendors.VendorLoadError: could not load vendor 'acme'\n"
     "\n"
     "pricewatch/vendors/__init__.py:27: VendorLoadError\n"
     "__________________________ test_unknown_vendor_lists ___________________________\n"
     "\n"
     "    def test_unknown_vendor_lists():\n"
-    '>       with pytest.raises(VendorLoadError, match="unknown vendor"):\n'
+    ">       with pytest.raises(VendorLoadError, match=\"unknown vendor\"):\n"
     "E       Failed: DID NOT RAISE <class 'pricewatch.vendors.VendorLoadError'>\n"
     "\n"
     "tests/test_vendors.py:31: Failed\n"
@@ -287,13 +288,13 @@ s.bash(
 s.bash(
     f"grep -n 'Transport' {VENV}/httpx/__init__.py",
     "7:from ._transports import *\n"
-    '48:    "AsyncBaseTransport",\n'
-    '49:    "AsyncHTTPTransport",\n'
-    '50:    "ASGITransport",\n'
-    '52:    "BaseTransport",\n'
-    '73:    "HTTPTransport",\n'
-    '80:    "MockTransport",\n'
-    '104:    "WSGITransport",',
+    "48:    \"AsyncBaseTransport\",\n"
+    "49:    \"AsyncHTTPTransport\",\n"
+    "50:    \"ASGITransport\",\n"
+    "52:    \"BaseTransport\",\n"
+    "73:    \"HTTPTransport\",\n"
+    "80:    \"MockTransport\",\n"
+    "104:    \"WSGITransport\",",
 )
 s.assistant(
     "My mistake: httpx 0.27.2 is current and it has no `RetryTransport` at all (that name comes "
@@ -356,8 +357,12 @@ s.edit(
 )
 s.edit(
     "pricewatch/fetch.py",
-    "    resp = client.get(\n        url,\n",
-    "    resp = get_with_retries(\n        client,\n        url,\n        attempts=vendor.max_attempts,\n",
+    "    resp = client.get(\n"
+    "        url,\n",
+    "    resp = get_with_retries(\n"
+    "        client,\n"
+    "        url,\n"
+    "        attempts=vendor.max_attempts,\n",
 )
 s.edit(
     "pricewatch/vendors/__init__.py",
@@ -366,15 +371,15 @@ s.edit(
 )
 s.edit(
     "pricewatch/vendors/__init__.py",
-    '        timeout=float(settings.get("timeout", 10.0)),\n',
-    '        timeout=float(settings.get("timeout", 10.0)),\n'
-    '        max_attempts=int(settings.get("max_attempts", 3)),\n',
+    "        timeout=float(settings.get(\"timeout\", 10.0)),\n",
+    "        timeout=float(settings.get(\"timeout\", 10.0)),\n"
+    "        max_attempts=int(settings.get(\"max_attempts\", 3)),\n",
 )
 s.edit("pricewatch/vendors/bolt.py", '    "timeout": 15,\n', '    "timeout": 15,\n    "max_attempts": 5,\n')
 s.edit("pricewatch/vendors/acme.py", '    "timeout": 8,\n', '    "timeout": 8,\n    "max_attempts": 3,\n')
 s.write(
     "tests/test_http.py",
-    """import httpx
+    '''import httpx
 import pytest
 
 from pricewatch import http
@@ -407,11 +412,12 @@ def test_gives_up_after_attempts():
 def test_does_not_retry_404():
     resp = http.get_with_retries(_client([404, 200]), "https://x.invalid/p", attempts=3)
     assert resp.status_code == 404
-""",
+''',
 )
 s.bash(
     ".venv/bin/python -m pytest -q",
-    "...........................                                              [100%]\n27 passed in 1.62s",
+    "...........................                                              [100%]\n"
+    "27 passed in 1.62s",
 )
 s.assistant(
     "Green again: 27 passed (24 + 3 new in `tests/test_http.py`). Summary:\n\n"
@@ -443,16 +449,16 @@ s.bash(
     "\n"
     "\n"
     "def test_acme_settings():\n"
-    '    assert acme.SETTINGS["base_url"].startswith("https://api.acme-parts.com")\n'
+    "    assert acme.SETTINGS[\"base_url\"].startswith(\"https://api.acme-parts.com\")\n"
     "\n"
     "\n"
     "def test_bolt_settings():\n"
-    '    assert bolt.SETTINGS["timeout"] == 15\n'
+    "    assert bolt.SETTINGS[\"timeout\"] == 15\n"
     "\n"
     "\n"
     "def test_unknown_vendor_lists():\n"
-    '    with pytest.raises(VendorLoadError, match="unknown vendor"):\n'
-    '        load_vendors(["acme", "zed"])\n',
+    "    with pytest.raises(VendorLoadError, match=\"unknown vendor\"):\n"
+    "        load_vendors([\"acme\", \"zed\"])\n",
 )
 TOML = """\
 # Vendor settings for pricewatch. Read at every run; no release needed to change them.
@@ -577,13 +583,10 @@ s.edit(
     'SKUS = ["AC-1001", "AC-1002", "AC-2040", "AC-2041", "AC-3300"]\n\n\n',
     "# Settings (url, timeout, skus) are in pricewatch.toml; this module only adds the token.\n\n\n",
 )
-s.bash(
-    "git rm -q pricewatch/vendors/bolt.py && git status --short",
-    " M pricewatch/auth.py\n M pricewatch/fetch.py\n A pricewatch/http.py\n M pricewatch/vendors/__init__.py\n M pricewatch/vendors/acme.py\n D  pricewatch/vendors/bolt.py\n M pyproject.toml\n M tests/conftest.py\n?? pricewatch.toml\n?? pricewatch/config.py\n?? tests/test_http.py",
-)
+s.bash("git rm -q pricewatch/vendors/bolt.py && git status --short", " M pricewatch/auth.py\n M pricewatch/fetch.py\n A pricewatch/http.py\n M pricewatch/vendors/__init__.py\n M pricewatch/vendors/acme.py\n D  pricewatch/vendors/bolt.py\n M pyproject.toml\n M tests/conftest.py\n?? pricewatch.toml\n?? pricewatch/config.py\n?? tests/test_http.py")
 s.write(
     "tests/test_vendors.py",
-    """import pytest
+    '''import pytest
 
 from pricewatch.config import ConfigError, load_config
 from pricewatch.vendors import VendorLoadError, load_vendors
@@ -617,7 +620,7 @@ def test_config_missing_base_url(tmp_path):
     cfg.write_text('[vendors.zed]\\nskus = ["Z-1"]\\n')
     with pytest.raises(ConfigError, match="needs base_url"):
         load_config(cfg)
-""",
+''',
 )
 s.bash(
     ".venv/bin/python -m pytest -q",
@@ -650,7 +653,7 @@ s.bash(
     "kwargs = {}\n"
     "\n"
     "    def refuse(*args, **kwargs):\n"
-    '>       raise AssertionError("tests must not touch the network")\n'
+    ">       raise AssertionError(\"tests must not touch the network\")\n"
     "E       AssertionError: tests must not touch the network\n"
     "\n"
     "tests/conftest.py:29: AssertionError\n"
@@ -670,11 +673,12 @@ s.edit(
     "from pricewatch.vendors import VendorLoadError, acme, load_vendors\n\n\n"
     "@pytest.fixture(autouse=True)\n"
     "def fake_acme_token(monkeypatch):\n"
-    '    monkeypatch.setattr(acme, "client_credentials_token", lambda *a: "t0k")\n',
+    "    monkeypatch.setattr(acme, \"client_credentials_token\", lambda *a: \"t0k\")\n",
 )
 s.bash(
     ".venv/bin/python -m pytest -q",
-    ".............................                                            [100%]\n29 passed in 1.66s",
+    ".............................                                            [100%]\n"
+    "29 passed in 1.66s",
 )
 s.assistant(
     "Done: `pricewatch.toml` (next to pyproject.toml) holds every vendor's base_url, timeout, "
@@ -684,7 +688,10 @@ s.assistant(
 )
 
 # ---------------------------------------------------------------- turn 4: yaml
-s.user("actually make it yaml. ops keeps every other service config in yaml and theyre the ones editing it")
+s.user(
+    "actually make it yaml. ops keeps every other service config in yaml and theyre the ones "
+    "editing it"
+)
 s.bash(
     ".venv/bin/pip install 'pyyaml>=6.0' 2>&1 | tail -1",
     "Successfully installed PyYAML-6.0.2",
@@ -739,19 +746,22 @@ s.edit("pyproject.toml", '    "httpx>=0.27",\n', '    "httpx>=0.27",\n    "pyyam
 s.rewrite(
     "tests/test_vendors.py",
     (
-        '    cfg = tmp_path / "alt.toml"\n'
-        '    cfg.write_text(\'[vendors.zed]\\nbase_url = "https://z.invalid"\\nskus = ["Z-1"]\\n\')',
-        '    cfg = tmp_path / "alt.yaml"\n'
-        '    cfg.write_text("vendors:\\n  zed:\\n    base_url: https://z.invalid\\n    skus: [Z-1]\\n")',
+        "    cfg = tmp_path / \"alt.toml\"\n"
+    "    cfg.write_text('[vendors.zed]\\nbase_url = \"https://z.invalid\"\\nskus = [\"Z-1\"]\\n')",
+        "    cfg = tmp_path / \"alt.yaml\"\n"
+    "    cfg.write_text(\"vendors:\\n  zed:\\n    base_url: https://z.invalid\\n    skus: [Z-1]\\n\")",
     ),
     (
-        '    cfg = tmp_path / "bad.toml"\n    cfg.write_text(\'[vendors.zed]\\nskus = ["Z-1"]\\n\')',
-        '    cfg = tmp_path / "bad.yaml"\n    cfg.write_text("vendors:\\n  zed:\\n    skus: [Z-1]\\n")',
+        "    cfg = tmp_path / \"bad.toml\"\n"
+    "    cfg.write_text('[vendors.zed]\\nskus = [\"Z-1\"]\\n')",
+        "    cfg = tmp_path / \"bad.yaml\"\n"
+    "    cfg.write_text(\"vendors:\\n  zed:\\n    skus: [Z-1]\\n\")",
     ),
 )
 s.bash(
     ".venv/bin/python -m pytest -q",
-    ".............................                                            [100%]\n29 passed in 1.70s",
+    ".............................                                            [100%]\n"
+    "29 passed in 1.70s",
 )
 s.assistant(
     "Switched to YAML: `pricewatch.yaml` replaces the toml file, `config.py` uses "
@@ -770,14 +780,16 @@ s.edit("pyproject.toml", '    "pyyaml>=6.0",\n', "")
 s.rewrite(
     "tests/test_vendors.py",
     (
-        '    cfg = tmp_path / "alt.yaml"\n'
-        '    cfg.write_text("vendors:\\n  zed:\\n    base_url: https://z.invalid\\n    skus: [Z-1]\\n")',
-        '    cfg = tmp_path / "alt.toml"\n'
-        '    cfg.write_text(\'[vendors.zed]\\nbase_url = "https://z.invalid"\\nskus = ["Z-1"]\\n\')',
+        "    cfg = tmp_path / \"alt.yaml\"\n"
+    "    cfg.write_text(\"vendors:\\n  zed:\\n    base_url: https://z.invalid\\n    skus: [Z-1]\\n\")",
+        "    cfg = tmp_path / \"alt.toml\"\n"
+    "    cfg.write_text('[vendors.zed]\\nbase_url = \"https://z.invalid\"\\nskus = [\"Z-1\"]\\n')",
     ),
     (
-        '    cfg = tmp_path / "bad.yaml"\n    cfg.write_text("vendors:\\n  zed:\\n    skus: [Z-1]\\n")',
-        '    cfg = tmp_path / "bad.toml"\n    cfg.write_text(\'[vendors.zed]\\nskus = ["Z-1"]\\n\')',
+        "    cfg = tmp_path / \"bad.yaml\"\n"
+    "    cfg.write_text(\"vendors:\\n  zed:\\n    skus: [Z-1]\\n\")",
+        "    cfg = tmp_path / \"bad.toml\"\n"
+    "    cfg.write_text('[vendors.zed]\\nskus = [\"Z-1\"]\\n')",
     ),
 )
 s.bash(
@@ -812,46 +824,46 @@ s.rewrite(
     ),
     (
         "def _cmd_report(args: argparse.Namespace, conn: sqlite3.Connection) -> int:\n"
-        "    rows = store.latest_prices(conn)\n",
+    "    rows = store.latest_prices(conn)\n",
         "def _iso_date(value: str) -> date:\n"
-        '    # ISO dates only (YYYY-MM-DD): relative forms like "3d" are refused on purpose.\n'
-        "    try:\n"
-        "        return date.fromisoformat(value)\n"
-        "    except ValueError:\n"
-        '        raise argparse.ArgumentTypeError(f"not an ISO date (YYYY-MM-DD): {value!r}") from None\n'
-        "\n\n"
-        "def _cmd_report(args: argparse.Namespace, conn: sqlite3.Connection) -> int:\n"
-        "    rows = store.latest_prices(conn, since=args.since)\n",
+    "    # ISO dates only (YYYY-MM-DD): relative forms like \"3d\" are refused on purpose.\n"
+    "    try:\n"
+    "        return date.fromisoformat(value)\n"
+    "    except ValueError:\n"
+    "        raise argparse.ArgumentTypeError(f\"not an ISO date (YYYY-MM-DD): {value!r}\") from None\n"
+    "\n\n"
+    "def _cmd_report(args: argparse.Namespace, conn: sqlite3.Connection) -> int:\n"
+    "    rows = store.latest_prices(conn, since=args.since)\n",
     ),
     (
-        '    report = sub.add_parser("report", help="print the latest price of every sku")\n',
-        '    report = sub.add_parser("report", help="print the latest price of every sku")\n'
-        '    report.add_argument("--since", type=_iso_date, help="only prices fetched on or after this date")\n',
+        "    report = sub.add_parser(\"report\", help=\"print the latest price of every sku\")\n",
+        "    report = sub.add_parser(\"report\", help=\"print the latest price of every sku\")\n"
+    "    report.add_argument(\"--since\", type=_iso_date, help=\"only prices fetched on or after this date\")\n",
     ),
 )
 s.rewrite(
     "pricewatch/store.py",
     (
         "def latest_prices(conn: sqlite3.Connection) -> list[PriceRow]:\n"
-        "    rows = conn.execute(\n"
-        '        """\n'
-        "        SELECT vendor, sku, price, currency, MAX(fetched_at)\n"
-        "        FROM prices\n"
-        "        GROUP BY vendor, sku\n"
-        "        ORDER BY vendor, sku\n"
-        '        """\n'
-        "    ).fetchall()",
+    "    rows = conn.execute(\n"
+    "        \"\"\"\n"
+    "        SELECT vendor, sku, price, currency, MAX(fetched_at)\n"
+    "        FROM prices\n"
+    "        GROUP BY vendor, sku\n"
+    "        ORDER BY vendor, sku\n"
+    "        \"\"\"\n"
+    "    ).fetchall()",
         "def latest_prices(conn: sqlite3.Connection, since: date | None = None) -> list[PriceRow]:\n"
-        "    rows = conn.execute(\n"
-        '        """\n'
-        "        SELECT vendor, sku, price, currency, MAX(fetched_at)\n"
-        "        FROM prices\n"
-        "        WHERE ? IS NULL OR fetched_at >= ?\n"
-        "        GROUP BY vendor, sku\n"
-        "        ORDER BY vendor, sku\n"
-        '        """,\n'
-        "        (since, since.isoformat() if since else None),\n"
-        "    ).fetchall()",
+    "    rows = conn.execute(\n"
+    "        \"\"\"\n"
+    "        SELECT vendor, sku, price, currency, MAX(fetched_at)\n"
+    "        FROM prices\n"
+    "        WHERE ? IS NULL OR fetched_at >= ?\n"
+    "        GROUP BY vendor, sku\n"
+    "        ORDER BY vendor, sku\n"
+    "        \"\"\",\n"
+    "        (since, since.isoformat() if since else None),\n"
+    "    ).fetchall()",
     ),
     (
         "from dataclasses import dataclass\n",
@@ -861,13 +873,13 @@ s.rewrite(
 s.bash(
     "cat >> tests/test_cli.py <<'EOF'\n\n\ndef test_report_since_filters(conn, capsys, tmp_path):\n"
     "    day = 86400\n    base = 1714521600  # 2024-05-01T00:00:00Z\n"
-    '    conn.executemany(\n        "INSERT INTO prices (vendor, sku, price, currency, fetched_at) VALUES (?, ?, ?, ?, ?)",\n'
-    '        [("acme", "AC-1001", "12.40", "USD", base), ("acme", "AC-1002", "3.10", "USD", base + 2 * day),\n'
-    '         ("bolt", "B-77", "7.00", "EUR", base + 3 * day)],\n    )\n'
+    "    conn.executemany(\n        \"INSERT INTO prices (vendor, sku, price, currency, fetched_at) VALUES (?, ?, ?, ?, ?)\",\n"
+    "        [(\"acme\", \"AC-1001\", \"12.40\", \"USD\", base), (\"acme\", \"AC-1002\", \"3.10\", \"USD\", base + 2 * day),\n"
+    "         (\"bolt\", \"B-77\", \"7.00\", \"EUR\", base + 3 * day)],\n    )\n"
     "    rows = store.latest_prices(conn, since=date(2024, 5, 2))\n"
     "    assert len(rows) == 2\n\n\n"
     "def test_report_since_rejects_relative():\n"
-    '    with pytest.raises(SystemExit):\n        build_parser().parse_args(["report", "--since", "3d"])\nEOF\n'
+    "    with pytest.raises(SystemExit):\n        build_parser().parse_args([\"report\", \"--since\", \"3d\"])\nEOF\n"
     "sed -i '1i from datetime import date' tests/test_cli.py && .venv/bin/python -m pytest -q tests/test_cli.py",
     "......F.                                                                 [100%]\n"
     "=================================== FAILURES ===================================\n"
@@ -881,9 +893,9 @@ s.bash(
     "        day = 86400\n"
     "        base = 1714521600  # 2024-05-01T00:00:00Z\n"
     "        conn.executemany(\n"
-    '            "INSERT INTO prices (vendor, sku, price, currency, fetched_at) VALUES (?, ?, ?, ?, ?)",\n'
-    '            [("acme", "AC-1001", "12.40", "USD", base), ("acme", "AC-1002", "3.10", "USD", base + 2 * day),\n'
-    '             ("bolt", "B-77", "7.00", "EUR", base + 3 * day)],\n'
+    "            \"INSERT INTO prices (vendor, sku, price, currency, fetched_at) VALUES (?, ?, ?, ?, ?)\",\n"
+    "            [(\"acme\", \"AC-1001\", \"12.40\", \"USD\", base), (\"acme\", \"AC-1002\", \"3.10\", \"USD\", base + 2 * day),\n"
+    "             (\"bolt\", \"B-77\", \"7.00\", \"EUR\", base + 3 * day)],\n"
     "        )\n"
     "        rows = store.latest_prices(conn, since=date(2024, 5, 2))\n"
     ">       assert len(rows) == 2\n"
@@ -912,9 +924,9 @@ s.rewrite(
     (
         "def latest_prices(",
         "def _epoch(day: date) -> int:\n"
-        '    """UTC midnight of `day` in epoch seconds, the unit of prices.fetched_at (0001_init.sql)."""\n'
-        "    return int(datetime.combine(day, dt_time.min, tzinfo=UTC).timestamp())\n\n\n"
-        "def latest_prices(",
+    "    \"\"\"UTC midnight of `day` in epoch seconds, the unit of prices.fetched_at (0001_init.sql).\"\"\"\n"
+    "    return int(datetime.combine(day, dt_time.min, tzinfo=UTC).timestamp())\n\n\n"
+    "def latest_prices(",
     ),
     (
         "from datetime import date\n",
@@ -923,7 +935,8 @@ s.rewrite(
 )
 s.bash(
     ".venv/bin/python -m pytest -q",
-    "...............................                                          [100%]\n31 passed in 1.69s",
+    "...............................                                          [100%]\n"
+    "31 passed in 1.69s",
 )
 s.assistant(
     "Fixed: `--since YYYY-MM-DD` filters on `fetched_at >= <UTC midnight epoch>`; anything that is "
@@ -940,7 +953,7 @@ s.edit(
 s.bash(
     "grep -n '\\$' tests/test_cli.py && sed -i 's/acme     AC-1001         \\$12.40/acme     AC-1001         12.40 USD/' tests/test_cli.py && "
     ".venv/bin/python -m pytest -q tests/test_cli.py",
-    '31:    assert "acme     AC-1001         $12.40" in out\n'
+    "31:    assert \"acme     AC-1001         $12.40\" in out\n"
     "........                                                                 [100%]\n8 passed in 0.29s",
 )
 s.assistant("Report lines now end with the currency code (`12.40 USD`, `7.00 EUR`); test updated, 8 passed.")
@@ -965,8 +978,8 @@ s.edit(
 s.bash(
     ".venv/bin/ruff check --fix . && .venv/bin/mypy",
     "Found 1 error (1 fixed, 0 remaining).\n"
-    'pricewatch/config.py:33: error: Returning Any from function declared to return "dict[str, dict[str, Any]]"  [no-any-return]\n'
-    'pricewatch/fetch.py:25: error: Missing type parameters for generic type "dict"  [type-arg]\n'
+    "pricewatch/config.py:33: error: Returning Any from function declared to return \"dict[str, dict[str, Any]]\"  [no-any-return]\n"
+    "pricewatch/fetch.py:25: error: Missing type parameters for generic type \"dict\"  [type-arg]\n"
     "Found 2 errors in 2 files (checked 9 source files)",
     code=1,
 )
@@ -1013,7 +1026,7 @@ s.rewrite(
     (
         "RETRY_STATUSES = frozenset({502, 503, 504})\nFIRST_BACKOFF = 0.5\n",
         "RETRY_STATUSES = frozenset({429, 502, 503, 504})\nFIRST_BACKOFF = 0.5\n"
-        "MAX_RETRY_AFTER = 10.0  # seconds; a longer Retry-After is cut to this\n",
+    "MAX_RETRY_AFTER = 10.0  # seconds; a longer Retry-After is cut to this\n",
     ),
     (
         "        time.sleep(delay)\n        delay *= 2\n",
@@ -1022,29 +1035,27 @@ s.rewrite(
     (
         "def get_with_retries(",
         "def _wait(resp: httpx.Response, backoff: float) -> float:\n"
-        '    """Retry-After (seconds form) on a 429, capped at MAX_RETRY_AFTER; else the backoff."""\n'
-        '    header = resp.headers.get("Retry-After")\n'
-        "    if resp.status_code == 429 and header is not None:\n"
-        "        try:\n"
-        "            return min(max(float(header), 0.0), MAX_RETRY_AFTER)\n"
-        "        except ValueError:\n"
-        "            pass  # an HTTP-date: fall back to the backoff\n"
-        "    return backoff\n\n\n"
-        "def get_with_retries(",
+    "    \"\"\"Retry-After (seconds form) on a 429, capped at MAX_RETRY_AFTER; else the backoff.\"\"\"\n"
+    "    header = resp.headers.get(\"Retry-After\")\n"
+    "    if resp.status_code == 429 and header is not None:\n"
+    "        try:\n"
+    "            return min(max(float(header), 0.0), MAX_RETRY_AFTER)\n"
+    "        except ValueError:\n"
+    "            pass  # an HTTP-date: fall back to the backoff\n"
+    "    return backoff\n\n\n"
+    "def get_with_retries(",
     ),
 )
 s.bash(
     "cat >> tests/test_http.py <<'EOF'\n\n\ndef test_429_retry_after_is_capped(monkeypatch):\n"
-    '    waits = []\n    monkeypatch.setattr(http.time, "sleep", waits.append)\n'
-    '    answers = iter([httpx.Response(429, headers={"Retry-After": "120"}), httpx.Response(200)])\n'
+    "    waits = []\n    monkeypatch.setattr(http.time, \"sleep\", waits.append)\n"
+    "    answers = iter([httpx.Response(429, headers={\"Retry-After\": \"120\"}), httpx.Response(200)])\n"
     "    client = httpx.Client(transport=httpx.MockTransport(lambda r: next(answers)))\n"
-    '    assert http.get_with_retries(client, "https://x.invalid/p").status_code == 200\n'
+    "    assert http.get_with_retries(client, \"https://x.invalid/p\").status_code == 200\n"
     "    assert waits == [10.0]\nEOF\n.venv/bin/python -m pytest -q tests/test_http.py",
     "....                                                                     [100%]\n4 passed in 0.12s",
 )
-s.assistant(
-    "429 is retried now; `Retry-After: 120` waits 10s (`MAX_RETRY_AFTER`), an HTTP-date falls back to the backoff. 4 passed in test_http.py."
-)
+s.assistant("429 is retried now; `Retry-After: 120` waits 10s (`MAX_RETRY_AFTER`), an HTTP-date falls back to the backoff. 4 passed in test_http.py.")
 
 # ---------------------------------------------------------------- turn 10: injectable sleep
 s.user(
@@ -1055,16 +1066,16 @@ s.rewrite(
     "pricewatch/http.py",
     (
         "def get_with_retries(\n"
-        "    client: httpx.Client, url: str, *, attempts: int = 3, **kwargs: object\n"
-        ") -> httpx.Response:\n",
+    "    client: httpx.Client, url: str, *, attempts: int = 3, **kwargs: object\n"
+    ") -> httpx.Response:\n",
         "def get_with_retries(\n"
-        "    client: httpx.Client,\n"
-        "    url: str,\n"
-        "    *,\n"
-        "    attempts: int = 3,\n"
-        "    sleep: Callable[[float], None] = time.sleep,\n"
-        "    **kwargs: object,\n"
-        ") -> httpx.Response:\n",
+    "    client: httpx.Client,\n"
+    "    url: str,\n"
+    "    *,\n"
+    "    attempts: int = 3,\n"
+    "    sleep: Callable[[float], None] = time.sleep,\n"
+    "    **kwargs: object,\n"
+    ") -> httpx.Response:\n",
     ),
     (
         "        time.sleep(_wait(resp, delay))\n",
@@ -1077,7 +1088,7 @@ s.rewrite(
 )
 s.write(
     "tests/test_http.py",
-    """import httpx
+    '''import httpx
 
 from pricewatch import http
 
@@ -1116,7 +1127,7 @@ def test_429_retry_after_is_capped():
     resp = _get(_client(httpx.Response(429, headers={"Retry-After": "120"}), httpx.Response(200)), waits)
     assert resp.status_code == 200
     assert waits == [10.0]
-""",
+''',
 )
 s.bash(
     "grep -rn 'time.sleep\\|monkeypatch.setattr(http' tests/ ; .venv/bin/python -m pytest -q --durations=3",
@@ -1136,21 +1147,11 @@ s.assistant(
 # ---------------------------------------------------------------- turn 11: changelog + version
 s.user("changelog entry under unreleased and bump to 0.9.0")
 DIFF_PATHS = [
-    "pricewatch/auth.py",
-    "pricewatch/cli.py",
-    "pricewatch/config.py",
-    "pricewatch/fetch.py",
-    "pricewatch/http.py",
-    "pricewatch/store.py",
-    "pricewatch/vendors/__init__.py",
-    "pricewatch/vendors/acme.py",
-    "pyproject.toml",
+    "pricewatch/auth.py", "pricewatch/cli.py", "pricewatch/config.py", "pricewatch/fetch.py",
+    "pricewatch/http.py", "pricewatch/store.py", "pricewatch/vendors/__init__.py",
+    "pricewatch/vendors/acme.py", "pyproject.toml",
 ]
-s.bash(
-    "git diff -- pricewatch pyproject.toml",
-    s.git_diff(DIFF_PATHS),
-    text="Reading the whole change back before writing the entry:",
-)
+s.bash("git diff -- pricewatch pyproject.toml", s.git_diff(DIFF_PATHS), text="Reading the whole change back before writing the entry:")
 s.bash(
     "sed -n 1,20p CHANGELOG.md",
     "# Changelog\n\n## Unreleased\n\n## 0.8.3 - 2025-10-02\n\n- report: sort by vendor then sku\n"
@@ -1171,9 +1172,7 @@ s.bash(
     " CHANGELOG.md   | 8 ++++++++\n pyproject.toml | 2 +-\n 2 files changed, 9 insertions(+), 1 deletion(-)",
 )
 s.edit("pricewatch/http.py", 'USER_AGENT = "pricewatch/0.8"', 'USER_AGENT = "pricewatch/0.9"')
-s.assistant(
-    "Version 0.9.0 in pyproject.toml (and the user agent, `pricewatch/0.9`); CHANGELOG.md has a 0.9.0 section listing httpx + retries, pricewatch.toml, `--since` and currency codes."
-)
+s.assistant("Version 0.9.0 in pyproject.toml (and the user agent, `pricewatch/0.9`); CHANGELOG.md has a 0.9.0 section listing httpx + retries, pricewatch.toml, `--since` and currency codes.")
 
 # ---------------------------------------------------------------- turn 12: acme v2 url
 s.user(
@@ -1188,25 +1187,23 @@ s.edit(
 s.assistant("pricewatch.toml points acme at `/v2`; the v1 line stays above it as a comment.")
 
 # ---------------------------------------------------------------- turn 13: concurrency (open)
-s.user(
-    "last thing today. fetch the vendors concurrently (threads are fine, no asyncio) one client per thread"
-)
+s.user("last thing today. fetch the vendors concurrently (threads are fine, no asyncio) one client per thread")
 s.read("pricewatch/fetch.py")
 s.rewrite(
     "pricewatch/fetch.py",
     (
         "    with make_client() as client:\n"
-        "        for vendor in vendors:\n"
-        "            out.extend(fetch_vendor(vendor, client))\n"
-        "    return out\n",
+    "        for vendor in vendors:\n"
+    "            out.extend(fetch_vendor(vendor, client))\n"
+    "    return out\n",
         "    def one(vendor: Vendor) -> list[Quote]:\n"
-        "        with make_client() as client:  # httpx clients are not shared across threads here\n"
-        "            return fetch_vendor(vendor, client)\n"
-        "\n"
-        "    with ThreadPoolExecutor(max_workers=min(4, len(vendors)) or 1) as pool:\n"
-        "        for quotes in pool.map(one, vendors):\n"
-        "            out.extend(quotes)\n"
-        "    return out\n",
+    "        with make_client() as client:  # httpx clients are not shared across threads here\n"
+    "            return fetch_vendor(vendor, client)\n"
+    "\n"
+    "    with ThreadPoolExecutor(max_workers=min(4, len(vendors)) or 1) as pool:\n"
+    "        for quotes in pool.map(one, vendors):\n"
+    "            out.extend(quotes)\n"
+    "    return out\n",
     ),
     (
         "import logging\n",
@@ -1223,7 +1220,7 @@ s.bash(
     "fake_vendors = [Vendor(name='acme', base_url='https://x.invalid', ...), Vendor(name='bolt', ...)]\n"
     "\n"
     "    def test_fetch_saves_all_vendors(conn, fake_vendors):\n"
-    '>       assert main(["--db", str(conn.db_path), "fetch"]) == 0\n'
+    ">       assert main([\"--db\", str(conn.db_path), \"fetch\"]) == 0\n"
     "\n"
     "tests/test_cli.py:44: \n"
     "_ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ \n"
@@ -1234,7 +1231,7 @@ s.bash(
     "/usr/lib/python3.11/concurrent/futures/_base.py:619: in result_iterator\n"
     "    yield _result_or_cancel(fs.pop())\n"
     "tests/conftest.py:52: in fake_fetch\n"
-    '    conn.execute("INSERT INTO fetch_log (vendor) VALUES (?)", (vendor.name,))\n'
+    "    conn.execute(\"INSERT INTO fetch_log (vendor) VALUES (?)\", (vendor.name,))\n"
     "E   sqlite3.ProgrammingError: SQLite objects created in a thread can only be used in that same thread. The object was created in thread id 139871 and this is thread id 139644.\n"
     "=========================== short test summary info ============================\n"
     "FAILED tests/test_cli.py::test_fetch_saves_all_vendors - sqlite3.ProgrammingError: SQLite objects created in a thread can only be used in th...\n"

@@ -191,7 +191,7 @@ CREATE TABLE bookmark_tags (
 );
 """
 
-TEST_SEARCH = """\
+TEST_SEARCH = '''\
 import json
 import unittest
 from pathlib import Path
@@ -251,7 +251,7 @@ class SearchTests(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
-"""
+'''
 
 BENCH = '''\
 """Search latency on a synthetic database: python bench/search_bench.py [--rows N] [--queries Q]."""
@@ -314,7 +314,7 @@ if __name__ == "__main__":
     main()
 '''
 
-TEST_API = """\
+TEST_API = '''\
 import json
 import os
 import subprocess
@@ -407,7 +407,7 @@ class ApiTests(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
-"""
+'''
 
 EXTENSION_API = """\
 // Talks to the shelfmark server. The extension only needs url, title and tags of each result.

@@ -20,9 +20,7 @@ import files as F  # noqa: E402
 from synth.claude_writer import ClaudeSession  # noqa: E402
 from synth.pi_writer import git_diff  # noqa: E402
 
-s = ClaudeSession(
-    "/home/priya/work/shelfmark", "2025-11-18T14:05:11", seed="shelfmark-fts", branch="search-speed"
-)
+s = ClaudeSession("/home/priya/work/shelfmark", "2025-11-18T14:05:11", seed="shelfmark-fts", branch="search-speed")
 s.files.update(
     {
         "shelfmark/db.py": F.DB,
@@ -83,24 +81,14 @@ ids = s.assistant(
     agent=AGENT,
     model=HAIKU,
 )
-s.result(
-    ids[0],
-    "/home/priya/work/shelfmark/shelfmark/__init__.py\n/home/priya/work/shelfmark/shelfmark/api.py\n/home/priya/work/shelfmark/shelfmark/db.py\n/home/priya/work/shelfmark/shelfmark/migrate.py\n/home/priya/work/shelfmark/scripts/import_pinboard.py\n/home/priya/work/shelfmark/bench/search_bench.py\n/home/priya/work/shelfmark/tests/test_api.py\n/home/priya/work/shelfmark/tests/test_search.py\n/home/priya/work/shelfmark/tests/test_migrate.py",
-    {"filenames": [], "numFiles": 9},
-    agent=AGENT,
-)
-s.result(
-    ids[1],
-    "/home/priya/work/shelfmark/db/migrations/0001_init.sql\n/home/priya/work/shelfmark/db/migrations/0002_saved_at_index.sql\n/home/priya/work/shelfmark/db/migrations/0003_tag_index.sql\n/home/priya/work/shelfmark/db/migrations/0004_notes_index.sql",
-    {"filenames": [], "numFiles": 4},
-    agent=AGENT,
-)
+s.result(ids[0], "/home/priya/work/shelfmark/shelfmark/__init__.py\n/home/priya/work/shelfmark/shelfmark/api.py\n/home/priya/work/shelfmark/shelfmark/db.py\n/home/priya/work/shelfmark/shelfmark/migrate.py\n/home/priya/work/shelfmark/scripts/import_pinboard.py\n/home/priya/work/shelfmark/bench/search_bench.py\n/home/priya/work/shelfmark/tests/test_api.py\n/home/priya/work/shelfmark/tests/test_search.py\n/home/priya/work/shelfmark/tests/test_migrate.py", {"filenames": [], "numFiles": 9}, agent=AGENT)
+s.result(ids[1], "/home/priya/work/shelfmark/db/migrations/0001_init.sql\n/home/priya/work/shelfmark/db/migrations/0002_saved_at_index.sql\n/home/priya/work/shelfmark/db/migrations/0003_tag_index.sql\n/home/priya/work/shelfmark/db/migrations/0004_notes_index.sql", {"filenames": [], "numFiles": 4}, agent=AGENT)
 s.read("shelfmark/db.py", agent=AGENT)
 s.read("shelfmark/api.py", agent=AGENT)
 s.bash(
     "grep -n 'bookmark_tags\\|INSERT' scripts/import_pinboard.py; sqlite3 shelfmark.sqlite3 'PRAGMA user_version; SELECT count(*) FROM bookmarks;'; python3 -c \"import sqlite3; print(sqlite3.sqlite_version); c = sqlite3.connect(':memory:'); print([o for (o,) in c.execute('PRAGMA compile_options') if 'FTS' in o])\"",
-    '41:        cur.execute("INSERT INTO bookmarks (url, title, notes, saved_at) VALUES (?, ?, ?, ?)", row)\n'
-    '47:            cur.execute("INSERT OR IGNORE INTO bookmark_tags (bookmark_id, tag) VALUES (?, ?)", (bid, tag))\n'
+    "41:        cur.execute(\"INSERT INTO bookmarks (url, title, notes, saved_at) VALUES (?, ?, ?, ?)\", row)\n"
+    "47:            cur.execute(\"INSERT OR IGNORE INTO bookmark_tags (bookmark_id, tag) VALUES (?, ?)\", (bid, tag))\n"
     "4\n51283\n3.37.2\n['ENABLE_FTS3', 'ENABLE_FTS3_PARENTHESIS', 'ENABLE_FTS4', 'ENABLE_FTS5']",
     agent=AGENT,
 )
@@ -196,10 +184,7 @@ s.user(
     "I'd much prefer to run them by hand with an explicit command, so a restart can never surprise "
     "us with a long index build."
 )
-s.reads(
-    ["shelfmark/db.py", "shelfmark/api.py", "shelfmark/migrate.py"],
-    text="Reading the three modules I'll change first.",
-)
+s.reads(["shelfmark/db.py", "shelfmark/api.py", "shelfmark/migrate.py"], text="Reading the three modules I'll change first.")
 s.write(
     "db/migrations/0005_fts.sql",
     """-- 0005: full-text index over bookmarks (title, notes, url), kept in sync by triggers so that
@@ -241,8 +226,8 @@ s.multi_edit(
             "    row = conn.execute(\"SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'bookmarks_fts'\").fetchone()\n"
             "    return row is not None\n\n\n"
             "def fts_query(query: str) -> str:\n"
-            '    """Every word of `query` as a prefix term, ANDed: `sqli dat` -> `sqli* dat*`."""\n'
-            '    return " ".join(f"{word}*" for word in query.split())\n\n\n'
+            "    \"\"\"Every word of `query` as a prefix term, ANDed: `sqli dat` -> `sqli* dat*`.\"\"\"\n"
+            "    return \" \".join(f\"{word}*\" for word in query.split())\n\n\n"
             "def search(conn: sqlite3.Connection, query: str, limit: int = 50) -> list[Bookmark]:\n"
             '    """Bookmarks matching every word of `query` (prefixes), best matches first.\n\n'
             "    Uses the FTS5 index from 0005_fts.sql; without it (a database not migrated yet, or a\n"
@@ -252,12 +237,12 @@ s.multi_edit(
             "        return []\n"
             "    if has_fts(conn):\n"
             "        rows = conn.execute(\n"
-            '            "SELECT b.id, b.url, b.title, b.notes, b.saved_at FROM bookmarks_fts f "\n'
-            '            "JOIN bookmarks b ON b.id = f.rowid WHERE bookmarks_fts MATCH ? "\n'
-            '            "ORDER BY f.rank LIMIT ?",\n'
+            "            \"SELECT b.id, b.url, b.title, b.notes, b.saved_at FROM bookmarks_fts f \"\n"
+            "            \"JOIN bookmarks b ON b.id = f.rowid WHERE bookmarks_fts MATCH ? \"\n"
+            "            \"ORDER BY f.rank LIMIT ?\",\n"
             "            (fts_query(query), limit),\n"
             "        ).fetchall()\n"
-            '        return [Bookmark(r["id"], r["url"], r["title"], r["notes"], r["saved_at"]) for r in rows]\n'
+            "        return [Bookmark(r[\"id\"], r[\"url\"], r[\"title\"], r[\"notes\"], r[\"saved_at\"]) for r in rows]\n"
             "    return _search_like(conn, query, limit)\n\n\n"
             "def _search_like(conn: sqlite3.Connection, query: str, limit: int) -> list[Bookmark]:\n"
             "    words = query.split()\n",
@@ -270,36 +255,36 @@ s.multi_edit(
         ("from shelfmark.migrate import migrate\n", "from shelfmark.migrate import pending\n"),
         (
             "    version = migrate(_conn)\n",
-            '    (version,) = _conn.execute("PRAGMA user_version").fetchone()\n'
+            "    (version,) = _conn.execute(\"PRAGMA user_version\").fetchone()\n"
             "    waiting = pending(_conn)\n"
             "    if waiting:\n"
             "        # Migrations are run by hand (python -m shelfmark.migrate --apply), never at start-up.\n"
-            '        log.warning("%d migration(s) not applied: %s", len(waiting), ", ".join(p.name for _, p in waiting))\n'
+            "        log.warning(\"%d migration(s) not applied: %s\", len(waiting), \", \".join(p.name for _, p in waiting))\n"
             "    if not db.has_fts(_conn):\n"
-            '        log.warning("no bookmarks_fts table: search uses the slow LIKE fallback")\n',
+            "        log.warning(\"no bookmarks_fts table: search uses the slow LIKE fallback\")\n",
         ),
     ],
     text="Now start-up: report pending migrations instead of applying them.",
 )
 s.edit(
     "shelfmark/migrate.py",
-    '    (version,) = conn.execute("PRAGMA user_version").fetchone()\n    return int(version)\n',
-    '    (version,) = conn.execute("PRAGMA user_version").fetchone()\n    return int(version)\n\n\n'
+    "    (version,) = conn.execute(\"PRAGMA user_version\").fetchone()\n    return int(version)\n",
+    "    (version,) = conn.execute(\"PRAGMA user_version\").fetchone()\n    return int(version)\n\n\n"
     "def main(argv: list[str] | None = None) -> int:\n"
     "    import argparse\n\n"
     "    from shelfmark import db\n\n"
-    '    ap = argparse.ArgumentParser(prog="python -m shelfmark.migrate")\n'
-    '    ap.add_argument("--db", default="shelfmark.sqlite3")\n'
-    '    ap.add_argument("--apply", action="store_true", help="apply pending migrations (default: list them)")\n'
+    "    ap = argparse.ArgumentParser(prog=\"python -m shelfmark.migrate\")\n"
+    "    ap.add_argument(\"--db\", default=\"shelfmark.sqlite3\")\n"
+    "    ap.add_argument(\"--apply\", action=\"store_true\", help=\"apply pending migrations (default: list them)\")\n"
     "    args = ap.parse_args(argv)\n"
     "    conn = db.connect(args.db)\n"
     "    todo = pending(conn)\n"
     "    for number, path in todo:\n"
     "        print(f\"{'applying' if args.apply else 'pending'} {path.name}\")\n"
     "    if args.apply:\n"
-    '        print(f"schema version {migrate(conn)}")\n'
+    "        print(f\"schema version {migrate(conn)}\")\n"
     "    return 0\n\n\n"
-    'if __name__ == "__main__":\n'
+    "if __name__ == \"__main__\":\n"
     "    raise SystemExit(main())\n",
 )
 s.bash(
@@ -331,25 +316,25 @@ s.bash(
     "ERROR: test_dotted_version (test_search.SearchTests.test_dotted_version)\n"
     "----------------------------------------------------------------------\n"
     "Traceback (most recent call last):\n"
-    '  File "/home/priya/work/shelfmark/tests/test_search.py", line 46, in test_dotted_version\n'
-    '    titles = [b.title for b in db.search(self.conn, "v1.2")]\n'
+    "  File \"/home/priya/work/shelfmark/tests/test_search.py\", line 46, in test_dotted_version\n"
+    "    titles = [b.title for b in db.search(self.conn, \"v1.2\")]\n"
     "                               ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n"
-    '  File "/home/priya/work/shelfmark/shelfmark/db.py", line 59, in search\n'
+    "  File \"/home/priya/work/shelfmark/shelfmark/db.py\", line 59, in search\n"
     "    rows = conn.execute(\n"
     "           ^^^^^^^^^^^^^\n"
-    'sqlite3.OperationalError: fts5: syntax error near "."\n'
+    "sqlite3.OperationalError: fts5: syntax error near \".\"\n"
     "\n"
     "======================================================================\n"
     "ERROR: test_quotes_in_query (test_search.SearchTests.test_quotes_in_query)\n"
     "----------------------------------------------------------------------\n"
     "Traceback (most recent call last):\n"
-    '  File "/home/priya/work/shelfmark/tests/test_search.py", line 50, in test_quotes_in_query\n'
+    "  File \"/home/priya/work/shelfmark/tests/test_search.py\", line 50, in test_quotes_in_query\n"
     "    self.assertEqual(db.search(self.conn, 'say \"hello'), [])\n"
     "                     ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n"
-    '  File "/home/priya/work/shelfmark/shelfmark/db.py", line 59, in search\n'
+    "  File \"/home/priya/work/shelfmark/shelfmark/db.py\", line 59, in search\n"
     "    rows = conn.execute(\n"
     "           ^^^^^^^^^^^^^\n"
-    'sqlite3.OperationalError: fts5: syntax error near """\n'
+    "sqlite3.OperationalError: fts5: syntax error near \"\"\"\n"
     "\n"
     "----------------------------------------------------------------------\n"
     "Ran 22 tests in 0.688s\n"
@@ -360,17 +345,17 @@ s.bash(
 )
 s.assistant(
     "Two errors, same cause: the words go into FTS5's query language unquoted, so `v1.2` (the "
-    '`.`) and a stray `"` are syntax errors there. Each word has to be passed as a quoted string '
+    "`.`) and a stray `\"` are syntax errors there. Each word has to be passed as a quoted string "
     "(FTS5 escapes a quote by doubling it), with the prefix star outside the quotes."
 )
 s.edit(
     "shelfmark/db.py",
-    '    """Every word of `query` as a prefix term, ANDed: `sqli dat` -> `sqli* dat*`."""\n'
-    '    return " ".join(f"{word}*" for word in query.split())\n',
-    '    """Every word of `query` as a quoted prefix term, ANDed: `sqli v1.2` -> `"sqli"* "v1.2"*`.\n\n'
+    "    \"\"\"Every word of `query` as a prefix term, ANDed: `sqli dat` -> `sqli* dat*`.\"\"\"\n"
+    "    return \" \".join(f\"{word}*\" for word in query.split())\n",
+    "    \"\"\"Every word of `query` as a quoted prefix term, ANDed: `sqli v1.2` -> `\"sqli\"* \"v1.2\"*`.\n\n"
     "    Quoting makes any word a plain string to FTS5 (operators, dots, quotes), so user input can\n"
     "    never be a syntax error; a quote inside a word is doubled, FTS5's escape.\n"
-    '    """\n'
+    "    \"\"\"\n"
     "    return \" \".join('\"' + word.replace('\"', '\"\"') + '\"*' for word in query.split())\n",
 )
 s.bash(
@@ -406,17 +391,17 @@ s.edit(
     "shelfmark/db.py",
     "def tags_for(conn: sqlite3.Connection, bookmark_id: int) -> list[str]:\n",
     "def tags_by_bookmark(conn: sqlite3.Connection, ids: list[int]) -> dict[int, list[str]]:\n"
-    '    """Tags of several bookmarks in one query (sorted per bookmark); ids without tags map to []."""\n'
+    "    \"\"\"Tags of several bookmarks in one query (sorted per bookmark); ids without tags map to [].\"\"\"\n"
     "    found: dict[int, list[str]] = {i: [] for i in ids}\n"
     "    if not ids:\n"
     "        return found\n"
-    '    marks = ", ".join("?" * len(ids))\n'
+    "    marks = \", \".join(\"?\" * len(ids))\n"
     "    rows = conn.execute(\n"
-    '        f"SELECT bookmark_id, tag FROM bookmark_tags WHERE bookmark_id IN ({marks}) ORDER BY bookmark_id, tag",\n'
+    "        f\"SELECT bookmark_id, tag FROM bookmark_tags WHERE bookmark_id IN ({marks}) ORDER BY bookmark_id, tag\",\n"
     "        ids,\n"
     "    ).fetchall()\n"
     "    for r in rows:\n"
-    '        found[r["bookmark_id"]].append(r["tag"])\n'
+    "        found[r[\"bookmark_id\"]].append(r[\"tag\"])\n"
     "    return found\n\n\n"
     "def tags_for(conn: sqlite3.Connection, bookmark_id: int) -> list[str]:\n",
 )
@@ -429,10 +414,7 @@ s.multi_edit(
             "        tags = db.tags_by_bookmark(_conn, [b.id for b in found])\n"
             "        for b in found:\n",
         ),
-        (
-            '                    "tags": db.tags_for(_conn, b.id),\n',
-            '                    "tags": tags[b.id],\n',
-        ),
+        ('                    "tags": db.tags_for(_conn, b.id),\n', '                    "tags": tags[b.id],\n'),
     ],
 )
 s.multi_edit(
@@ -445,7 +427,7 @@ s.multi_edit(
     ],
 )
 s.bash(
-    'cat >> tests/test_search.py <<\'EOF\'\n\n\nclass TagsByBookmarkTests(unittest.TestCase):\n    def test_matches_tags_for(self):\n        conn = db.connect(":memory:")\n        migrate(conn)\n        a = db.add_bookmark(conn, "https://a.example", "A", tags=["z", "b"])\n        b = db.add_bookmark(conn, "https://b.example", "B")\n        self.assertEqual(db.tags_by_bookmark(conn, [a, b]), {a: ["b", "z"], b: []})\nEOF\npython -m unittest discover -s tests 2>&1 | tail -3 && python bench/search_bench.py --rows 50000 --queries 200',
+    "cat >> tests/test_search.py <<'EOF'\n\n\nclass TagsByBookmarkTests(unittest.TestCase):\n    def test_matches_tags_for(self):\n        conn = db.connect(\":memory:\")\n        migrate(conn)\n        a = db.add_bookmark(conn, \"https://a.example\", \"A\", tags=[\"z\", \"b\"])\n        b = db.add_bookmark(conn, \"https://b.example\", \"B\")\n        self.assertEqual(db.tags_by_bookmark(conn, [a, b]), {a: [\"b\", \"z\"], b: []})\nEOF\npython -m unittest discover -s tests 2>&1 | tail -3 && python bench/search_bench.py --rows 50000 --queries 200",
     "----------------------------------------------------------------------\n"
     "Ran 23 tests in 0.641s\n\nOK\n"
     "median 2.1 ms  p95 3.4 ms  (200 queries, 50000 rows, sqlite 3.37.2)",
@@ -468,14 +450,14 @@ s.user(
 )
 s.bash(
     "python3 -c \"import sqlite3; c = sqlite3.connect('/home/priya/data/shelfmark-copy.sqlite3'); print('id     rank    notes_words  title'); [print(f'{i:<6} {r:<7.2f} {n:<12} {t}') for i, r, n, t in c.execute(\\\"SELECT b.id, f.rank, length(b.notes) - length(replace(b.notes, ' ', '')), b.title FROM bookmarks_fts f JOIN bookmarks b ON b.id = f.rowid WHERE bookmarks_fts MATCH '\\\\\"postgres\\\\\"*' ORDER BY f.rank LIMIT 10\\\")]\"",
-    "id     rank    notes_words  title\n48113  -4.91   212          Deploy checklist (infra wiki export)\n50112  -4.77   388          Notes from the Q3 database migration\n33871  -4.52   150          Laptop setup script\n12044  -4.40   0            Postgres indexing tips\n50871  -4.38   14           Running PostgreSQL in CI with services\n27730  -4.11   620          Weekly ops notes 2024-W18\n9141   -3.97   31           Why Postgres is slow: a checklist\n40021  -3.90   22           pg_stat_statements cheat sheet\n18422  -3.64   97           Grafana dashboards we use\n2210   -3.51   0            PostgreSQL: Documentation: 16: CREATE INDEX\n",
+    'id     rank    notes_words  title\n48113  -4.91   212          Deploy checklist (infra wiki export)\n50112  -4.77   388          Notes from the Q3 database migration\n33871  -4.52   150          Laptop setup script\n12044  -4.40   0            Postgres indexing tips\n50871  -4.38   14           Running PostgreSQL in CI with services\n27730  -4.11   620          Weekly ops notes 2024-W18\n9141   -3.97   31           Why Postgres is slow: a checklist\n40021  -3.90   22           pg_stat_statements cheat sheet\n18422  -3.64   97           Grafana dashboards we use\n2210   -3.51   0            PostgreSQL: Documentation: 16: CREATE INDEX\n',
     description="Top 10 for 'postgres' with the default rank, on the real copy",
     text="Let me look at the current order for 'postgres' on your copy first.",
 )
 s.edit(
     "shelfmark/db.py",
-    '            "ORDER BY f.rank LIMIT ?",\n',
-    '            "ORDER BY bm25(bookmarks_fts, ?, ?, ?) LIMIT ?",\n',
+    "            \"ORDER BY f.rank LIMIT ?\",\n",
+    "            \"ORDER BY bm25(bookmarks_fts, ?, ?, ?) LIMIT ?\",\n",
 )
 s.edit(
     "shelfmark/db.py",
@@ -490,8 +472,9 @@ s.edit(
     "BM25_WEIGHTS = (10.0, 1.0, 3.0)\n",
 )
 s.bash(
-    'cat >> tests/test_search.py <<\'EOF\'\n\n\nclass RankingTests(unittest.TestCase):\n    def test_title_beats_notes(self):\n        conn = db.connect(":memory:")\n        migrate(conn)\n        db.add_bookmark(conn, "https://n.example", "Deploy checklist", notes="long notes ... postgres ... " * 5)\n        db.add_bookmark(conn, "https://t.example", "Postgres indexing tips")\n        self.assertEqual(db.search(conn, "postgres")[0].title, "Postgres indexing tips")\nEOF\npython -m unittest discover -s tests 2>&1 | tail -3',
-    "----------------------------------------------------------------------\nRan 24 tests in 0.655s\n\nOK",
+    "cat >> tests/test_search.py <<'EOF'\n\n\nclass RankingTests(unittest.TestCase):\n    def test_title_beats_notes(self):\n        conn = db.connect(\":memory:\")\n        migrate(conn)\n        db.add_bookmark(conn, \"https://n.example\", \"Deploy checklist\", notes=\"long notes ... postgres ... \" * 5)\n        db.add_bookmark(conn, \"https://t.example\", \"Postgres indexing tips\")\n        self.assertEqual(db.search(conn, \"postgres\")[0].title, \"Postgres indexing tips\")\nEOF\npython -m unittest discover -s tests 2>&1 | tail -3",
+    "----------------------------------------------------------------------\n"
+    "Ran 24 tests in 0.655s\n\nOK",
     description="Ranking test and full run",
 )
 s.assistant(
@@ -514,8 +497,8 @@ s.bash(
     "2025-11-18 15:02:44,118 WARNING 1 migration(s) not applied: 0005_fts.sql\n"
     "2025-11-18 15:02:44,119 WARNING no bookmarks_fts table: search uses the slow LIKE fallback\n"
     "2025-11-18 15:02:44,120 INFO shelfmark 0.6.1 serving on http://127.0.0.1:8731 (schema v4)\n"
-    '2025-11-18 15:02:45,031 INFO 127.0.0.1 - "GET /search?q=sqlite&limit=2 HTTP/1.1" 200 -\n'
-    '{"query": "sqlite", "results": [{"id": 50977, "url": "https://www.sqlite.org/fts5.html", "title": "SQLite FTS5 Extension", "tags": ["database", "search", "sqlite"], "saved_at": "2025-10-30T08:12:54Z"}, {"id": 48810, "url": "https://sqlite.org/wal.html", "title": "Write-Ahead Logging", "tags": ["database", "sqlite"], "saved_at": "2025-09-02T19:40:11Z"}], "took_ms": 171.3}',
+    "2025-11-18 15:02:45,031 INFO 127.0.0.1 - \"GET /search?q=sqlite&limit=2 HTTP/1.1\" 200 -\n"
+    "{\"query\": \"sqlite\", \"results\": [{\"id\": 50977, \"url\": \"https://www.sqlite.org/fts5.html\", \"title\": \"SQLite FTS5 Extension\", \"tags\": [\"database\", \"search\", \"sqlite\"], \"saved_at\": \"2025-10-30T08:12:54Z\"}, {\"id\": 48810, \"url\": \"https://sqlite.org/wal.html\", \"title\": \"Write-Ahead Logging\", \"tags\": [\"database\", \"sqlite\"], \"saved_at\": \"2025-09-02T19:40:11Z\"}], \"took_ms\": 171.3}",
     description="Start the server on the unmigrated copy and query it",
 )
 s.bash(
@@ -523,8 +506,8 @@ s.bash(
     "applying 0005_fts.sql\n"
     "schema version 5\n"
     "2025-11-18 15:03:31,560 INFO shelfmark 0.6.1 serving on http://127.0.0.1:8731 (schema v5)\n"
-    '2025-11-18 15:03:32,402 INFO 127.0.0.1 - "GET /search?q=sqlite&limit=2 HTTP/1.1" 200 -\n'
-    '{"query": "sqlite", "results": [{"id": 50977, "url": "https://www.sqlite.org/fts5.html", "title": "SQLite FTS5 Extension", "tags": ["database", "search", "sqlite"], "saved_at": "2025-10-30T08:12:54Z"}, {"id": 1204, "url": "https://sqlite.org/lang_select.html", "title": "SQLite SELECT", "tags": ["sqlite"], "saved_at": "2021-03-14T11:02:09Z"}], "took_ms": 1.8}',
+    "2025-11-18 15:03:32,402 INFO 127.0.0.1 - \"GET /search?q=sqlite&limit=2 HTTP/1.1\" 200 -\n"
+    "{\"query\": \"sqlite\", \"results\": [{\"id\": 50977, \"url\": \"https://www.sqlite.org/fts5.html\", \"title\": \"SQLite FTS5 Extension\", \"tags\": [\"database\", \"search\", \"sqlite\"], \"saved_at\": \"2025-10-30T08:12:54Z\"}, {\"id\": 1204, \"url\": \"https://sqlite.org/lang_select.html\", \"title\": \"SQLite SELECT\", \"tags\": [\"sqlite\"], \"saved_at\": \"2021-03-14T11:02:09Z\"}], \"took_ms\": 1.8}",
     description="Apply 0005 by hand, restart, query again",
 )
 s.assistant(
@@ -560,16 +543,16 @@ s.multi_edit(
 s.read("shelfmark/db.py")
 s.write(
     "shelfmark/db.py",
-    s.files["shelfmark/db.py"].split('    rows = conn.execute(\n            "SELECT b.id')[0]
+    s.files["shelfmark/db.py"]
+    .split("    rows = conn.execute(\n            \"SELECT b.id")[0]
     + "    rows = conn.execute(\n"
-    '        "SELECT b.id, b.url, b.title, b.notes, b.saved_at FROM bookmarks_fts f "\n'
-    '        "JOIN bookmarks b ON b.id = f.rowid WHERE bookmarks_fts MATCH ? "\n'
-    '        "ORDER BY bm25(bookmarks_fts, ?, ?, ?) LIMIT ?",\n'
+    "        \"SELECT b.id, b.url, b.title, b.notes, b.saved_at FROM bookmarks_fts f \"\n"
+    "        \"JOIN bookmarks b ON b.id = f.rowid WHERE bookmarks_fts MATCH ? \"\n"
+    "        \"ORDER BY bm25(bookmarks_fts, ?, ?, ?) LIMIT ?\",\n"
     "        (fts_query(query), *BM25_WEIGHTS, limit),\n"
     "    ).fetchall()\n"
-    '    return [Bookmark(r["id"], r["url"], r["title"], r["notes"], r["saved_at"]) for r in rows]\n\n\n'
-    + "def tags_by_bookmark"
-    + s.files["shelfmark/db.py"].split("def tags_by_bookmark")[1],
+    "    return [Bookmark(r[\"id\"], r[\"url\"], r[\"title\"], r[\"notes\"], r[\"saved_at\"]) for r in rows]\n\n\n"
+    + "def tags_by_bookmark" + s.files["shelfmark/db.py"].split("def tags_by_bookmark")[1],
     text="The multi-edit left the FTS branch indented under a removed `if`; rewriting db.py's search section cleanly (and dropping `_search_like`):",
 )
 s.reads(["shelfmark/api.py", "tests/test_api.py"])
@@ -578,10 +561,10 @@ s.multi_edit(
     [
         (
             "    if not db.has_fts(_conn):\n"
-            '        log.warning("no bookmarks_fts table: search uses the slow LIKE fallback")\n',
+            "        log.warning(\"no bookmarks_fts table: search uses the slow LIKE fallback\")\n",
             "    if not db.has_fts(_conn):\n"
             "        log.error(\n"
-            '            "no bookmarks_fts table in %s: run `python -m shelfmark.migrate --db %s --apply` first",\n'
+            "            \"no bookmarks_fts table in %s: run `python -m shelfmark.migrate --db %s --apply` first\",\n"
             "            DB_PATH,\n"
             "            DB_PATH,\n"
             "        )\n"
@@ -596,14 +579,14 @@ s.bash(
     "ERROR: test_concurrent_searches (test_api.ApiTests.test_concurrent_searches)\n"
     "----------------------------------------------------------------------\n"
     "Traceback (most recent call last):\n"
-    '  File "/home/priya/work/shelfmark/tests/test_api.py", line 88, in test_concurrent_searches\n'
-    '    bodies = list(pool.map(self.get_json, [f"/search?q=w{i}" for i in range(40)]))\n'
+    "  File \"/home/priya/work/shelfmark/tests/test_api.py\", line 88, in test_concurrent_searches\n"
+    "    bodies = list(pool.map(self.get_json, [f\"/search?q=w{i}\" for i in range(40)]))\n"
     "             ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n"
-    '  File "/usr/lib/python3.10/concurrent/futures/_base.py", line 621, in result_iterator\n'
+    "  File \"/usr/lib/python3.10/concurrent/futures/_base.py\", line 621, in result_iterator\n"
     "    yield _result_or_cancel(fs.pop())\n"
-    '  File "/home/priya/work/shelfmark/tests/test_api.py", line 31, in get_json\n'
+    "  File \"/home/priya/work/shelfmark/tests/test_api.py\", line 31, in get_json\n"
     "    return json.loads(resp.read())\n"
-    '  File "/usr/lib/python3.10/json/__init__.py", line 346, in loads\n'
+    "  File \"/usr/lib/python3.10/json/__init__.py\", line 346, in loads\n"
     "    return _default_decoder.decode(s)\n"
     "json.decoder.JSONDecodeError: Expecting value: line 1 column 1 (char 0)\n"
     "\n"
@@ -614,9 +597,9 @@ s.bash(
     "--- server log (captured) ---\n"
     "Exception occurred during processing of request from ('127.0.0.1', 40412)\n"
     "Traceback (most recent call last):\n"
-    '  File "/home/priya/work/shelfmark/shelfmark/api.py", line 46, in _search\n'
+    "  File \"/home/priya/work/shelfmark/shelfmark/api.py\", line 46, in _search\n"
     "    tags = db.tags_by_bookmark(_conn, [b.id for b in found])\n"
-    '  File "/home/priya/work/shelfmark/shelfmark/db.py", line 71, in tags_by_bookmark\n'
+    "  File \"/home/priya/work/shelfmark/shelfmark/db.py\", line 71, in tags_by_bookmark\n"
     "    rows = conn.execute(\n"
     "sqlite3.InterfaceError: bad parameter or other API misuse",
     code=1,
@@ -637,33 +620,29 @@ s.multi_edit(
             "_conn = db.connect(DB_PATH, check_same_thread=False)\n",
             "_local = threading.local()\n\n\n"
             "def conn() -> sqlite3.Connection:\n"
-            '    """This thread\'s connection: sqlite3 connections must not be used by two threads at once."""\n'
-            '    c = getattr(_local, "conn", None)\n'
+            "    \"\"\"This thread's connection: sqlite3 connections must not be used by two threads at once.\"\"\"\n"
+            "    c = getattr(_local, \"conn\", None)\n"
             "    if c is None:\n"
             "        c = _local.conn = db.connect(DB_PATH)\n"
             "    return c\n",
         ),
         ("import logging\nimport os\n", "import logging\nimport os\nimport sqlite3\nimport threading\n"),
         ("        found = db.search(_conn, q, limit)\n", "        found = db.search(conn(), q, limit)\n"),
-        (
-            "        tags = db.tags_by_bookmark(_conn, [b.id for b in found])\n",
-            "        tags = db.tags_by_bookmark(conn(), [b.id for b in found])\n",
-        ),
-        (
-            '    (version,) = _conn.execute("PRAGMA user_version").fetchone()\n    waiting = pending(_conn)\n',
-            '    (version,) = conn().execute("PRAGMA user_version").fetchone()\n    waiting = pending(conn())\n',
-        ),
+        ("        tags = db.tags_by_bookmark(_conn, [b.id for b in found])\n", "        tags = db.tags_by_bookmark(conn(), [b.id for b in found])\n"),
+        ("    (version,) = _conn.execute(\"PRAGMA user_version\").fetchone()\n    waiting = pending(_conn)\n", "    (version,) = conn().execute(\"PRAGMA user_version\").fetchone()\n    waiting = pending(conn())\n"),
         ("    if not db.has_fts(_conn):\n", "    if not db.has_fts(conn()):\n"),
     ],
 )
 s.bash(
     "python -m unittest discover -s tests 2>&1 | tail -3 && grep -rn '_search_like\\|LIKE' shelfmark/ tests/ | grep -v '^tests/fixtures'",
-    "----------------------------------------------------------------------\nRan 24 tests in 1.214s\n\nOK",
+    "----------------------------------------------------------------------\n"
+    "Ran 24 tests in 1.214s\n\nOK",
     description="Tests, and check no LIKE path is left",
 )
 s.bash(
-    'cat >> tests/test_api.py <<\'EOF\'\n\n\nclass StartupTests(unittest.TestCase):\n    def test_refuses_without_fts(self):\n        with tempfile.TemporaryDirectory() as tmp:\n            path = Path(tmp) / "old.sqlite3"\n            c = db.connect(path)\n            c.executescript((MIGRATIONS / "0001_init.sql").read_text())\n            c.close()\n            proc = subprocess.run([sys.executable, "-m", "shelfmark.api"], env={**os.environ, "SHELFMARK_DB": str(path)}, capture_output=True, text=True, timeout=20)\n        self.assertEqual(proc.returncode, 2)\n        self.assertIn("python -m shelfmark.migrate --db", proc.stderr)\nEOF\npython -m unittest discover -s tests 2>&1 | tail -3',
-    "----------------------------------------------------------------------\nRan 25 tests in 1.633s\n\nOK",
+    "cat >> tests/test_api.py <<'EOF'\n\n\nclass StartupTests(unittest.TestCase):\n    def test_refuses_without_fts(self):\n        with tempfile.TemporaryDirectory() as tmp:\n            path = Path(tmp) / \"old.sqlite3\"\n            c = db.connect(path)\n            c.executescript((MIGRATIONS / \"0001_init.sql\").read_text())\n            c.close()\n            proc = subprocess.run([sys.executable, \"-m\", \"shelfmark.api\"], env={**os.environ, \"SHELFMARK_DB\": str(path)}, capture_output=True, text=True, timeout=20)\n        self.assertEqual(proc.returncode, 2)\n        self.assertIn(\"python -m shelfmark.migrate --db\", proc.stderr)\nEOF\npython -m unittest discover -s tests 2>&1 | tail -3",
+    "----------------------------------------------------------------------\n"
+    "Ran 25 tests in 1.633s\n\nOK",
     description="Test that the server refuses to start without the FTS table",
 )
 s.assistant(
@@ -725,9 +704,7 @@ The server refuses to start (exit status 2) while `bookmarks_fts` is missing, an
 command to run.
 """,
 )
-s.assistant(
-    "docs/search.md is written: how it works, the benchmark table (182.4 → 9.6 → 2.1 ms median), and the two deploy commands, about a screen long."
-)
+s.assistant("docs/search.md is written: how it works, the benchmark table (182.4 → 9.6 → 2.1 ms median), and the two deploy commands, about a screen long.")
 
 # ------------------------------------------------------------------ turn 8: trigram question
 s.user(
@@ -767,9 +744,7 @@ s.edit(
     "  here, but on the 51k-bookmark copy the database grew from 22.7 MiB to 61.3 MiB, terms need\n"
     "  3+ characters, and it replaces prefix matching. Option: a second FTS table for fragments.\n",
 )
-s.assistant(
-    "Added a 'Later' section to docs/search.md with the trigram findings (3.34.0+, 22.7 → 61.3 MiB, 3+ characters, replaces prefix matching)."
-)
+s.assistant("Added a 'Later' section to docs/search.md with the trigram findings (3.34.0+, 22.7 → 61.3 MiB, 3+ characters, replaces prefix matching).")
 
 # ------------------------------------------------------------------ turn 10: total count
 s.user(
@@ -782,17 +757,17 @@ s.reads(["extension/src/api.js", "tests/test_search.py"])
 s.bash(
     "grep -rn 'Object.keys\\|strict\\|schema' extension/src/ | head; grep -n 'assertEqual(set(body)' tests/test_api.py",
     "extension/src/api.js:4:// keep in sync with shelfmark/api.py _search()\n"
-    'tests/test_api.py:52:        self.assertEqual(set(body), {"query", "results", "took_ms"})',
+    "tests/test_api.py:52:        self.assertEqual(set(body), {\"query\", \"results\", \"took_ms\"})",
     description="Check whether anything validates the response keys",
 )
 s.edit(
     "shelfmark/db.py",
     "def tags_by_bookmark(",
     "def count_matches(conn: sqlite3.Connection, query: str) -> int:\n"
-    '    """How many bookmarks match `query` in total (the same terms as `search`)."""\n'
+    "    \"\"\"How many bookmarks match `query` in total (the same terms as `search`).\"\"\"\n"
     "    if not query.split():\n"
     "        return 0\n"
-    '    (n,) = conn.execute("SELECT count(*) FROM bookmarks_fts WHERE bookmarks_fts MATCH ?", (fts_query(query),)).fetchone()\n'
+    "    (n,) = conn.execute(\"SELECT count(*) FROM bookmarks_fts WHERE bookmarks_fts MATCH ?\", (fts_query(query),)).fetchone()\n"
     "    return int(n)\n\n\n"
     "def tags_by_bookmark(",
 )
@@ -800,11 +775,11 @@ s.multi_edit(
     "shelfmark/api.py",
     [
         (
-            '        self._json(HTTPStatus.OK, {"query": q, "results": results, "took_ms": took_ms})\n',
+            "        self._json(HTTPStatus.OK, {\"query\": q, \"results\": results, \"took_ms\": took_ms})\n",
             "        total = db.count_matches(conn(), q)\n"
             "        took_ms = round((time.perf_counter() - started) * 1000, 1)\n"
-            '        # "total" is added last: existing keys keep their order for the extension.\n'
-            '        self._json(HTTPStatus.OK, {"query": q, "results": results, "took_ms": took_ms, "total": total})\n',
+            "        # \"total\" is added last: existing keys keep their order for the extension.\n"
+            "        self._json(HTTPStatus.OK, {\"query\": q, \"results\": results, \"took_ms\": took_ms, \"total\": total})\n",
         ),
         (
             "        took_ms = round((time.perf_counter() - started) * 1000, 1)\n        total = db.count_matches(conn(), q)\n",
@@ -813,7 +788,7 @@ s.multi_edit(
     ],
 )
 s.bash(
-    'sed -i \'s/{"query", "results", "took_ms"}/{"query", "results", "took_ms", "total"}/\' tests/test_api.py && python -m unittest discover -s tests 2>&1 | tail -3 && python bench/search_bench.py --rows 50000 --queries 200',
+    "sed -i 's/{\"query\", \"results\", \"took_ms\"}/{\"query\", \"results\", \"took_ms\", \"total\"}/' tests/test_api.py && python -m unittest discover -s tests 2>&1 | tail -3 && python bench/search_bench.py --rows 50000 --queries 200",
     "----------------------------------------------------------------------\n"
     "Ran 25 tests in 1.598s\n\nOK\n"
     "median 2.9 ms  p95 6.8 ms  (200 queries, 50000 rows, sqlite 3.37.2)",
@@ -846,11 +821,7 @@ s.bash(
 )
 s.bash(
     "git diff -- shelfmark bench",
-    git_diff(
-        s.committed,
-        s.files,
-        ["bench/search_bench.py", "shelfmark/api.py", "shelfmark/db.py", "shelfmark/migrate.py"],
-    ),
+    git_diff(s.committed, s.files, ["bench/search_bench.py", "shelfmark/api.py", "shelfmark/db.py", "shelfmark/migrate.py"]),
     description="Review the full code change",
 )
 s.assistant(

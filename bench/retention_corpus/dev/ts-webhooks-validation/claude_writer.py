@@ -14,9 +14,7 @@ ALNUM = "ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz0123456789"
 
 
 class ClaudeSession:
-    def __init__(
-        self, cwd: str, start: str, seed: int, branch: str, model: str = "claude-sonnet-4-5-20250929"
-    ) -> None:
+    def __init__(self, cwd: str, start: str, seed: int, branch: str, model: str = "claude-sonnet-4-5-20250929") -> None:
         self.rng = random.Random(seed)
         self.cwd, self.branch, self.model = cwd, branch, model
         self.t = datetime.fromisoformat(start).replace(tzinfo=UTC)
@@ -25,14 +23,7 @@ class ClaudeSession:
         self.parent: str | None = None
         self.context = 14800  # Claude Code's system prompt and tool definitions
         self.pending: dict[str, tuple[str, dict[str, Any]]] = {}
-        self.records.append(
-            {
-                "type": "file-history-snapshot",
-                "messageId": self._uuid(),
-                "snapshot": {"messageId": "", "trackedFileBackups": {}, "timestamp": self._iso()},
-                "isSnapshotUpdate": False,
-            }
-        )
+        self.records.append({"type": "file-history-snapshot", "messageId": self._uuid(), "snapshot": {"messageId": "", "trackedFileBackups": {}, "timestamp": self._iso()}, "isSnapshotUpdate": False})
 
     def _uuid(self) -> str:
         return str(uuidlib.UUID(int=self.rng.getrandbits(128), version=4))
@@ -45,18 +36,7 @@ class ClaudeSession:
 
     def _base(self, kind: str) -> dict[str, Any]:
         uid = self._uuid()
-        rec = {
-            "parentUuid": self.parent,
-            "isSidechain": False,
-            "userType": "external",
-            "cwd": self.cwd,
-            "sessionId": self.session_id,
-            "version": "2.0.37",
-            "gitBranch": self.branch,
-            "type": kind,
-            "uuid": uid,
-            "timestamp": self._iso(),
-        }
+        rec = {"parentUuid": self.parent, "isSidechain": False, "userType": "external", "cwd": self.cwd, "sessionId": self.session_id, "version": "2.0.37", "gitBranch": self.branch, "type": kind, "uuid": uid, "timestamp": self._iso()}
         self.parent = uid
         return rec
 
@@ -68,12 +48,7 @@ class ClaudeSession:
         rec["thinkingMetadata"] = {"level": "high", "disabled": False, "triggers": []}
         self.records.append(rec)
 
-    def assistant(
-        self,
-        text: str | None = None,
-        calls: list[tuple[str, dict[str, Any]]] | None = None,
-        thinking: str | None = None,
-    ) -> list[str]:
+    def assistant(self, text: str | None = None, calls: list[tuple[str, dict[str, Any]]] | None = None, thinking: str | None = None) -> list[str]:
         self.t += timedelta(seconds=self.rng.uniform(2, 20))
         blocks: list[dict[str, Any]] = []
         if thinking:
@@ -88,28 +63,12 @@ class ClaudeSession:
         mid, req = self._id("msg_01"), self._id("req_011C", 16)
         out_tokens = max(8, sum(len(json.dumps(b)) for b in blocks) // 4)
         cache_write = self.rng.randint(150, 1200)
-        usage = {
-            "input_tokens": self.rng.randint(3, 12),
-            "cache_creation_input_tokens": cache_write,
-            "cache_read_input_tokens": max(0, self.context - cache_write),
-            "cache_creation": {"ephemeral_5m_input_tokens": cache_write, "ephemeral_1h_input_tokens": 0},
-            "output_tokens": out_tokens,
-            "service_tier": "standard",
-        }
+        usage = {"input_tokens": self.rng.randint(3, 12), "cache_creation_input_tokens": cache_write, "cache_read_input_tokens": max(0, self.context - cache_write), "cache_creation": {"ephemeral_5m_input_tokens": cache_write, "ephemeral_1h_input_tokens": 0}, "output_tokens": out_tokens, "service_tier": "standard"}
         for i, b in enumerate(blocks):
             rec = self._base("assistant")
             del rec["type"]
             last = i == len(blocks) - 1
-            rec["message"] = {
-                "model": self.model,
-                "id": mid,
-                "type": "message",
-                "role": "assistant",
-                "content": [b],
-                "stop_reason": ("tool_use" if ids else "end_turn") if last else None,
-                "stop_sequence": None,
-                "usage": usage,
-            }
+            rec["message"] = {"model": self.model, "id": mid, "type": "message", "role": "assistant", "content": [b], "stop_reason": ("tool_use" if ids else "end_turn") if last else None, "stop_sequence": None, "usage": usage}
             rec["requestId"] = req
             rec["type"] = "assistant"
             rec["uuid"] = rec.pop("uuid")

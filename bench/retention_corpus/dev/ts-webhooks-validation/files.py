@@ -1,7 +1,7 @@
 # ruff: noqa: E501
 """The @lattice/webhooks repository as the session finds it, and the texts the session writes."""
 
-PACKAGE_JSON = """{
+PACKAGE_JSON = '''{
   "name": "@lattice/webhooks",
   "version": "2.3.1",
   "description": "Parse and verify Lattice webhook events in Node and the browser",
@@ -42,9 +42,9 @@ PACKAGE_JSON = """{
     "typescript": "5.6.3"
   }
 }
-"""
+'''
 
-TSCONFIG = """{
+TSCONFIG = '''{
   "compilerOptions": {
     "target": "ES2020",
     "module": "ESNext",
@@ -63,9 +63,9 @@ TSCONFIG = """{
   },
   "include": ["src", "test", "examples"]
 }
-"""
+'''
 
-TYPES_TS = """/**
+TYPES_TS = '''/**
  * Public event types. Customers import these directly (`import type { InvoicePaidEvent } from
  * "@lattice/webhooks"`), so every change here is a change to our public API.
  */
@@ -142,9 +142,9 @@ export type WebhookEvent =
   | PayoutFailedEvent;
 
 export type WebhookEventType = WebhookEvent["type"];
-"""
+'''
 
-PARSE_TS = """import { verifySignature } from "./signature";
+PARSE_TS = '''import { verifySignature } from "./signature";
 import type { WebhookEvent } from "./types";
 
 export interface ParseOptions {
@@ -182,16 +182,16 @@ export function parseEvent(body: string, options: ParseOptions = {}): WebhookEve
   // TODO(validation): this is a cast, not a check. See INC-2291.
   return json as WebhookEvent;
 }
-"""
+'''
 
-INDEX_TS = """export * from "./types";
+INDEX_TS = '''export * from "./types";
 export { parseEvent, WebhookParseError } from "./parse";
 export type { ParseOptions } from "./parse";
 export { verifySignature, SignatureError } from "./signature";
 export { isWebhookEvent } from "./guards";
-"""
+'''
 
-GUARDS_TS = """import type { WebhookEvent } from "./types";
+GUARDS_TS = '''import type { WebhookEvent } from "./types";
 
 export function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
@@ -201,9 +201,9 @@ export function isRecord(v: unknown): v is Record<string, unknown> {
 export function isWebhookEvent(v: unknown): v is WebhookEvent {
   return isRecord(v) && typeof v.type === "string" && isRecord(v.data);
 }
-"""
+'''
 
-FIXTURES_TEST = """import { readdirSync, readFileSync } from "node:fs";
+FIXTURES_TEST = '''import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseEvent } from "../src";
 
@@ -221,9 +221,9 @@ describe("fixtures", () => {
     expect(event.type).toBe(file.replace(/(-\\d+)?\\.json$/, ""));
   });
 });
-"""
+'''
 
-SUBAGENT_REPORT = """Survey of @lattice/webhooks for adding runtime validation to parseEvent
+SUBAGENT_REPORT = '''Survey of @lattice/webhooks for adding runtime validation to parseEvent
 
 1. Public surface (src/index.ts)
    - `export * from "./types"` re-exports every event interface and the `WebhookEvent` union.
@@ -258,9 +258,9 @@ SUBAGENT_REPORT = """Survey of @lattice/webhooks for adding runtime validation t
 
 Risks: the null objects (3) and exactOptionalPropertyTypes (4) are the two places a naive
 validator or schema will disagree with the declared types.
-"""
+'''
 
-PARSE_TEST = """import { createHmac } from "node:crypto";
+PARSE_TEST = '''import { createHmac } from "node:crypto";
 import { parseEvent, SignatureError, WebhookParseError } from "../src";
 
 const SECRET = "whsec_test_5f1c0a9e7b";
@@ -350,9 +350,9 @@ describe("parseEvent", () => {
     expect(() => parseEvent("not json", { secret: SECRET, signature: sign("other") })).toThrow(SignatureError);
   });
 });
-"""
+'''
 
-SIGNATURE_TS = """import { createHmac, timingSafeEqual } from "node:crypto";
+SIGNATURE_TS = '''import { createHmac, timingSafeEqual } from "node:crypto";
 
 export class SignatureError extends Error {
   override name = "SignatureError";
@@ -389,9 +389,9 @@ export function verifySignature(body: string, header: string, secret: string, to
   }
   throw new SignatureError("no signature matches the body");
 }
-"""
+'''
 
-EXPRESS_EXAMPLE = """import express from "express";
+EXPRESS_EXAMPLE = '''import express from "express";
 import { isWebhookEvent, verifySignature } from "@lattice/webhooks";
 
 const app = express();
@@ -429,9 +429,9 @@ app.post("/webhooks/lattice", express.raw({ type: "application/json" }), (req, r
 });
 
 app.listen(3000);
-"""
+'''
 
-JEST_CONFIG = """import type { Config } from "jest";
+JEST_CONFIG = '''import type { Config } from "jest";
 
 const config: Config = {
   preset: "ts-jest",
@@ -444,4 +444,4 @@ const config: Config = {
 };
 
 export default config;
-"""
+'''

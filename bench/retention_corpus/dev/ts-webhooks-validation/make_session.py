@@ -42,30 +42,13 @@ def read(path: str, text: str | None = None, thinking: str | None = None) -> Non
     (cid,) = s.assistant(text, [("Read", {"file_path": f"{ROOT}/{path}"})], thinking)
     content = fs[path]
     n = content.count("\n")
-    s.result(
-        cid,
-        numbered(content),
-        {
-            "type": "text",
-            "file": {
-                "filePath": f"{ROOT}/{path}",
-                "content": content,
-                "numLines": n,
-                "startLine": 1,
-                "totalLines": n,
-            },
-        },
-    )
+    s.result(cid, numbered(content), {"type": "text", "file": {"filePath": f"{ROOT}/{path}", "content": content, "numLines": n, "startLine": 1, "totalLines": n}})
 
 
 def write(path: str, content: str, text: str | None = None, thinking: str | None = None) -> None:
     fs[path] = content
     (cid,) = s.assistant(text, [("Write", {"file_path": f"{ROOT}/{path}", "content": content})], thinking)
-    s.result(
-        cid,
-        f"File created successfully at: {ROOT}/{path}",
-        {"type": "create", "filePath": f"{ROOT}/{path}", "content": content, "structuredPatch": []},
-    )
+    s.result(cid, f"File created successfully at: {ROOT}/{path}", {"type": "create", "filePath": f"{ROOT}/{path}", "content": content, "structuredPatch": []})
 
 
 def _snippet(path: str, new: str) -> str:
@@ -81,22 +64,11 @@ def _snippet(path: str, new: str) -> str:
 def edit(path: str, old: str, new: str, text: str | None = None, thinking: str | None = None) -> None:
     assert fs[path].count(old) == 1, (path, old[:60])
     fs[path] = fs[path].replace(old, new)
-    (cid,) = s.assistant(
-        text, [("Edit", {"file_path": f"{ROOT}/{path}", "old_string": old, "new_string": new})], thinking
-    )
+    (cid,) = s.assistant(text, [("Edit", {"file_path": f"{ROOT}/{path}", "old_string": old, "new_string": new})], thinking)
     s.result(
         cid,
-        f"The file {ROOT}/{path} has been updated. Here's the result of running `cat -n` on a snippet of the edited file:\n"
-        + _snippet(path, new),
-        {
-            "filePath": f"{ROOT}/{path}",
-            "oldString": old,
-            "newString": new,
-            "originalFile": None,
-            "structuredPatch": [],
-            "userModified": False,
-            "replaceAll": False,
-        },
+        f"The file {ROOT}/{path} has been updated. Here's the result of running `cat -n` on a snippet of the edited file:\n" + _snippet(path, new),
+        {"filePath": f"{ROOT}/{path}", "oldString": old, "newString": new, "originalFile": None, "structuredPatch": [], "userModified": False, "replaceAll": False},
     )
 
 
@@ -108,58 +80,23 @@ def multi_edit(path: str, edits: list[tuple[str, str]], text: str | None = None)
     (cid,) = s.assistant(text, [("MultiEdit", args)])
     lines = [f"Applied {len(edits)} edits to {ROOT}/{path}:"]
     for i, (o, n) in enumerate(edits, 1):
-        lines.append(
-            f'{i}. Replaced "{o[:60]}{"..." if len(o) > 60 else ""}" with "{n[:60]}{"..." if len(n) > 60 else ""}"'
-        )
-    s.result(
-        cid,
-        "\n".join(lines),
-        {
-            "filePath": f"{ROOT}/{path}",
-            "edits": args["edits"],
-            "originalFileContents": None,
-            "structuredPatch": [],
-            "userModified": False,
-        },
-    )
+        lines.append(f'{i}. Replaced "{o[:60]}{"..." if len(o) > 60 else ""}" with "{n[:60]}{"..." if len(n) > 60 else ""}"')
+    s.result(cid, "\n".join(lines), {"filePath": f"{ROOT}/{path}", "edits": args["edits"], "originalFileContents": None, "structuredPatch": [], "userModified": False})
 
 
-def bash(
-    command: str,
-    description: str,
-    output: str,
-    code: int = 0,
-    text: str | None = None,
-    thinking: str | None = None,
-) -> None:
+def bash(command: str, description: str, output: str, code: int = 0, text: str | None = None, thinking: str | None = None) -> None:
     (cid,) = s.assistant(text, [("Bash", {"command": command, "description": description})], thinking)
     shown = output.rstrip("\n")
-    s.result(
-        cid,
-        shown,
-        {
-            "stdout": output if code == 0 else "",
-            "stderr": "" if code == 0 else output,
-            "interrupted": False,
-            "isImage": False,
-        },
-        is_error=code != 0,
-    )
+    s.result(cid, shown, {"stdout": output if code == 0 else "", "stderr": "" if code == 0 else output, "interrupted": False, "isImage": False}, is_error=code != 0)
 
 
 def todo(items: list[tuple[str, str]], text: str | None = None) -> None:
     todos = [{"content": c, "status": st, "activeForm": c[0].upper() + c[1:]} for c, st in items]
     (cid,) = s.assistant(text, [("TodoWrite", {"todos": todos})])
-    s.result(
-        cid,
-        "Todos have been modified successfully. Ensure that you continue to use the todo list to track your progress. Please proceed with the current tasks if applicable",
-        {"oldTodos": [], "newTodos": todos},
-    )
+    s.result(cid, "Todos have been modified successfully. Ensure that you continue to use the todo list to track your progress. Please proceed with the current tasks if applicable", {"oldTodos": [], "newTodos": todos})
 
 
-def jest_out(
-    suites: list[tuple[str, bool]], tests_passed: int, failed: int = 0, failures: str = "", extra: str = ""
-) -> str:
+def jest_out(suites: list[tuple[str, bool]], tests_passed: int, failed: int = 0, failures: str = "", extra: str = "") -> str:
     out = []
     for name, ok in suites:
         out.append(f" {'PASS' if ok else 'FAIL'}  {name}")
@@ -168,9 +105,7 @@ def jest_out(
     nfail = sum(1 for _, ok in suites if not ok)
     total = tests_passed + failed
     out.append("")
-    out.append(
-        f"Test Suites: {f'{nfail} failed, ' if nfail else ''}{len(suites) - nfail} passed, {len(suites)} total"
-    )
+    out.append(f"Test Suites: {f'{nfail} failed, ' if nfail else ''}{len(suites) - nfail} passed, {len(suites)} total")
     out.append(f"Tests:       {f'{failed} failed, ' if failed else ''}{tests_passed} passed, {total} total")
     out.append("Snapshots:   0 total")
     out.append(f"Time:        {1.6 + total * 0.021:.3f} s")
@@ -192,42 +127,14 @@ read("src/types.ts")
 read("src/index.ts")
 (tid,) = s.assistant(
     "Before designing the validation I'll have an agent survey the rest of the package (exports, fixtures, compiler options, tests), since those decide what a validator must accept.",
-    [
-        (
-            "Task",
-            {
-                "description": "Survey package for validation",
-                "prompt": "In /Users/priya/code/webhooks, survey what adding runtime validation to parseEvent (src/parse.ts) would touch: the public exports in src/index.ts, every event type in src/types.ts (note nullable or optional fields), the JSON fixtures under test/fixtures/events (which types have fixtures, anything unusual in them), tsconfig.json options that affect object shapes, package.json (dependencies, size limits, engines), the jest config and existing tests, and any other callers of parseEvent or isWebhookEvent. Report findings as a numbered list, with file paths; do not change anything.",
-                "subagent_type": "Explore",
-            },
-        )
-    ],
+    [("Task", {"description": "Survey package for validation", "prompt": "In /Users/priya/code/webhooks, survey what adding runtime validation to parseEvent (src/parse.ts) would touch: the public exports in src/index.ts, every event type in src/types.ts (note nullable or optional fields), the JSON fixtures under test/fixtures/events (which types have fixtures, anything unusual in them), tsconfig.json options that affect object shapes, package.json (dependencies, size limits, engines), the jest config and existing tests, and any other callers of parseEvent or isWebhookEvent. Report findings as a numbered list, with file paths; do not change anything.", "subagent_type": "Explore"})],
 )
 s.result(
     tid,
     F.SUBAGENT_REPORT,
-    {
-        "status": "completed",
-        "prompt": "In /Users/priya/code/webhooks, survey what adding runtime validation to parseEvent ...",
-        "agentId": "a41f0c9e",
-        "content": [{"type": "text", "text": F.SUBAGENT_REPORT}],
-        "totalDurationMs": 48211,
-        "totalTokens": 31877,
-        "totalToolUseCount": 17,
-        "usage": {
-            "input_tokens": 9,
-            "cache_creation_input_tokens": 2210,
-            "cache_read_input_tokens": 29011,
-            "output_tokens": 647,
-            "service_tier": "standard",
-        },
-    },
+    {"status": "completed", "prompt": "In /Users/priya/code/webhooks, survey what adding runtime validation to parseEvent ...", "agentId": "a41f0c9e", "content": [{"type": "text", "text": F.SUBAGENT_REPORT}], "totalDurationMs": 48211, "totalTokens": 31877, "totalToolUseCount": 17, "usage": {"input_tokens": 9, "cache_creation_input_tokens": 2210, "cache_read_input_tokens": 29011, "output_tokens": 647, "service_tier": "standard"}},
 )
-read(
-    "package.json",
-    "Checking the two files the report says constrain us most:",
-    thinking="The survey says: no runtime deps, size-limit 5 kB on dist/index.mjs, exactOptionalPropertyTypes on, null objects in two fixtures, no payout.failed fixture. zod would be ~13 kB gz which is over the 5 kB limit by itself. I should verify package.json and tsconfig quickly and then present the plan with this caveat, since the user explicitly suggested zod.",
-)
+read("package.json", "Checking the two files the report says constrain us most:", thinking="The survey says: no runtime deps, size-limit 5 kB on dist/index.mjs, exactOptionalPropertyTypes on, null objects in two fixtures, no payout.failed fixture. zod would be ~13 kB gz which is over the 5 kB limit by itself. I should verify package.json and tsconfig quickly and then present the plan with this caveat, since the user explicitly suggested zod.")
 read("tsconfig.json")
 s.assistant(
     "Here is what I found and what I'd propose.\n\n"
@@ -237,7 +144,7 @@ s.assistant(
     "- The package has no runtime dependencies today, and size-limit caps `dist/index.mjs` at 5 kB.\n"
     "- There is no fixture for `payout.failed`.\n\n"
     "**Proposal with zod** (as you suggested):\n"
-    '1. `src/schema.ts` with one `z.discriminatedUnion("type", [...])` schema; `types.ts` stays untouched and remains the source of truth, with a compile-time check that the schema\'s output type equals `WebhookEvent`.\n'
+    "1. `src/schema.ts` with one `z.discriminatedUnion(\"type\", [...])` schema; `types.ts` stays untouched and remains the source of truth, with a compile-time check that the schema's output type equals `WebhookEvent`.\n"
     "2. `parseEvent` runs `EventSchema.safeParse(json)` and throws a `WebhookValidationError` listing the issues.\n"
     "3. Nullable objects for the two deletion events, `.optional()` fields handled to respect `exactOptionalPropertyTypes`.\n\n"
     "One caveat: zod 3 is roughly 13 kB minified+gzipped, which alone is over the 5 kB size limit. Shall I go ahead anyway?"
@@ -250,15 +157,10 @@ s.user(
     "I don't want to blow the size limit for this. Is hand-written validation for seven event types realistic?"
 )
 todo(
-    [
-        ("write validation primitives (src/validate/primitives.ts)", "in_progress"),
-        ("write one validator per event type", "pending"),
-        ("call the validator from parseEvent", "pending"),
-        ("typecheck and run jest", "pending"),
-    ],
+    [("write validation primitives (src/validate/primitives.ts)", "in_progress"), ("write one validator per event type", "pending"), ("call the validator from parseEvent", "pending"), ("typecheck and run jest", "pending")],
     text="Yes, it's realistic: seven small object shapes. I'll write a few primitives that carry the JSON path for error messages, then one validator per event type.",
 )
-PRIMS = """/** Small runtime checks that remember where in the payload they are (`path`). */
+PRIMS = '''/** Small runtime checks that remember where in the payload they are (`path`). */
 
 export class ValidationError extends Error {
   override name = "ValidationError";
@@ -312,13 +214,9 @@ export function expectOneOf<T extends string>(v: unknown, path: string, values: 
 export function optionalString(v: unknown, path: string): string | undefined {
   return v === undefined ? undefined : expectString(v, path);
 }
-"""
-write(
-    "src/validate/primitives.ts",
-    PRIMS,
-    thinking="Dependency free now (user reversed the zod idea: SDK bundled into browser apps, size limit). Hand-written validation: primitives that throw ValidationError(path, expected, received) so the path is there from the start, then per-object validators, then validateEvent switching on type. Must keep src/types.ts untouched and the return types must be the public interfaces. Watch out: exactOptionalPropertyTypes, null objects for invoice.voided / customer.deleted.",
-)
-EVENTS_BAD = """import type {
+'''
+write("src/validate/primitives.ts", PRIMS, thinking="Dependency free now (user reversed the zod idea: SDK bundled into browser apps, size limit). Hand-written validation: primitives that throw ValidationError(path, expected, received) so the path is there from the start, then per-object validators, then validateEvent switching on type. Must keep src/types.ts untouched and the return types must be the public interfaces. Watch out: exactOptionalPropertyTypes, null objects for invoice.voided / customer.deleted.")
+EVENTS_BAD = '''import type {
   Customer,
   Invoice,
   Payout,
@@ -414,21 +312,15 @@ export function validateEvent(value: unknown): WebhookEvent {
       throw new ValidationError("type", "a known event type", type);
   }
 }
-"""
-write(
-    "src/validate/events.ts", EVENTS_BAD, text="Now one validator per object type plus the event dispatcher:"
-)
+'''
+write("src/validate/events.ts", EVENTS_BAD, text="Now one validator per object type plus the event dispatcher:")
 edit(
     "src/parse.ts",
-    """  // TODO(validation): this is a cast, not a check. See INC-2291.
-  return json as WebhookEvent;""",
-    """  return validateEvent(json);""",
+    '''  // TODO(validation): this is a cast, not a check. See INC-2291.
+  return json as WebhookEvent;''',
+    '''  return validateEvent(json);''',
 )
-edit(
-    "src/parse.ts",
-    'import type { WebhookEvent } from "./types";\n',
-    'import type { WebhookEvent } from "./types";\nimport { validateEvent } from "./validate/events";\n',
-)
+edit("src/parse.ts", 'import type { WebhookEvent } from "./types";\n', 'import type { WebhookEvent } from "./types";\nimport { validateEvent } from "./validate/events";\n')
 bash(
     "npx tsc --noEmit",
     "Type-check the package",
@@ -465,24 +357,12 @@ s.user(
 multi_edit(
     "src/validate/events.ts",
     [
-        (
-            "    memo: optionalString(o.memo, `${path}.memo`),\n  };\n}",
-            '    ...present("memo", optionalString(o.memo, `${path}.memo`)),\n  };\n}',
-        ),
-        (
-            "    name: optionalString(o.name, `${path}.name`),",
-            '    ...present("name", optionalString(o.name, `${path}.name`)),',
-        ),
-        (
-            "    failure_code: optionalString(o.failure_code, `${path}.failure_code`),",
-            '    ...present("failure_code", optionalString(o.failure_code, `${path}.failure_code`)),',
-        ),
-        (
-            '      return { ...head, type, data: { object: validateInvoice(data.object, "data.object") } };',
-            '      return { ...head, type, data: { object: validateInvoice(expectObject(data.object, "data.object"), "data.object") } };',
-        ),
+        ("    memo: optionalString(o.memo, `${path}.memo`),\n  };\n}", "    ...present(\"memo\", optionalString(o.memo, `${path}.memo`)),\n  };\n}"),
+        ("    name: optionalString(o.name, `${path}.name`),", "    ...present(\"name\", optionalString(o.name, `${path}.name`)),"),
+        ("    failure_code: optionalString(o.failure_code, `${path}.failure_code`),", "    ...present(\"failure_code\", optionalString(o.failure_code, `${path}.failure_code`)),"),
+        ('      return { ...head, type, data: { object: validateInvoice(data.object, "data.object") } };', '      return { ...head, type, data: { object: validateInvoice(expectObject(data.object, "data.object"), "data.object") } };'),
     ],
-    text='It is optional, but with `exactOptionalPropertyTypes` "optional" means *may be absent*; `{ memo: undefined }` is a present property holding `undefined`, which the type does not allow. That is exactly what protects `"memo" in invoice`. So the fix belongs in the validator: spread the property in only when it has a value. No compiler option changes.',
+    text="It is optional, but with `exactOptionalPropertyTypes` \"optional\" means *may be absent*; `{ memo: undefined }` is a present property holding `undefined`, which the type does not allow. That is exactly what protects `\"memo\" in invoice`. So the fix belongs in the validator: spread the property in only when it has a value. No compiler option changes.",
 )
 edit(
     "src/validate/primitives.ts",
@@ -492,11 +372,7 @@ edit(
     "export function present<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {\n"
     "  return value === undefined ? {} : ({ [key]: value } as { [P in K]?: V });\n}\n",
 )
-edit(
-    "src/validate/events.ts",
-    "  optionalString,\n  ValidationError,",
-    "  optionalString,\n  present,\n  ValidationError,",
-)
+edit("src/validate/events.ts", "  optionalString,\n  ValidationError,", "  optionalString,\n  present,\n  ValidationError,")
 bash("npx tsc --noEmit && echo 'tsc: no errors'", "Type-check again", "tsc: no errors\n")
 bash(
     "npx jest 2>&1 | tail -n 60",
@@ -551,27 +427,25 @@ bash(
 )
 edit(
     "src/validate/events.ts",
-    """    case "invoice.voided":
-      return { ...head, type, data: { object: validateInvoice(expectObject(data.object, "data.object"), "data.object") } };""",
-    """    case "invoice.voided":
+    '''    case "invoice.voided":
+      return { ...head, type, data: { object: validateInvoice(expectObject(data.object, "data.object"), "data.object") } };''',
+    '''    case "invoice.voided":
       // object is null when the invoice was deleted before delivery (types.ts)
-      return { ...head, type, data: { object: data.object === null ? null : validateInvoice(expectObject(data.object, "data.object"), "data.object") } };""",
-    text='These are the two fixtures the survey flagged: `invoice.voided` and `customer.deleted` legitimately carry `"object": null`, and `types.ts` declares `Invoice | null` / `Customer | null` for them. The validator has to accept `null` there:',
+      return { ...head, type, data: { object: data.object === null ? null : validateInvoice(expectObject(data.object, "data.object"), "data.object") } };''',
+    text="These are the two fixtures the survey flagged: `invoice.voided` and `customer.deleted` legitimately carry `\"object\": null`, and `types.ts` declares `Invoice | null` / `Customer | null` for them. The validator has to accept `null` there:",
 )
 edit(
     "src/validate/events.ts",
-    """    case "customer.deleted":
-      return { ...head, type, data: { object: validateCustomer(expectObject(data.object, "data.object"), "data.object") } };""",
-    """    case "customer.deleted":
+    '''    case "customer.deleted":
+      return { ...head, type, data: { object: validateCustomer(expectObject(data.object, "data.object"), "data.object") } };''',
+    '''    case "customer.deleted":
       // deleted customers are never sent: object is null (types.ts)
-      return { ...head, type, data: { object: data.object === null ? null : validateCustomer(expectObject(data.object, "data.object"), "data.object") } };""",
+      return { ...head, type, data: { object: data.object === null ? null : validateCustomer(expectObject(data.object, "data.object"), "data.object") } };''',
 )
 bash(
     "npx jest 2>&1 | tail -n 8",
     "Re-run the test suite",
-    jest_out(
-        [("test/signature.test.ts", True), ("test/parse.test.ts", True), ("test/fixtures.test.ts", True)], 30
-    ),
+    jest_out([("test/signature.test.ts", True), ("test/parse.test.ts", True), ("test/fixtures.test.ts", True)], 30),
 )
 bash(
     "wc -l src/validate/*.ts",
@@ -607,7 +481,7 @@ bash(
     "Add valibot pinned to an exact version",
     "\nadded 1 package, and audited 412 packages in 2s\n\n61 packages are looking for funding\n  run `npm fund` for details\n\nfound 0 vulnerabilities\n",
 )
-SCHEMA_TS = """import * as v from "valibot";
+SCHEMA_TS = '''import * as v from "valibot";
 import type { WebhookEvent } from "./types";
 
 /**
@@ -674,13 +548,8 @@ type Equals<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B 
 // Compile-time only: fails if EventSchema's output and WebhookEvent disagree.
 const schemaMatchesTypes: Equals<v.InferOutput<typeof EventSchema>, WebhookEvent> = true;
 void schemaMatchesTypes;
-"""
-write(
-    "src/schema.ts",
-    SCHEMA_TS,
-    thinking="User accepted valibot: pinned exact version, must stay under the 5 kB size-limit. Baseline measured: 1.96 kB brotli with hand-written validators. Now: v.variant on type with 7 members; exactOptional for memo/name/failure_code/previous_attributes (valibot 1.x has exactOptional, which matches exactOptionalPropertyTypes); nullable Invoice/Customer for the two deletion events. Keep types.ts as the source of truth and add an Equals<InferOutput, WebhookEvent> compile-time check so schema and types cannot drift.",
-    text="Now the same seven shapes as valibot schemas, with a compile-time check that they match `types.ts` (which stays untouched):",
-)
+'''
+write("src/schema.ts", SCHEMA_TS, thinking="User accepted valibot: pinned exact version, must stay under the 5 kB size-limit. Baseline measured: 1.96 kB brotli with hand-written validators. Now: v.variant on type with 7 members; exactOptional for memo/name/failure_code/previous_attributes (valibot 1.x has exactOptional, which matches exactOptionalPropertyTypes); nullable Invoice/Customer for the two deletion events. Keep types.ts as the source of truth and add an Equals<InferOutput, WebhookEvent> compile-time check so schema and types cannot drift.", text="Now the same seven shapes as valibot schemas, with a compile-time check that they match `types.ts` (which stays untouched):")
 edit(
     "src/parse.ts",
     'import type { WebhookEvent } from "./types";\nimport { validateEvent } from "./validate/events";\n',
@@ -691,17 +560,11 @@ edit(
     "  return validateEvent(json);",
     "  const result = v.safeParse(EventSchema, json);\n  if (!result.success) {\n    throw new WebhookParseError(`invalid event: ${result.issues[0].message}`);\n  }\n  return result.output;",
 )
-bash(
-    "rm -r src/validate && npx tsc --noEmit && echo 'tsc: no errors'",
-    "Remove hand-written validators and type-check",
-    "tsc: no errors\n",
-)
+bash("rm -r src/validate && npx tsc --noEmit && echo 'tsc: no errors'", "Remove hand-written validators and type-check", "tsc: no errors\n")
 bash(
     "npx jest 2>&1 | tail -n 8 && npm run build --silent && npx size-limit",
     "Run tests, build and measure size with valibot",
-    jest_out(
-        [("test/signature.test.ts", True), ("test/parse.test.ts", True), ("test/fixtures.test.ts", True)], 30
-    )
+    jest_out([("test/signature.test.ts", True), ("test/parse.test.ts", True), ("test/fixtures.test.ts", True)], 30)
     + "CLI Building entry: src/index.ts\nCLI Using tsconfig: tsconfig.json\nCLI tsup v8.3.5\nCLI Target: es2020\nESM Build start\nCJS Build start\n"
     "ESM dist/index.mjs 3.87 KB\nESM \u26a1\ufe0f Build success in 35ms\nCJS dist/index.cjs 4.55 KB\nCJS \u26a1\ufe0f Build success in 36ms\n"
     "DTS Build start\nDTS \u26a1\ufe0f Build success in 802ms\nDTS dist/index.d.ts 5.31 KB\n\n"
@@ -710,7 +573,7 @@ bash(
 s.assistant(
     "Measured with size-limit on `dist/index.mjs` (minified + brotli, dependencies included):\n\n"
     "| variant | size |\n|---|---|\n| hand-written validators | 1.96 kB |\n| valibot 1.1.0 | 3.71 kB |\n\n"
-    'So valibot costs about 1.75 kB and we stay under the 5 kB limit. `valibot` is pinned as `"1.1.0"` (no caret) in `dependencies`. '
+    "So valibot costs about 1.75 kB and we stay under the 5 kB limit. `valibot` is pinned as `\"1.1.0\"` (no caret) in `dependencies`. "
     "`src/validate/` is deleted; the schemas live in `src/schema.ts`, using `v.exactOptional` for optional fields and `v.nullable` for the "
     "two deletion events, and a compile-time check fails the build if they drift from `types.ts`. All 30 tests pass.\n\n"
     "The error message currently only shows the first issue's text, without a path; I'd improve that next."
@@ -720,9 +583,9 @@ s.assistant(
 # Turn 5
 s.user(
     "Nice. Can the error messages include the JSON path of the bad field? Support wants to see something like "
-    '"data.object.amount_due: expected number" in the customer\'s logs, not just "invalid event".'
+    "\"data.object.amount_due: expected number\" in the customer's logs, not just \"invalid event\"."
 )
-ERRORS_TS = """import * as v from "valibot";
+ERRORS_TS = '''import * as v from "valibot";
 
 /** One problem with a payload: where it is (dot path, "(root)" for the payload itself) and what is wrong. */
 export interface EventIssue {
@@ -750,29 +613,20 @@ export class WebhookValidationError extends Error {
     );
   }
 }
-"""
-write(
-    "src/errors.ts",
-    ERRORS_TS,
-    thinking="Support wants the JSON path. valibot issues have path arrays; v.getDotPath(issue) gives data.object.amount_due. For variant failures the top issue may wrap nested issues (issue.issues), so flatten one level. Message like 'expected number, received \"4200\"' comes from issue.expected / issue.received. A dedicated WebhookValidationError with issues[] is nicer than WebhookParseError; export it and the EventIssue type.",
-    text="valibot gives each issue a path; `v.getDotPath(issue)` turns it into `data.object.amount_due`. I'll put that in a dedicated error class with the issues attached, so handlers can also read them programmatically.",
-)
+'''
+write("src/errors.ts", ERRORS_TS, thinking="Support wants the JSON path. valibot issues have path arrays; v.getDotPath(issue) gives data.object.amount_due. For variant failures the top issue may wrap nested issues (issue.issues), so flatten one level. Message like 'expected number, received \"4200\"' comes from issue.expected / issue.received. A dedicated WebhookValidationError with issues[] is nicer than WebhookParseError; export it and the EventIssue type.", text="valibot gives each issue a path; `v.getDotPath(issue)` turns it into `data.object.amount_due`. I'll put that in a dedicated error class with the issues attached, so handlers can also read them programmatically.")
 edit(
     "src/parse.ts",
     "  if (!result.success) {\n    throw new WebhookParseError(`invalid event: ${result.issues[0].message}`);\n  }",
     "  if (!result.success) {\n    throw WebhookValidationError.fromValibot(result.issues);\n  }",
 )
-edit(
-    "src/parse.ts",
-    'import { EventSchema } from "./schema";\n',
-    'import { WebhookValidationError } from "./errors";\nimport { EventSchema } from "./schema";\n',
-)
+edit("src/parse.ts", 'import { EventSchema } from "./schema";\n', 'import { WebhookValidationError } from "./errors";\nimport { EventSchema } from "./schema";\n')
 edit(
     "src/index.ts",
     'export { parseEvent, WebhookParseError } from "./parse";\n',
     'export { parseEvent, WebhookParseError } from "./parse";\nexport { WebhookValidationError } from "./errors";\nexport type { EventIssue } from "./errors";\n',
 )
-VALIDATION_TEST = """import { parseEvent, WebhookValidationError } from "../src";
+VALIDATION_TEST = '''import { parseEvent, WebhookValidationError } from "../src";
 
 const invoicePaid = {
   id: "evt_1PqRsTuVwXyZ0123456789ab",
@@ -814,49 +668,39 @@ describe("validation errors", () => {
     expect(event.type === "invoice.paid" && "memo" in event.data.object).toBe(false);
   });
 });
-"""
+'''
 read("test/parse.test.ts", "Looking at how the existing parse tests are written so the new ones match:")
 write("test/validation.test.ts", VALIDATION_TEST)
 bash(
     "npx tsc --noEmit && npx jest 2>&1 | tail -n 9",
     "Type-check and run tests",
-    jest_out(
-        [
-            ("test/signature.test.ts", True),
-            ("test/validation.test.ts", True),
-            ("test/parse.test.ts", True),
-            ("test/fixtures.test.ts", True),
-        ],
-        34,
-    ),
+    jest_out([("test/signature.test.ts", True), ("test/validation.test.ts", True), ("test/parse.test.ts", True), ("test/fixtures.test.ts", True)], 34),
 )
 s.assistant(
     "Done. `parseEvent` now throws `WebhookValidationError` (new `src/errors.ts`, exported from the index) whose message reads like "
-    '`invalid webhook event: data.object.amount_due: expected number, received "4200"` and which carries an `issues` array of '
+    "`invalid webhook event: data.object.amount_due: expected number, received \"4200\"` and which carries an `issues` array of "
     "`{ path, message }`. New `test/validation.test.ts` covers the path, the message, an unknown type and the absent optional field; 34 tests pass."
 )
 
 # =============================================================================================
 # Turn 6
-s.user(
-    "Do we still export isWebhookEvent? Can we keep it working but mark it @deprecated, pointing people to parseEvent?"
-)
+s.user("Do we still export isWebhookEvent? Can we keep it working but mark it @deprecated, pointing people to parseEvent?")
 (gid,) = s.assistant(None, [("Grep", {"pattern": "isWebhookEvent", "output_mode": "content", "-n": True})])
 s.result(
     gid,
-    'src/guards.ts:8:export function isWebhookEvent(v: unknown): v is WebhookEvent {\nsrc/index.ts:7:export { isWebhookEvent } from "./guards";\n'
-    'examples/express-handler.ts:3:import { isWebhookEvent, verifySignature } from "@lattice/webhooks";\nexamples/express-handler.ts:21:  if (!isWebhookEvent(body)) {\n'
+    "src/guards.ts:8:export function isWebhookEvent(v: unknown): v is WebhookEvent {\nsrc/index.ts:7:export { isWebhookEvent } from \"./guards\";\n"
+    "examples/express-handler.ts:3:import { isWebhookEvent, verifySignature } from \"@lattice/webhooks\";\nexamples/express-handler.ts:21:  if (!isWebhookEvent(body)) {\n"
     "README.md:88:### Type guards\nREADME.md:90:`isWebhookEvent(value)` narrows an already-parsed object to `WebhookEvent`.",
     {"mode": "content", "numFiles": 4, "filenames": [], "content": "", "numLines": 6},
 )
 read("examples/express-handler.ts")
 edit(
     "src/guards.ts",
-    """/** A shallow check: an object with a string `type` and an object `data`. */
+    '''/** A shallow check: an object with a string `type` and an object `data`. */
 export function isWebhookEvent(v: unknown): v is WebhookEvent {
   return isRecord(v) && typeof v.type === "string" && isRecord(v.data);
-}""",
-    """/**
+}''',
+    '''/**
  * True when `v` is a valid webhook event (checked against the same schema as parseEvent).
  *
  * @deprecated Use {@link parseEvent}, which also verifies the signature and says what is wrong.
@@ -864,7 +708,7 @@ export function isWebhookEvent(v: unknown): v is WebhookEvent {
  */
 export function isWebhookEvent(v: unknown): v is WebhookEvent {
   return v.is(EventSchema, v);
-}""",
+}''',
     text="Yes: it's exported from the index, used in `examples/express-handler.ts` and documented in the README. I'll keep it exported and working, mark it `@deprecated`, and make it use the real schema instead of the shallow check (so it stops returning `true` for malformed events).",
 )
 bash(
@@ -875,12 +719,12 @@ bash(
 )
 edit(
     "src/guards.ts",
-    """import type { WebhookEvent } from "./types";
-""",
-    """import * as v from "valibot";
+    '''import type { WebhookEvent } from "./types";
+''',
+    '''import * as v from "valibot";
 import { EventSchema } from "./schema";
 import type { WebhookEvent } from "./types";
-""",
+''',
     text="The parameter `v` shadows the valibot namespace I meant to import. Importing it and renaming the parameter:",
 )
 edit(
@@ -888,11 +732,7 @@ edit(
     "export function isWebhookEvent(v: unknown): v is WebhookEvent {\n  return v.is(EventSchema, v);\n}",
     "export function isWebhookEvent(value: unknown): value is WebhookEvent {\n  return v.is(EventSchema, value);\n}",
 )
-bash(
-    "npx tsc --noEmit && npx jest 2>&1 | grep -E '^Tests:'",
-    "Type-check and run tests",
-    "Tests:       34 passed, 34 total\n",
-)
+bash("npx tsc --noEmit && npx jest 2>&1 | grep -E '^Tests:'", "Type-check and run tests", "Tests:       34 passed, 34 total\n")
 s.assistant(
     "`isWebhookEvent` is still exported and works, now marked `@deprecated` (pointing to `parseEvent`, removal planned for 3.0) and backed by `v.is(EventSchema, value)` rather than the shallow check. "
     "The example in `examples/express-handler.ts` still compiles; editors will show it struck through."
@@ -900,21 +740,11 @@ s.assistant(
 
 # =============================================================================================
 # Turn 7
-s.user(
-    "Can you run the full suite with coverage? CI needs 90% branches, and I don't want the PR to go red on that."
-)
+s.user("Can you run the full suite with coverage? CI needs 90% branches, and I don't want the PR to go red on that.")
 bash(
     "npx jest --coverage 2>&1 | tail -n 16",
     "Run tests with coverage",
-    jest_out(
-        [
-            ("test/signature.test.ts", True),
-            ("test/validation.test.ts", True),
-            ("test/parse.test.ts", True),
-            ("test/fixtures.test.ts", True),
-        ],
-        34,
-    )
+    jest_out([("test/signature.test.ts", True), ("test/validation.test.ts", True), ("test/parse.test.ts", True), ("test/fixtures.test.ts", True)], 34)
     + "----------------|---------|----------|---------|---------|-------------------\n"
     "File            | % Stmts | % Branch | % Funcs | % Lines | Uncovered Line #s \n"
     "----------------|---------|----------|---------|---------|-------------------\n"
@@ -930,20 +760,17 @@ bash(
     code=1,
 )
 read("jest.config.ts")
-read(
-    "src/signature.ts",
-    thinking="Coverage report: branches 87.5 < 90. Uncovered: errors.ts:21 (nested issues branch), parse.ts:32 (non-JSON body), signature.ts:44. signature.ts is old code; let me look whether line 44 is something I touched. It is the future-timestamp branch, unrelated to this change. Adding tests for the two new branches should be enough.",
-)
+read("src/signature.ts", thinking="Coverage report: branches 87.5 < 90. Uncovered: errors.ts:21 (nested issues branch), parse.ts:32 (non-JSON body), signature.ts:44. signature.ts is old code; let me look whether line 44 is something I touched. It is the future-timestamp branch, unrelated to this change. Adding tests for the two new branches should be enough.")
 s.assistant(
-    'Branch coverage is 87.5%, below the 90% threshold (`Jest: "global" coverage threshold for branches (90%) not met: 87.5%`). The uncovered branches:\n\n'
+    "Branch coverage is 87.5%, below the 90% threshold (`Jest: \"global\" coverage threshold for branches (90%) not met: 87.5%`). The uncovered branches:\n\n"
     "- `errors.ts:21`: the nested-issues branch of `fromValibot` (a union member failing inside `variant`) is never hit.\n"
     "- `parse.ts:32`: the `WebhookParseError` for a body that is not JSON.\n\n"
     "Both are real error paths worth testing, so I'll add tests rather than lower anything."
 )
 edit(
     "test/validation.test.ts",
-    """  it("keeps optional fields absent", () => {""",
-    """  it("reports every nested issue of a variant member", () => {
+    '''  it("keeps optional fields absent", () => {''',
+    '''  it("reports every nested issue of a variant member", () => {
     const bad = { ...invoicePaid, data: { object: { ...invoicePaid.data.object, amount_paid: null, currency: 7 } } };
     expect(issuesOf(bad).map((i) => i.path)).toEqual(["data.object.amount_paid", "data.object.currency"]);
   });
@@ -952,7 +779,7 @@ edit(
     expect(() => parseEvent("{not json")).toThrow(/body is not JSON/);
   });
 
-  it("keeps optional fields absent", () => {""",
+  it("keeps optional fields absent", () => {''',
 )
 bash(
     "npx jest --coverage 2>&1 | tail -n 12",
@@ -969,9 +796,7 @@ bash(
     " signature.ts   |   96.42 |    91.66 |     100 |   96.29 | 44                \n"
     "----------------|---------|----------|---------|---------|-------------------\n",
 )
-s.assistant(
-    "With the two new tests (nested variant issues, non-JSON body) branch coverage is 95.83% (36 tests), comfortably above the 90% CI threshold. The remaining uncovered line is `signature.ts:44`, which predates this change."
-)
+s.assistant("With the two new tests (nested variant issues, non-JSON body) branch coverage is 95.83% (36 tests), comfortably above the 90% CI threshold. The remaining uncovered line is `signature.ts:44`, which predates this change.")
 
 # =============================================================================================
 # Turn 8
@@ -985,9 +810,9 @@ s.assistant(
     "- A new `src/unknown.ts` with `UnknownEvent` (`type: string`, `data: { object: unknown }`, plus the common `id`, `created`, `livemode`), exported from the index.\n"
     "- `ParseOptions.strict?: boolean` (default `true`, today's behaviour). With `strict: false`, an event whose `type` is not one of the seven known ones is checked only for the common envelope and returned as `UnknownEvent`; a *known* type that is malformed still throws.\n"
     "- Overloads, so the return type is `WebhookEvent` unless the caller passes `strict: false`, in which case it is `WebhookEvent | UnknownEvent`. Existing callers keep their types.\n\n"
-    "`WebhookEvent` itself stays closed: widening it with a `string` type would break customers' exhaustive `switch` statements.",
+    "`WebhookEvent` itself stays closed: widening it with a `string` type would break customers' exhaustive `switch` statements."
 )
-UNKNOWN_TS = """import * as v from "valibot";
+UNKNOWN_TS = '''import * as v from "valibot";
 
 /**
  * An event whose type this SDK version does not know yet (returned by parseEvent only with
@@ -1010,10 +835,10 @@ export const EnvelopeSchema = v.object({
   livemode: v.boolean(),
   data: v.object({ object: v.unknown() }),
 });
-"""
+'''
 read("src/parse.ts")
 write("src/unknown.ts", UNKNOWN_TS)
-PARSE_NEW_TAIL = """/**
+PARSE_NEW_TAIL = '''/**
  * Parse a webhook body into an event. With `secret`, the signature is verified first.
  * With `strict: false`, events of a type this version does not know are returned as
  * {@link UnknownEvent} instead of throwing.
@@ -1049,29 +874,15 @@ export function parseEvent(body: string, options: ParseOptions = {}): WebhookEve
   }
   return result.output;
 }
-"""
+'''
 old_tail = fs["src/parse.ts"][fs["src/parse.ts"].index("/**\n * Parse a webhook body") :]
-edit(
-    "src/parse.ts",
-    old_tail,
-    PARSE_NEW_TAIL,
-    text="Rewriting `parseEvent` with the overloads and the non-strict path:",
-)
+edit("src/parse.ts", old_tail, PARSE_NEW_TAIL, text="Rewriting `parseEvent` with the overloads and the non-strict path:")
 multi_edit(
     "src/parse.ts",
     [
-        (
-            'import { EventSchema } from "./schema";\n',
-            'import { EventSchema, KNOWN_TYPES } from "./schema";\n',
-        ),
-        (
-            'import type { WebhookEvent } from "./types";\n',
-            'import type { WebhookEvent } from "./types";\nimport { EnvelopeSchema, type UnknownEvent } from "./unknown";\n',
-        ),
-        (
-            "  /** How old a signed timestamp may be, in seconds (default 300). */\n  toleranceSeconds?: number;\n",
-            "  /** How old a signed timestamp may be, in seconds (default 300). */\n  toleranceSeconds?: number;\n  /** false: return events of unknown types as UnknownEvent instead of throwing (default true). */\n  strict?: boolean;\n",
-        ),
+        ('import { EventSchema } from "./schema";\n', 'import { EventSchema, KNOWN_TYPES } from "./schema";\n'),
+        ('import type { WebhookEvent } from "./types";\n', 'import type { WebhookEvent } from "./types";\nimport { EnvelopeSchema, type UnknownEvent } from "./unknown";\n'),
+        ("  /** How old a signed timestamp may be, in seconds (default 300). */\n  toleranceSeconds?: number;\n", "  /** How old a signed timestamp may be, in seconds (default 300). */\n  toleranceSeconds?: number;\n  /** false: return events of unknown types as UnknownEvent instead of throwing (default true). */\n  strict?: boolean;\n"),
     ],
 )
 edit(
@@ -1079,15 +890,11 @@ edit(
     "type Equals<A, B>",
     "/** The event types this SDK version knows. */\nexport const KNOWN_TYPES: ReadonlySet<string> = new Set(EventSchema.options.map((o) => o.entries.type.literal));\n\ntype Equals<A, B>",
 )
-edit(
-    "src/index.ts",
-    'export type { EventIssue } from "./errors";\n',
-    'export type { EventIssue } from "./errors";\nexport type { UnknownEvent } from "./unknown";\n',
-)
+edit("src/index.ts", 'export type { EventIssue } from "./errors";\n', 'export type { EventIssue } from "./errors";\nexport type { UnknownEvent } from "./unknown";\n')
 edit(
     "test/validation.test.ts",
-    """  it("keeps optional fields absent", () => {""",
-    """  it("passes unknown types through with strict: false", () => {
+    '''  it("keeps optional fields absent", () => {''',
+    '''  it("passes unknown types through with strict: false", () => {
     const event = parseEvent(JSON.stringify({ ...invoicePaid, type: "refund.created" }), { strict: false });
     expect(event).toMatchObject({ type: "refund.created", unknown: true });
   });
@@ -1097,7 +904,7 @@ edit(
     expect(() => parseEvent(JSON.stringify(bad), { strict: false })).toThrow(WebhookValidationError);
   });
 
-  it("keeps optional fields absent", () => {""",
+  it("keeps optional fields absent", () => {''',
 )
 bash(
     "npx tsc --noEmit && npx jest --coverage 2>&1 | grep -E '^(Tests:|All files)'",
@@ -1112,16 +919,14 @@ s.assistant(
 
 # =============================================================================================
 # Turn 9
-s.user(
-    "Ok. Can you update the README's Validation section and add a changeset? We use changesets; this should be a minor bump."
-)
+s.user("Ok. Can you update the README's Validation section and add a changeset? We use changesets; this should be a minor bump.")
 bash(
     "grep -n '^##' README.md",
     "List README sections",
     "3:## Install\n11:## Usage\n34:## Verifying signatures\n61:## Validation\n64:## Event types\n88:### Type guards\n97:## Browser support\n104:## License\n",
 )
 (rid,) = s.assistant(None, [("Read", {"file_path": f"{ROOT}/README.md", "offset": 58, "limit": 40})])
-README_PART = """
+README_PART = '''
 ## Validation
 
 `parseEvent` parses the body as JSON. It does not check the payload's shape yet.
@@ -1155,21 +960,8 @@ It only checks that `type` is a string and `data` an object.
 
 The package has no runtime dependencies and works in every browser that supports ES2020,
 and in Node 18 or later.
-"""
-s.result(
-    rid,
-    numbered(README_PART.strip("\n"), 59),
-    {
-        "type": "text",
-        "file": {
-            "filePath": f"{ROOT}/README.md",
-            "content": README_PART,
-            "numLines": 38,
-            "startLine": 59,
-            "totalLines": 107,
-        },
-    },
-)
+'''
+s.result(rid, numbered(README_PART.strip("\n"), 59), {"type": "text", "file": {"filePath": f"{ROOT}/README.md", "content": README_PART, "numLines": 38, "startLine": 59, "totalLines": 107}})
 fs["README.md"] = README_PART
 multi_edit(
     "README.md",
@@ -1177,7 +969,7 @@ multi_edit(
         (
             "`parseEvent` parses the body as JSON. It does not check the payload's shape yet.",
             "`parseEvent` checks every event against the schema of its type and throws a\n`WebhookValidationError` when it does not match. The error's message names each bad field\nby its path, and `error.issues` lists them as `{ path, message }`:\n\n"
-            '```\ninvalid webhook event: data.object.amount_due: expected number, received "4200"\n```\n\n'
+            "```\ninvalid webhook event: data.object.amount_due: expected number, received \"4200\"\n```\n\n"
             "Events of a type this version does not know throw as well. Pass `{ strict: false }` to get\nthem as `UnknownEvent` (with `unknown: true`) instead; malformed events of known types still throw.",
         ),
         (
@@ -1189,9 +981,9 @@ multi_edit(
             "The package has one small runtime dependency ([valibot](https://valibot.dev), pinned) and\nstays under 5 kB (brotli). It works in every browser that supports ES2020,",
         ),
     ],
-    text='Updating the Validation section, the Type guards note and the Browser support line (which said "no runtime dependencies"):',
+    text="Updating the Validation section, the Type guards note and the Browser support line (which said \"no runtime dependencies\"):",
 )
-CHANGESET = """---
+CHANGESET = '''---
 "@lattice/webhooks": minor
 ---
 
@@ -1203,7 +995,7 @@ Validate webhook events at runtime.
 - New option `strict: false` returns events of unknown types as `UnknownEvent`.
 - `isWebhookEvent` uses the same schema and is deprecated in favour of `parseEvent`.
 - Adds one runtime dependency, `valibot` 1.1.0 (pinned); bundle stays under 5 kB.
-"""
+'''
 write(".changeset/brave-owls-validate.md", CHANGESET)
 s.assistant(
     "README updated (Validation, Type guards, Browser support) and a changeset added at `.changeset/brave-owls-validate.md` with a `minor` bump "
@@ -1212,9 +1004,7 @@ s.assistant(
 
 # =============================================================================================
 # Turn 10
-s.user(
-    "One more question: are we sure valibot doesn't pull anything else in at runtime? Can you check npm ls and what the lockfile says?"
-)
+s.user("One more question: are we sure valibot doesn't pull anything else in at runtime? Can you check npm ls and what the lockfile says?")
 bash(
     "npm ls valibot && npm view valibot@1.1.0 dependencies peerDependencies peerDependenciesMeta --json && git diff --stat package.json package-lock.json",
     "Check valibot's dependencies",
@@ -1224,7 +1014,7 @@ bash(
 )
 s.assistant(
     "Confirmed: `valibot@1.1.0` has no dependencies at all, only an *optional* peer dependency on `typescript >=5` (for types), so nothing else "
-    'is installed at runtime. The lockfile diff is just the one `valibot` entry (+17 lines), and `package.json` has `"valibot": "1.1.0"` '
+    "is installed at runtime. The lockfile diff is just the one `valibot` entry (+17 lines), and `package.json` has `\"valibot\": \"1.1.0\"` "
     "exactly, no caret."
 )
 
@@ -1243,27 +1033,13 @@ s.assistant(
 # Turn 12
 s.user("Can you draft the PR description and tell me what's left?")
 PARSE_DIFF = "\n".join(
-    [
-        "diff --git a/src/parse.ts b/src/parse.ts",
-        "index 3c0e9a1..8f5d2b4 100644",
-        "--- a/src/parse.ts",
-        "+++ b/src/parse.ts",
-        "@@ -1,40 +1,64 @@",
-    ]
+    ["diff --git a/src/parse.ts b/src/parse.ts", "index 3c0e9a1..8f5d2b4 100644", "--- a/src/parse.ts", "+++ b/src/parse.ts", "@@ -1,40 +1,64 @@"]
     + [("+" if ln.strip() else " ") + ln for ln in fs["src/parse.ts"].split("\n")[:64]]
 )
 bash(
     "npx tsc --noEmit && npx jest --coverage 2>&1 | tail -n 22",
     "Final type-check and full test run",
-    jest_out(
-        [
-            ("test/signature.test.ts", True),
-            ("test/validation.test.ts", True),
-            ("test/parse.test.ts", True),
-            ("test/fixtures.test.ts", True),
-        ],
-        38,
-    )
+    jest_out([("test/signature.test.ts", True), ("test/validation.test.ts", True), ("test/parse.test.ts", True), ("test/fixtures.test.ts", True)], 38)
     + "----------------|---------|----------|---------|---------|-------------------\n"
     "File            | % Stmts | % Branch | % Funcs | % Lines | Uncovered Line #s \n"
     "----------------|---------|----------|---------|---------|-------------------\n"
@@ -1278,13 +1054,7 @@ bash(
     "----------------|---------|----------|---------|---------|-------------------\n",
     text="Running everything once more before writing the description:",
 )
-bash(
-    "git log --oneline -n 5 && git diff src/parse.ts",
-    "Show recent history and the parseEvent diff",
-    "b1d44e0 (origin/main, main) chore: release 2.3.1\n7a2c9f3 fix: accept several v1 signatures during secret rotation\n0c8e51d docs: express example\ne93b2aa chore: release 2.3.0\n4f61d07 feat: toleranceSeconds option\n"
-    + PARSE_DIFF
-    + "\n",
-)
+bash("git log --oneline -n 5 && git diff src/parse.ts", "Show recent history and the parseEvent diff", "b1d44e0 (origin/main, main) chore: release 2.3.1\n7a2c9f3 fix: accept several v1 signatures during secret rotation\n0c8e51d docs: express example\ne93b2aa chore: release 2.3.0\n4f61d07 feat: toleranceSeconds option\n" + PARSE_DIFF + "\n")
 bash(
     "git status --short && git diff --stat HEAD",
     "Summarise changes",

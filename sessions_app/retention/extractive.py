@@ -334,7 +334,8 @@ def _merge_previous(items: _Items, previous: S.ParsedSummary, has_new_turns: boo
             items.add(COMMANDS, item, _previous_priority(S.CRITICAL, item))
         elif not item.startswith("File: "):  # the file lists carry those
             items.add(S.CRITICAL, item, _previous_priority(S.CRITICAL, item))
-    items.extend(S.DONE if has_new_turns else S.IN_PROGRESS, previous.items(S.IN_PROGRESS), WORK)
+    # The requests in progress then are the user's words, finished now or still going on.
+    items.extend(S.DONE if has_new_turns else S.IN_PROGRESS, previous.items(S.IN_PROGRESS), ASKED)
     items.extend(S.CRITICAL, previous.loose, WORK)
 
 
@@ -417,9 +418,12 @@ def _history_items(prep: Preparation, instructions: str | None) -> _Items:
     for r in _of(facts, FactKind.REQUEST):
         if not r.is_open_request:
             done.setdefault(r.node, []).append(r.text)
-    for u in users[1:] if not previous.items(S.GOAL) else users:
+    goal_text = " ".join(items.get(S.GOAL))
+    for u in users:
         if u.key not in open_nodes and u.key in done:
-            asked = _asked(" ".join(done[u.key]))
+            # The goal's message is the Goal as far as it goes; what it asked beyond that is listed.
+            said = [x for x in sentences(" ".join(done[u.key])) if x.rstrip("…") not in goal_text]
+            asked = _asked(" ".join(said))
             if asked:
                 items.add(S.DONE, f"User asked: {asked}", ASKED, _USER_CHARS)
     listed = [*prep.read_files, *prep.modified_files]

@@ -106,7 +106,7 @@ def user_facts(
         # facts) and what is deferred (an open request); docs/retention.md, "Facts by structure".
         left_out = {item.text for item in said if item.reading.constraint and not item.reading.request}
         left_out |= {item.text for item in said if item.reading.deferred and item.reading.request}
-        done = _rest(whole, left_out)
+        done = _within(_rest(whole, left_out), {item.text for item in said if item.reading.request})
         if done:
             r = in_reply(clip(" ".join(done), _SAID_CHARS), question)
             walk.add(Fact(FactKind.REQUEST, r, key, anchor_tokens(r), stems(r), detail=DONE))
@@ -180,6 +180,23 @@ def _with_previous(sentence: str, lines: list[list[str]]) -> str:
             if i > 0 and len(line[i - 1]) + len(sentence) < _JOINED_CHARS:
                 return f"{line[i - 1]} {sentence}"
     return sentence
+
+
+def _within(said: list[str], asking: set[str], limit: int | None = None) -> list[str]:
+    """`said` cut to about `limit` characters, in its order: a long message keeps the sentences
+    that ask for something first (keywords rank what is kept, they do not decide what counts),
+    then the others from the start."""
+    limit = _SAID_CHARS if limit is None else limit
+    if sum(len(x) + 1 for x in said) <= limit:
+        return said
+    chosen: set[int] = set()
+    used = 0
+    for first in (True, False):
+        for i, x in enumerate(said):
+            if i not in chosen and (x in asking) == first and used + len(x) + 1 <= limit:
+                chosen.add(i)
+                used += len(x) + 1
+    return [x for i, x in enumerate(said) if i in chosen] or said[:1]
 
 
 def _rest(text: str, left_out: set[str]) -> list[str]:

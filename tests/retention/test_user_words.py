@@ -164,3 +164,27 @@ def test_a_value_in_a_sentence_the_summary_quotes_is_said_once() -> None:
     summary = compact_extractive(plan(c, keep=60)).summary
     assert summary.count("the gateway cuts requests at 35s") == 1  # the rule, not again as a value
     assert summary.count("with at most 4 attempts") == 1  # the finished request, not again
+
+
+def test_a_long_first_message_keeps_what_it_asks_beyond_the_goal() -> None:
+    c = Chain()
+    c.user(
+        "Good morning. We discussed the export job in Tuesday's meeting and I want to start on it "
+        "today, because the finance team is waiting for the monthly numbers and they have asked "
+        "twice already. The job currently runs for about forty minutes on the reporting replica, "
+        "most of which is spent serialising rows one at a time, and the replica is shared with the "
+        "dashboards, which then become slow for everyone in the office during the morning. "
+        "Colleagues on the data team mentioned that they tried batching before and gave up because "
+        "of memory, but that was on the old machines and I think it is worth another look now. "
+        "Please measure the current run time on a copy of last month's data first, so we have a "
+        "baseline to compare against. After that, try writing the rows in batches of a thousand."
+    )
+    c.assistant("Baseline: 41 min 12 s on `march_copy`. Batches of 1000 take 6 min 3 s.")
+    c.user("great, thanks")
+    c.assistant("You're welcome.")
+    c.user("next " * 80)
+    summary = compact_extractive(plan(c, keep=60)).summary
+    goal = summary.split("## Constraints")[0]
+    assert "Good morning." in goal and "baseline to compare against" not in goal  # the goal is short
+    done = [line for line in summary.splitlines() if line.startswith("- [x] User asked:")]
+    assert any("measure the current run time" in d and "batches of a thousand" in d for d in done)

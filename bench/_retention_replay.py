@@ -272,6 +272,7 @@ class Score:
     must_kept: int = 0
     recall: float | None = None
     precision: float | None = None
+    precision_scored: float | None = None  # precision against the scored labels only (round 1)
     summary_tokens: int = 0  # the largest summary of the replay
     tokens_after_pct: float = 0.0  # the largest context right after a compaction, % of WINDOW
     command_lines: int = 0  # the most in any one summary
@@ -322,6 +323,7 @@ def score(s: Session, code: Code, strategy: str, r: Replay, *, extract: bool) ->
     seen = "\n\n".join(message_text(m) for m in code.build_context(path[: last + 1]))
     paras = paragraphs(seen)
     scored = []
+    withdrawn: list[list[re.Pattern[str]]] = []  # probes of facts the user withdrew later
     for f in s.labels["facts"]:
         i = at.get(s.source.get(f["id"], ""))
         if i is None or i >= summarized_end:
@@ -329,6 +331,7 @@ def score(s: Session, code: Code, strategy: str, r: Replay, *, extract: bool) ->
         probe = compile_probe(f)
         if f.get("status") == "reversed":
             out.reversed_shown += kept_in(probe, paras)
+            withdrawn.append(probe)
             continue
         scored.append((f, i, probe))
         w = WEIGHTS[f["importance"]]
@@ -354,7 +357,7 @@ def score(s: Session, code: Code, strategy: str, r: Replay, *, extract: bool) ->
     last_summary = str(path[last].data.get("summary") or "")
     out.stale_next = sum(1 for item in _next_steps(last_summary) if any(satisfies(p, item) for p in finished))
     if extract and r.spans:
-        _extraction(out, code, r, scored, at)
+        _extraction(out, code, r, scored, withdrawn)
     return out
 
 
@@ -362,10 +365,16 @@ def _fact_text(f: Any) -> str:
     return f"{getattr(f, 'text', '')} {getattr(f, 'detail', '')}"
 
 
-def _extraction(out: Score, code: Code, r: Replay, scored: list[Any], at: dict[str, int]) -> None:
+def _extraction(
+    out: Score, code: Code, r: Replay, scored: list[Any], withdrawn: Sequence[Sequence[re.Pattern[str]]]
+) -> None:
     """Recall: labelled facts (of the summarized spans) that an extracted fact from the same or a
     nearby entry (within NEARBY entries) satisfies. Precision: extracted facts of the summarized
-    spans that satisfy some label's probe, over all of them."""
+    spans that satisfy some label's probe, over all of them. A label the user withdrew later
+    (`reversed`) is still a fact of the span: extracting it is right (whether a summary shows it as
+    current is what `rev` counts), so its probe counts for precision; `precision_scored` leaves
+    those labels out, as round 1 of issue 30 did, and is shown beside it."""
+    at = {e.key: i for i, e in enumerate(r.path)}
     extracted: list[tuple[int, str]] = []
     kinds: list[str] = []
     for span, after in r.spans:
@@ -383,13 +392,17 @@ def _extraction(out: Score, code: Code, r: Replay, scored: list[Any], at: dict[s
             out.unrecalled.append(f"{f['id']} {f['importance']} {f['kind']}: {f['text'][:140]}")
     out.recall = 100 * recalled / len(scored) if scored else None
     probes = [probe for _, _, probe in scored]
-    good = 0
+    good = good_scored = 0
     for (_, t), kind in zip(extracted, kinds, strict=True):
         if any(satisfies(p, t) for p in probes):
+            good += 1
+            good_scored += 1
+        elif any(satisfies(p, t) for p in withdrawn):
             good += 1
         else:
             out.unmatched.append(f"{kind}: {t[:160]}")
     out.precision = 100 * good / len(extracted)
+    out.precision_scored = 100 * good_scored / len(extracted)
 
 
 def measure(s: Session, code: Code) -> list[Score]:

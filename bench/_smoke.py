@@ -28,7 +28,7 @@ ROOT = BENCH.parent
 PG_URL = os.environ.get("PG_URL", "postgres://postgres@127.0.0.1:5432/postgres")
 TIMEOUT_S = 180  # one bench, however loaded the machine: a hang fails instead of blocking CI
 
-# Benches whose tiny run is not `--smoke`. retention.py's dev split (five labelled sessions) is
+# Benches whose tiny run is not `--smoke`. retention.py's dev split (ten labelled sessions) is
 # already small: a few seconds.
 ARGS = {"retention": ["--split", "dev"]}
 # Extra runs: name@variant -> (bench, environment).

@@ -14,12 +14,16 @@ Per session × strategy it prints:
   raw      the same, unweighted (kept/total);  must%  the `must` facts alone;
   recall   labelled facts of the summarized spans that a fact the extractor found at the same or a
            nearby entry (within 6 entries) satisfies (its probe matches the fact's text and detail);
-  prec     extracted facts of the summarized spans that satisfy some label's probe / all extracted facts;
+  prec     extracted facts of the summarized spans that satisfy some label's probe / all extracted facts
+           (labels withdrawn later included: finding them is right);  prec1  the same against the
+           scored labels only (withdrawn ones left out), round 1's definition, shown for comparison;
   sumtok   the largest summary (o200k tokens);  after%  the largest context right after a compaction,
            as % of a 200k window;  cmd  the most lines of one summary that quote a command the session
            ran;  stale  Next Steps items of the last summary that match a finished or withdrawn fact.
-Totals per split (dev, test) follow; "before" is today's code at the base commit, measured once with
-this harness (bench/retention_before.json says how) and shown beside "after".
+Totals per split (dev, test) follow; a split with no session folder (test/ empty or absent while
+the held-out split is being written) prints "<split>: no sessions". "before" is the code at the
+base commit, measured once with this harness (bench/retention_before.json says how) and shown
+beside "after".
 
     python bench/retention.py [--split dev|test|all] [--json] [--dir SPLIT=PATH ...] [--lost] [--misses]
 """
@@ -87,6 +91,9 @@ def totals(rows: list[Any]) -> dict[str, Any]:
         t.recall = sum(r.recall * r.facts for r in rec) / max(1, sum(r.facts for r in rec))
     if pre:
         t.precision = sum(r.precision * r.facts for r in pre) / max(1, sum(r.facts for r in pre))
+        t.precision_scored = sum((r.precision_scored or 0.0) * r.facts for r in pre) / max(
+            1, sum(r.facts for r in pre)
+        )
     return as_dict(t)
 
 
@@ -102,6 +109,7 @@ def as_dict(r: Any) -> dict[str, Any]:
         "must_pct": _round(r.must_pct),
         "recall_pct": _round(r.recall),
         "precision_pct": _round(r.precision),
+        "precision_scored_pct": _round(r.precision_scored),
         "summary_tokens": r.summary_tokens,
         "tokens_after_pct": round(r.tokens_after_pct, 1),
         "command_lines": r.command_lines,
@@ -120,7 +128,8 @@ def _round(x: float | None) -> float | None:
 
 HEADER = (
     f"{'session':<28} {'strategy':<10} {'ret%':>5} {'raw':>9} {'must%':>5} {'recall':>6} {'prec':>5} "
-    f"{'sumtok':>6} {'after%':>6} {'cmd':>3} {'stale':>5} {'rev':>3} | {'before ret%/must%/rec/prec':>26}"
+    f"{'prec1':>5} {'sumtok':>6} {'after%':>6} {'cmd':>3} {'stale':>5} {'rev':>3} | "
+    f"{'before ret%/must%/rec/prec':>26}"
 )
 
 
@@ -135,6 +144,7 @@ def line(d: dict[str, Any], before: dict[str, Any] | None) -> str:
     return (
         f"{d['session'][:28]:<28} {d['strategy']:<10} {_fmt(d['retention_pct'])} {raw:>9} "
         f"{_fmt(d['must_pct'])} {_fmt(d['recall_pct'], 6)} {_fmt(d['precision_pct'])} "
+        f"{_fmt(d.get('precision_scored_pct'))} "
         f"{d['summary_tokens']:>6} {d['tokens_after_pct']:>6.1f} {d['command_lines']:>3} "
         f"{d['stale_next']:>5} {d['reversed_shown']:>3} | {b:>26}"
     )
@@ -239,7 +249,8 @@ def _print(report: dict[str, Any], before: dict[str, Any] | None, lost: bool, mi
     for split, part in report["splits"].items():
         print(f"\n== {split}")
         if not part["sessions"]:
-            print("  (no sessions in this split here)")
+            # The held-out split is empty while tuning (bench/retention_corpus/README.md).
+            print(f"{split}: no sessions")
             continue
         print(HEADER)
         for d in part["sessions"]:

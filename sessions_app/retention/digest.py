@@ -25,7 +25,8 @@ from .phrases import message_text, read, sentences
 
 # Raise when `entry_transcript`, `message_text`, `sentences`, `read` or `file_calls` changes what it returns:
 # stored digests of other versions are then recomputed when read.
-DIGEST_VERSION: Final = 3  # 2: file_calls reads Claude Code and Codex file tools; 3: round-two readings
+DIGEST_VERSION: Final = 4  # 2: file_calls reads Claude Code and Codex file tools; 3: round-two readings;
+# 4: a sentence also ends before a lower-case word
 
 
 def digest_of(entry: Entry) -> Digest:

@@ -56,6 +56,7 @@ SUMMARY_TOKENS: Final = 3800  # the whole summary at most (issue 30: 4,000), pre
 MIN_HISTORY_TOKENS: Final = 1500  # however long the file lists are
 PREFIX_TARGET_TOKENS: Final = 600
 _ITEM_CHARS: Final = 300
+_USER_CHARS: Final = 500  # a finished turn's request in the user's words (user_facts._SAID_CHARS)
 _FINDING_CHARS: Final = 500  # a finding is a paragraph of the assistant's answer (findings.py)
 _REQUEST_CHARS: Final = 600  # the request of a split turn, in full as far as it goes
 
@@ -66,6 +67,9 @@ MENTION: Final = 1  # files only mentioned, the user's finished requests
 COMMAND: Final = 2  # other successful commands
 WORK: Final = 3  # fixed errors, decisions, early progress, previous notes
 CONTEXT: Final = 4  # values, failed commands, sub-agent results, denied calls, stored outputs
+# What the user asked in finished turns, in their words: a requirement the user stated outweighs
+# anything the assistant or a tool said (issue 30, Build item 2), so it goes last of the trimmable.
+ASKED: Final = 5
 KEEP: Final = 9  # goal, constraints, open requests: never trimmed
 COMMANDS: Final = "commands"  # the Critical Context's command lines, at most MAX_COMMANDS
 MAX_COMMANDS: Final = 10
@@ -280,7 +284,9 @@ def _previous_priority(kind: str, item: str) -> int:
         return KEEP
     if kind == S.STATE:
         return WORK if _named(item) else MENTION
-    if item.startswith(("Mentioned: ", "User asked: ", "(earlier turn) ", "File: ")):
+    if item.startswith("User asked: "):
+        return ASKED
+    if item.startswith(("Mentioned: ", "(earlier turn) ", "File: ")):
         return MENTION
     if item.startswith("Ran `") and item.endswith(("(exit 0)", "(ok)")):
         return LOOKUP if only_reads(item.removeprefix("Ran `")) else COMMAND
@@ -328,7 +334,8 @@ def _merge_previous(items: _Items, previous: S.ParsedSummary, has_new_turns: boo
             items.add(COMMANDS, item, _previous_priority(S.CRITICAL, item))
         elif not item.startswith("File: "):  # the file lists carry those
             items.add(S.CRITICAL, item, _previous_priority(S.CRITICAL, item))
-    items.extend(S.DONE if has_new_turns else S.IN_PROGRESS, previous.items(S.IN_PROGRESS), WORK)
+    # The requests in progress then are the user's words, finished now or still going on.
+    items.extend(S.DONE if has_new_turns else S.IN_PROGRESS, previous.items(S.IN_PROGRESS), ASKED)
     items.extend(S.CRITICAL, previous.loose, WORK)
 
 
@@ -411,16 +418,35 @@ def _history_items(prep: Preparation, instructions: str | None) -> _Items:
     for r in _of(facts, FactKind.REQUEST):
         if not r.is_open_request:
             done.setdefault(r.node, []).append(r.text)
-    for u in users[1:] if not previous.items(S.GOAL) else users:
+    goal_text = " ".join(items.get(S.GOAL))
+    for u in users:
         if u.key not in open_nodes and u.key in done:
-            asked = _asked(" ".join(done[u.key]))
+            # The goal's message is the Goal as far as it goes; what it asked beyond that is listed.
+            said = [x for x in sentences(" ".join(done[u.key])) if x.rstrip("…") not in goal_text]
+            asked = _asked(" ".join(said))
             if asked:
-                items.add(S.DONE, f"User asked: {asked}", WORK)
+                items.add(S.DONE, f"User asked: {asked}", ASKED, _USER_CHARS)
     listed = [*prep.read_files, *prep.modified_files]
     for f in _of(facts, FactKind.FILE):
         if not any(p == f.text or p.endswith("/" + f.text.lstrip("./~")) for p in listed):
             items.add(files, f"Mentioned: {f.text}", MENTION)
+    # A value the user gave in a sentence the summary already quotes (a rule, a request) is said
+    # once: the line that repeats the sentence goes (one statement, one line; issue 30 item 3).
+    quoted = [
+        normalize(i) for k in (S.GOAL, S.CONSTRAINTS, S.DONE, S.IN_PROGRESS, S.NEXT) for i in items.get(k)
+    ]
+    items.remove(S.CRITICAL, lambda item: not _said_already(item, quoted))
     return items
+
+
+def _said_already(item: str, quoted: list[str]) -> bool:
+    if not item.startswith(_GAVE) or item.endswith("`)"):
+        return False  # not a user's value, or it lists values its sentence does not hold
+    sentence = normalize(item.removeprefix(_GAVE).rstrip("…")).strip(" .")
+    return bool(sentence) and any(sentence in q for q in quoted)
+
+
+_GAVE: Final = "User gave: "
 
 
 def _asked(text: str) -> str:
@@ -428,7 +454,7 @@ def _asked(text: str) -> str:
     that asks nothing and names nothing ("Nice.", "thanks")."""
     # Sentences that read as constraints are listed (or, once lifted, dropped) under Constraints.
     said = [s for s in sentences(text) if (len(stems(s)) >= 2 or anchor_tokens(s)) and not is_constraint(s)]
-    return clip(" ".join(said), _ITEM_CHARS) if said else ""
+    return clip(" ".join(said), _USER_CHARS) if said else ""
 
 
 def _prefix_items(prep: Preparation) -> _Items:

@@ -20,7 +20,7 @@ from sessions_app.compaction.messages import ASSISTANT, MESSAGE, Entry
 from sessions_app.compaction.vocabulary import FactKind
 
 from .fact import Fact
-from .phrases import anchor_tokens, clip, is_decision, line_sentences, stems, text_paths
+from .phrases import anchor_tokens, block_sentences, clip, is_decision, line_sentences, stems, text_paths
 
 FINAL: Final = "turn's answer"  # detail of a fact from a turn's last message
 MIDWAY: Final = "between tool calls"
@@ -64,13 +64,16 @@ def sentence_facts(
     it fixes the slowness." goes on the sentence that named what "it" is); between tool calls
     (`all_sentences` false) a sentence must also say more. A vague sentence that opens its
     paragraph says nothing a colleague could act on and is left out, unless it is a decision."""
-    for line in line_sentences(text):
+    blocks = all_sentences and paragraphs is not False
+    for line in block_sentences(text) if blocks else line_sentences(text):
         if _HEADING.match(line[0]):
             continue  # a heading names a part of the answer; its paragraphs say what it holds
         current: list[str] = []
         decision = False
         for s in line:
             said = says_something(s) and not s.rstrip().endswith("?")
+            if blocks and not said and not is_decision(s):
+                continue  # within a block (a list's short items, a lead-in) the others go on
             # An answer's paragraph (a turn's or a sub-agent's) is one fact.
             joins = (all_sentences if paragraphs is None else paragraphs) or not exact(s)
             if current and joins and said and len(" ".join(current)) < _JOINED_CHARS:

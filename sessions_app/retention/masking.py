@@ -8,12 +8,20 @@ model is asked. Lindenbauer et al. ("The Complexity Trap", JetBrains/TUM, 2025) 
 masking old tool outputs this way solved as many SWE-bench Verified tasks as summarizing them
 with a model, at about half the cost.
 
+Commands are bounded like the extractive summary's (issue 30, Build item 3: at most
+MAX_COMMANDS lines quote a command): a run of shell commands that only read and succeeded becomes
+one line naming their programs (what they found is in the assistant's words that follow), and
+past the bound the older, successful commands are named by their program alone; a failure and
+the latest run of a command keep their command line longest (docs/retention.md, "Masking").
+
 Pure: the plan in, the payload out.
 """
 
 from __future__ import annotations
 
 import json
+import re
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final
@@ -43,8 +51,9 @@ from sessions_app.compaction.text import block_text
 from sessions_app.compaction.tokens import count_text
 from sessions_app.compaction.validate import CompactionPayload
 
-from .extractive import SUMMARY_TOKENS
-from .salient import outcome_line
+from .extractive import MAX_COMMANDS, SUMMARY_TOKENS
+from .salient import error_line, outcome_line
+from .shell import core, only_reads
 
 HEADING: Final = "## Masked History"
 _CALL_CHARS: Final = 200
@@ -61,8 +70,16 @@ class Item:
     text: str
 
 
-def items(entries: Sequence[Entry], previous_summary: str | None = None) -> list[Item]:
-    """The span as items, oldest first: the previous summary's blocks, then each message."""
+def items(
+    entries: Sequence[Entry],
+    previous_summary: str | None = None,
+    *,
+    commands: int | None = None,
+    also_ran: Sequence[Entry] = (),
+) -> list[Item]:
+    """The span as items, oldest first: the previous summary's blocks, then each message; at most
+    `commands` lines (MAX_COMMANDS by default) quote a shell command (`bound_commands`), counting
+    the words that quote one run here or in `also_ran` (the rest of the plan's path)."""
     out: list[Item] = []
     if previous_summary:
         previous = strip_file_lists(previous_summary)
@@ -94,6 +111,160 @@ def items(entries: Sequence[Entry], previous_summary: str | None = None) -> list
             text = block_text(e)
             if text.strip():
                 out.append(Item(f"[Note]: {_clip(text.strip(), _NOTE_CHARS)}"))
+    out = _collapse_reads(out)
+    # The words of the user and the assistant stay as they were, so the lines of theirs that quote
+    # a command the span ran count first; the masked results get what is left.
+    ran = _ran([*entries, *also_ran]) | {
+        f for item in out if (m := _shell(item)) for f in _forms_of(m["cmd"].rstrip("…"))
+    }
+    said = _prose_command_lines(out, ran)
+    if said:
+        said += _UNSEEN  # words that quote commands may quote some this span did not run
+    return bound_commands(out, max(0, (MAX_COMMANDS if commands is None else commands) - said))
+
+
+def _ran(entries: Sequence[Entry]) -> set[str]:
+    """How the span's shell commands may be quoted: each one's first line and its core."""
+    ran: set[str] = set()
+    for e in entries:
+        if e.kind == MESSAGE and e.role == BASH_EXECUTION:
+            commands = [str(e.data.get("command") or "")]
+        elif e.kind == MESSAGE and e.role == ASSISTANT:
+            commands = [c for b in e.content if b.get("type") == "tool_call" and (c := _command(b))]
+        else:
+            continue
+        for c in commands:
+            first = c.strip().splitlines()[0].strip() if c.strip() else ""
+            bare = _CD.sub("", core(first))
+            ran.update(f for f in (first, core(first), bare) if len(f) >= _QUOTED_CHARS)
+    return ran
+
+
+def _forms_of(command: str) -> set[str]:
+    return {f for f in (command, _CD.sub("", command)) if len(f) >= _QUOTED_CHARS}
+
+
+_CD = re.compile(r"^(?:cd\s+\S+\s*(?:&&|;)\s*)+")  # `cd DIR &&`: the command is what follows
+
+_UNSEEN: Final = 1
+_QUOTED_CHARS: Final = 6  # a shorter command ("ls") would be found in any prose
+
+
+def _prose_command_lines(kept: Sequence[Item], ran: set[str]) -> int:
+    """Lines of the kept words that quote a command: one `ran` names, or a line of a shell code
+    block (a command written down to run later is a command line all the same)."""
+    count = 0
+    for item in kept:
+        if _shell(item) is not None:
+            continue
+        shell_block = False
+        for line in item.text.splitlines():
+            fence = _FENCE.match(line)
+            if fence:
+                shell_block = not shell_block and fence["lang"] in _SHELL_LANGS
+                continue
+            stripped = line.strip()
+            if (shell_block and stripped and not stripped.startswith("#")) or any(c in line for c in ran):
+                count += 1
+    return count
+
+
+_FENCE = re.compile(r"^\s*```\s*(?P<lang>\w*)")
+_SHELL_LANGS: Final = frozenset({"bash", "sh", "shell", "console", "zsh", "fish"})
+
+
+def command_lines(kept: Sequence[Item], entries: Sequence[Entry]) -> int:
+    """Lines of `kept` that quote a command: masked results, and words that quote one `entries` ran."""
+    return quoted_commands(kept) + _prose_command_lines(kept, _ran(entries))
+
+
+# A masked shell result: `[Tool]: bash `cmd` → ok, exit 0: line` or `[User ran]: `cmd` → …`.
+_SHELL_ITEM = re.compile(
+    r"^\[(?P<who>Tool|User ran)\]: (?:(?P<tool>\S+) )?`(?P<cmd>[^`\n]*)` → (?P<status>\w+)"
+)
+
+
+def _shell(item: Item) -> re.Match[str] | None:
+    return _SHELL_ITEM.match(item.text)
+
+
+def _program(command: str) -> str:
+    words = command.replace("&&", " ").split()
+    skip = {"cd", "sudo", "env", "time"}
+    # After `cd DIR &&` the program is what runs in DIR.
+    for i, w in enumerate(words):
+        if w in skip or (i and words[i - 1] == "cd") or "=" in w:
+            continue
+        return w.rsplit("/", 1)[-1][:20]
+    return words[0][:20] if words else "sh"
+
+
+def _quiet_read(item: Item) -> bool:
+    """A shell command that only read and succeeded, whose output holds no error line: what it
+    showed is what the assistant says next, so the command itself adds nothing to a handoff."""
+    m = _shell(item)
+    if m is None or m["status"] != "ok":
+        return False
+    line = item.text.split(" → ", 1)[1] if " → " in item.text else ""
+    return only_reads(m["cmd"].rstrip("…")) and error_line(line) is None
+
+
+def _collapse_reads(out: list[Item]) -> list[Item]:
+    """Each run of quiet reads (see `_quiet_read`) with nothing but the assistant's own calls
+    between them becomes one line that names their programs and how many ran."""
+    merged: list[Item] = []
+    run: list[str] = []
+
+    def flush() -> None:
+        if not run:
+            return
+        counts = Counter(run)
+        names = ", ".join(f"{p} ×{n}" if n > 1 else p for p, n in counts.most_common())
+        merged.append(
+            Item(f"{_READS_LINE} {len(run)} read-only command{'s' if len(run) > 1 else ''} → ok ({names})")
+        )
+        run.clear()
+
+    for item in out:
+        m = _shell(item)
+        if m is not None and _quiet_read(item):
+            run.append(_program(m["cmd"]))
+            continue
+        flush()
+        merged.append(item)
+    flush()
+    return merged
+
+
+_READS_LINE: Final = "[Tool]:"
+
+
+PREFIX_COMMANDS: Final = 3  # of MAX_COMMANDS, at most this many lines in a split turn's prefix
+
+
+def quoted_commands(kept: Sequence[Item]) -> int:
+    return sum(1 for item in kept if _shell(item) is not None)
+
+
+def bound_commands(kept: list[Item], limit: int = MAX_COMMANDS) -> list[Item]:
+    """At most `limit` items quote a shell command. A command run again keeps only its
+    latest run; then failures before successes, newer before older. The others name their program
+    alone, their status and line kept (what they did is still there, the command is not)."""
+    quoted = [(i, m) for i, item in enumerate(kept) if (m := _shell(item)) is not None]
+    latest: dict[str, int] = {}
+    for i, m in quoted:
+        latest[core(m["cmd"])] = i  # the same command whatever filter trimmed its output
+    ranked = sorted(
+        (i for i, m in quoted if latest[core(m["cmd"])] == i),
+        key=lambda i: (kept[i].text.split(" → ", 1)[1].startswith("ok"), -i),
+    )
+    keep = set(ranked[:limit])
+    out = list(kept)
+    for i, m in quoted:
+        if i not in keep:
+            start, end = m.span("cmd")
+            text = kept[i].text
+            out[i] = Item(f"{text[: start - 1]}{_program(m['cmd'])} (command left out){text[end + 1 :]}")
     return out
 
 
@@ -155,11 +326,23 @@ def masking_texts(prep: Preparation) -> tuple[str | None, str | None]:
     """(history, turn prefix) texts for `assemble_summary`; a part the plan does not need is None."""
     settings = prep.settings
     split = prep.is_split_turn and bool(prep.turn_prefix_messages)
-    prefix: str | None = None
-    if split:
-        prefix = fit(items(prep.turn_prefix), prefix_budget(settings.reserve_tokens)).text
+    wants_history = not (split and not prep.summarize_messages)
+    # The words kept may quote a command run anywhere on the path so far (the kept tail included).
+    ran = [*prep.summarize, *prep.turn_prefix, *prep.kept]
+    prefix_items = items(prep.turn_prefix, commands=PREFIX_COMMANDS, also_ran=ran) if split else []
+    used = command_lines(prefix_items, ran)
+    history_items: list[Item] = []
+    if wants_history:
+        history_items = items(
+            prep.summarize, prep.previous_summary, commands=MAX_COMMANDS - used, also_ran=ran
+        )
+        over = used + command_lines(history_items, ran) - MAX_COMMANDS
+        if over > 0 and prefix_items:
+            # The history's own words took more than was left: the prefix's masked results give way.
+            prefix_items = items(prep.turn_prefix, commands=max(0, used - over), also_ran=ran)
+    prefix = fit(prefix_items, prefix_budget(settings.reserve_tokens)).text if split else None
     history: str | None = None
-    if not (split and not prep.summarize_messages):
+    if wants_history:
         # The whole summary, prefix and file lists included, stays within the bound the extractive
         # summary keeps (docs/retention.md, "Budget"): the history gets what they leave.
         rest = (
@@ -170,7 +353,7 @@ def masking_texts(prep: Preparation) -> tuple[str | None, str | None]:
         budget = min(
             history_budget(settings.reserve_tokens, pi=settings.is_pi), max(rest, MIN_HISTORY_TOKENS)
         )
-        history = fit(items(prep.summarize, prep.previous_summary), budget).text
+        history = fit(history_items, budget).text
     return history, prefix
 
 
@@ -259,16 +442,26 @@ def _masked_bash(e: Entry) -> str:
     return f"[User ran]: `{command}` → {status}: {line}"
 
 
+def _command(call: dict[str, Any]) -> str:
+    """The shell command a call runs ("" for another tool): `command`/`cmd`, a string or an argv
+    (`["bash", "-lc", "…"]` runs its last item)."""
+    args = call.get("arguments")
+    if not isinstance(args, dict):
+        return ""
+    command = args.get("command", args.get("cmd"))
+    if isinstance(command, list) and all(isinstance(c, str) for c in command):
+        command = command[-1] if len(command) == 3 and command[1] in ("-c", "-lc") else " ".join(command)
+    return command.strip() if isinstance(command, str) else ""
+
+
 def _call_text(call: dict[str, Any]) -> str:
     """A call as `name(argument=value, ...)`, a shell command as name `command`, clipped."""
     name = str(call.get("name") or "tool")
     args = call.get("arguments")
     if not isinstance(args, dict):
         return name
-    command = args.get("command", args.get("cmd"))
-    if isinstance(command, list) and all(isinstance(c, str) for c in command):
-        command = command[-1] if len(command) == 3 and command[1] in ("-c", "-lc") else " ".join(command)
-    if isinstance(command, str) and command.strip():
+    command = _command(call)
+    if command:
         return f"{name} `{_clip(command.strip(), _CALL_CHARS)}`"
     parts = []
     for key, value in args.items():

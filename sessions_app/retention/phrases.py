@@ -72,7 +72,14 @@ def normalize(text: str) -> str:
 
 # After "." or ";" a sentence starts with a capital, a digit or a quote ("e.g. foo" goes on); after
 # "?" or "!" with anything, since people who write in lower case still end questions and exclamations.
-_SENTENCE = re.compile(r"(?<=[.;])\s+(?=[\"'`(\[A-Z0-9~])|(?<=[!?])\s+(?=[\"'`(\[\w~])")
+# A sentence ends after ".", ";" before a capital (or a quote, a digit), after "!" or "?" before
+# anything, and after a word's "." before a lower-case word too: terse writers do not capitalize
+# ("hello. we have a problem"); "e.g. x" and "etc. x" are no ends (the letter before "." of "e.g."
+# is no word of two letters; "etc." and "vs." are named).
+_SENTENCE = re.compile(
+    r"(?<=[.;])\s+(?=[\"'`(\[A-Z0-9~])|(?<=[!?])\s+(?=[\"'`(\[\w~])|"
+    r"(?<=[a-z]{2}\.)(?<!etc\.)(?<!\bvs\.)\s+(?=[a-z])"
+)
 _BULLET = re.compile(r"^\s*(?:[-*•>]+|\d+[.)])\s+")
 _BLOCK_START = re.compile(r"^\s*(?:[-*•>|#]|\d+[.)]\s|```)")
 _ENDS_LINE: Final = ".!?:;"  # a line ending in one of these ends a sentence
@@ -133,6 +140,29 @@ def line_sentences(text: str) -> list[list[str]]:
         if said:
             out.append(said)
     return out
+
+
+def block_sentences(text: str) -> list[list[str]]:
+    """The sentences of each block of `text` (lines up to a blank line outside a code fence: a
+    paragraph, a whole list, a table), headings left out, in order."""
+    chunks: list[list[str]] = [[]]
+    fenced = False
+    for line in text.splitlines():
+        if line.strip().startswith("```"):
+            fenced = not fenced
+        if not line.strip() and not fenced:
+            chunks.append([])
+        else:
+            chunks[-1].append(line)
+    out = []
+    for chunk in chunks:
+        said = [s for line in line_sentences("\n".join(chunk)) for s in line if not _HEADING.match(s)]
+        if said:
+            out.append(said)
+    return out
+
+
+_HEADING = re.compile(r"#{1,6} ")
 
 
 # Harness noise inside user messages (Claude Code's reminders and slash-command echoes).

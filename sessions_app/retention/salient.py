@@ -29,7 +29,7 @@ _COMPILER: Final = re.compile(
     r"^\s*error\[E\d+\]|\berror TS\d+\b|^\S+?:\d+(?::\d+)?: (?:fatal )?error\b|^\s*error CS\d+\b"
 )
 _EXCEPTION: Final = re.compile(
-    r"^\s*(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Failure)\b(?::|$)"
+    r"^\s*(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Failure)\b(?: \[\w+\])?(?::|$)"
 )
 _TEST_FAILURE: Final = re.compile(r"^\s*(?:FAILED\b|--- FAIL\b|FAIL\b|not ok \d+)")
 _GENERIC: Final = re.compile(r"^\s*(?:error(?:\[\w+\])?:|fatal:|panic:|npm ERR!|ERROR\b)", re.I)
@@ -46,9 +46,80 @@ _ORDER: Final = (
 )
 
 
+# Go's test runner: `--- FAIL: TestX (2.00s)`, with the test's own message (`x_test.go:72: …`,
+# indented) printed before it with -v and after it without; the race detector's warning.
+_GO_FAIL: Final = re.compile(r"^\s*--- FAIL: (\S+)")
+_GO_MESSAGE: Final = re.compile(r"^\s+(\S+_test\.go:\d+: .+)$")
+_GO_RUN: Final = re.compile(r"^\s*(?:=== (?:RUN|CONT|PAUSE)|--- (?:PASS|FAIL|SKIP)|FAIL\b|ok\b|PASS\b)")
+_RACE: Final = "WARNING: DATA RACE"
+# A located diagnostic without the word "error" (go build / go vet: `a.go:66:16: cannot use …`).
+LOCATED: Final = re.compile(r"^\S+\.[A-Za-z]{1,5}:\d+:\d+: \S")
+
+
+def failing_test(text: str) -> str | None:
+    """Go's first failing test with its own message ("--- FAIL: TestX: x_test.go:72: still
+    waiting"), the race detector's warning first when it fired; None when no test failed. The
+    bare `FAIL` lines after it only count the failures (docs/retention.md, "Salient lines")."""
+    raw = text.splitlines()
+    found = next(((i, m) for i, ln in enumerate(raw) if (m := _GO_FAIL.match(ln))), None)
+    if found is None:
+        return None
+    at, m = found
+    said = ""
+    # Its message: the indented lines just before it (back to its `=== RUN`), else just after.
+    for ln in reversed(raw[:at]):
+        if _GO_RUN.match(ln):
+            break
+        if (hit := _GO_MESSAGE.match(ln)) is not None:
+            said = hit.group(1).strip()
+    if not said:
+        for ln in raw[at + 1 :]:
+            if _GO_RUN.match(ln):
+                break
+            if (hit := _GO_MESSAGE.match(ln)) is not None:
+                said = hit.group(1).strip()
+                break
+    race = f"{_RACE}: " if any(_RACE in ln for ln in raw) else ""
+    return _clip(f"{race}--- FAIL: {m.group(1)}" + (f": {said}" if said else ""))
+
+
+# Test runners that name the failing test on one line and say what failed on the next ones:
+# Rust's panic (`thread 't' panicked at src/lib.rs:41:9:` then the message), Jest's `● Suite › test`
+# (then the expectation, code frames left out), .NET's `Failed Name [12 ms]` (then its message).
+_RUST_PANIC: Final = re.compile(r"^\s*thread '[^']+' panicked at ")
+_JEST_TEST: Final = re.compile(r"^\s*● \S")
+_DOTNET_FAILED: Final = re.compile(r"^\s*Failed \S+ \[\d")
+_CODE_FRAME: Final = re.compile(r"^\s*(?:>?\s*\d+ \||\|\s|at |Error Message:|Stack Trace:|note: run with)")
+# A C test's located assertion (`test_quota.c:14: assertion failed: slots == 10`).
+# Not pytest's `tests/x.py:9: AssertionError` location line: its `E   …` line says more.
+_LOCATED_ASSERT: Final = re.compile(r"^\S+\.[A-Za-z]{1,5}:\d+: (?:.*\W)?assert(?:ion)? ", re.I)
+
+
+def runner_failure(text: str) -> str | None:
+    """The first failing test of a runner that names it (see above) with what it said: Go, Rust,
+    Jest, .NET; a C test's located assertion; None when no such runner failed."""
+    go = failing_test(text)
+    if go is not None:
+        return go
+    raw = [ln for ln in text.splitlines() if ln.strip()]
+    for i, ln in enumerate(raw):
+        if _RUST_PANIC.match(ln) or _JEST_TEST.match(ln) or _DOTNET_FAILED.match(ln):
+            said = [x.strip() for x in raw[i + 1 : i + 6] if not _CODE_FRAME.match(x)][:2]
+            if _RUST_PANIC.match(ln) or _DOTNET_FAILED.match(ln):
+                said = said[:1]
+            return _clip(" ".join([ln.strip().rstrip(":") + (":" if said else ""), *said]))
+    located = next((ln.strip() for ln in raw if _LOCATED_ASSERT.match(ln.strip())), None)
+    return _clip(located) if located is not None else None
+
+
 def error_line(text: str) -> str | None:
     """The line of `text` that says what went wrong, by the rules above; None when none does."""
     lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+    if (test := runner_failure(text)) is not None and not any(_CRASH.search(ln) for ln in lines):
+        return test
+    located = next((ln for ln in lines if LOCATED.match(ln)), None)
+    if located is not None and not any(p.search(ln) for ln in lines for p in (_CRASH, _COMPILER)):
+        return _clip(located)
     for pattern, last in _ORDER:
         hits = [ln for ln in lines if pattern.search(ln)]
         if hits:

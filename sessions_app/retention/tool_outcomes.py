@@ -12,6 +12,7 @@ from sessions_app.compaction.messages import BASH_EXECUTION, Entry
 from sessions_app.compaction.text import folded
 
 from .phrases import clip, looks_like_path, message_text, path_alternatives
+from .salient import LOCATED, runner_failure
 
 _PATH_KEYS: Final = ("path", "file_path", "filePath", "file", "filename", "notebook_path", "target_file")
 
@@ -122,7 +123,8 @@ def is_denial(result: Entry) -> bool:
 
 
 _PY_EXCEPTION = re.compile(
-    r"^\s*(?:E\s+)?(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Failure|Warning)\b(?::|$)"
+    r"^\s*(?:E\s+)?(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Failure|Warning)\b"
+    r"(?: \[\w+\])?(?::|$)"
 )
 _ERROR_MARK = re.compile(
     r"^\s*(?:E\s{2,}|error(?:\[\w+\])?:|fatal:|FAILED\b|FAIL\b|ERROR\b|panic:|npm ERR!|error TS\d+|"
@@ -154,6 +156,14 @@ def salient_line(text: str) -> str:
     located = next((ln for ln in lines if _LOCATED_ERROR.match(ln)), None)
     if located is not None and not any(_PY_EXCEPTION.match(ln) for ln in lines):
         return clip(located, 240)
+    # A runner's failing test with what it said (Go, Rust, Jest, .NET, a C assertion), then a
+    # compiler's located diagnostic; the bare `FAIL` lines that follow them only count (salient.py).
+    test = runner_failure(text)
+    if test is not None:
+        return test
+    diagnostic = next((ln.strip() for ln in lines if LOCATED.match(ln.strip())), None)
+    if diagnostic is not None and not any(_PY_EXCEPTION.match(ln) for ln in lines):
+        return clip(diagnostic, 240)
     for pattern in (_PY_EXCEPTION, _ERROR_MARK):
         hits = [ln for ln in lines if pattern.match(ln)]
         if hits:

@@ -92,21 +92,24 @@ def user_facts(
         walk.add(
             Fact(FactKind.REQUEST, clip(r, _JOINED_CHARS + 300), key, anchor_tokens(r), stems(r), detail=OPEN)
         )
+    whole = text or message_text(e)
+    if is_last and requests:
+        # The turn going on at the cut: the rest of what the user said in it is the context of
+        # its requests, kept in their words (issue 30, Build item 2: every user sentence counts).
+        rest = _rest(whole, {item.text for item in said} | set(requests))
+        if rest:
+            r = in_reply(clip(" ".join(rest), _SAID_CHARS), question)
+            walk.add(Fact(FactKind.REQUEST, r, key, anchor_tokens(r), stems(r), detail=OPEN))
     if not is_last:
-        # A finished turn's request: what the user asked, done since (its own fact, so a summary
-        # can say it was done; docs/retention.md, "Facts by structure").
-        asked = {item.text for item in said}
-        done = [
-            _with_next(item.text, lines, asked)
-            for item in said
-            if item.reading.request and not item.reading.deferred
-        ]
-        if not done and not said:
-            done = [in_reply(t, question) for t in _statement(text or message_text(e))]
-        for r in done:
-            walk.add(
-                Fact(FactKind.REQUEST, clip(r, _JOINED_CHARS), key, anchor_tokens(r), stems(r), detail=DONE)
-            )
+        # A finished turn's request: what the user asked, done since, in their words: every
+        # sentence of the message that says something, in order, except the rules (their own
+        # facts) and what is deferred (an open request); docs/retention.md, "Facts by structure".
+        left_out = {item.text for item in said if item.reading.constraint and not item.reading.request}
+        left_out |= {item.text for item in said if item.reading.deferred and item.reading.request}
+        done = _within(_rest(whole, left_out), {item.text for item in said if item.reading.request})
+        if done:
+            r = in_reply(clip(" ".join(done), _SAID_CHARS), question)
+            walk.add(Fact(FactKind.REQUEST, r, key, anchor_tokens(r), stems(r), detail=DONE))
     if walk.wants(FactKind.ERROR) and with_text and _TRACE.search(text):
         # The user pasted a failure (a stack trace, a traceback): its salient line is an error.
         line = salient_line(text)
@@ -157,18 +160,6 @@ def _joined_constraints(said: Sequence[Said], lines: list[list[str]]) -> list[Sa
     return out
 
 
-def _with_next(sentence: str, lines: list[list[str]], said: set[str]) -> str:
-    """A request with the sentence that follows it in its paragraph ("Could we weight the title
-    more? I'd guess ten to one."), unless that one is a request or constraint of its own."""
-    for line in lines:
-        if sentence in line:
-            i = line.index(sentence)
-            after = line[i + 1] if i + 1 < len(line) else ""
-            if after and after not in said and len(sentence) + len(after) < _JOINED_CHARS:
-                return f"{sentence} {after}"
-    return sentence
-
-
 # A pasted trace: a JavaScript/Java stack frame, a Python traceback's header or frame.
 _TRACE = re.compile(
     r"^\s+at \S+ \(?\S+:\d+(?::\d+)?\)?\s*$|^Traceback \(most recent call last\)|"
@@ -191,17 +182,57 @@ def _with_previous(sentence: str, lines: list[list[str]]) -> str:
     return sentence
 
 
-def _statement(text: str) -> list[str]:
-    """What a message that reads as neither request nor constraint asked for: its first statement
-    that says something ("our themes need explicit tokens for X"), never a question or pasted
-    output (a message that long is mostly output)."""
-    if len(text) > _ASKED_CHARS:
-        return []
-    said = [s for s in sentences(text) if len(stems(s)) >= 3 and not s.rstrip().endswith("?")]
-    return said[:1]
+def _within(said: list[str], asking: set[str], limit: int | None = None) -> list[str]:
+    """`said` cut to about `limit` characters, in its order: a long message keeps the sentences
+    that ask for something first (keywords rank what is kept, they do not decide what counts),
+    then the others from the start."""
+    limit = _SAID_CHARS if limit is None else limit
+    if sum(len(x) + 1 for x in said) <= limit:
+        return said
+    chosen: set[int] = set()
+    used = 0
+    for first in (True, False):
+        for i, x in enumerate(said):
+            if i not in chosen and (x in asking) == first and used + len(x) + 1 <= limit:
+                chosen.add(i)
+                used += len(x) + 1
+    return [x for i, x in enumerate(said) if i in chosen] or said[:1]
 
 
-_ASKED_CHARS: Final = 600
+def _rest(text: str, left_out: set[str]) -> list[str]:
+    """The message's sentences that say something, in order, except `left_out` and pasted output
+    (a trace's lines, a line with too few spaces to be prose; a long run-on sentence is prose). A
+    sentence says something when it names something exact, has three words that count, asks a
+    question, or adds two words to the sentence before it ("what about an index on created_at? the
+    report filters by it"); chatter such as "Nice." or "ok thanks" says nothing a colleague needs."""
+    out: list[str] = []
+    previous = False  # the sentence before this one was kept
+    for s in sentences(text):
+        if s in left_out or any(s in other for other in left_out):
+            previous = True  # a request or rule of the message: what follows may go on from it
+            continue
+        if _PASTED.match(s) or s.count(" ") < len(s) / _WORD_CHARS:
+            previous = False
+            continue
+        words = len(stems(s))
+        previous = (
+            words >= 3
+            or bool(anchor_tokens(s))
+            or (s.rstrip().endswith("?") and words >= 1)
+            or (previous and words >= 2)
+        )
+        if previous:
+            out.append(s)
+    return out
+
+
+# A line of pasted output: a trace's header or frame (Python, JavaScript, Java), a log's level.
+_PASTED = re.compile(
+    r"^(?:Traceback \(most recent call last\)|File \"[^\"]+\", line \d+|at \S+ \(?\S+:\d+|"
+    r"\d{4}-\d\d-\d\d[T ]\d\d:\d\d|\[?(?:DEBUG|INFO|WARN|WARNING|ERROR)\]?[: ])"
+)
+_SAID_CHARS: Final = 500  # what the user said in one message, in their words, up to about this
+_WORD_CHARS: Final = 25  # prose has a space at least every this many characters
 
 
 def _context(said: list[str], value: str) -> str:

@@ -43,7 +43,7 @@ ASAN = (
         (RUST, "error[E0308]: mismatched types"),
         (TYPESCRIPT, "src/app.ts(4,7): error TS2322: Type 'string' is not assignable to type 'number'."),
         (PYTEST, "FAILED tests/test_a.py::test_sum - AssertionError: assert 1 == 2"),
-        (GO, "--- FAIL: TestParse (0.00s)"),
+        (GO, "--- FAIL: TestParse: parse_test.go:9: got 1"),  # the test with its own message
         (MAKE, "main.c:3:5: error: expected ';' before '}' token"),  # the cause, not make's report
         (MAKE_ONLY, "make: *** [Makefile:7: test] Error 2"),
         (SEGFAULT, "bash: line 1:  4242 Segmentation fault      (core dumped) ./demo"),

@@ -299,7 +299,17 @@ class ClaudeImporter(FormatImporter):
     def _event(self, rec: dict[str, Any]) -> None:
         if self.problems.failed:
             return
-        self._events.append(Event(session=self.session, type=EventType.IMPORT_RECORD, payload=rec))
+        # The main agent's: such records (titles, file snapshots, queue operations) belong to
+        # the session's own turns, so they join the run in force at their time (runs.py).
+        self._events.append(
+            Event(
+                session=self.session,
+                agent=self.main,
+                type=EventType.IMPORT_RECORD,
+                payload=rec,
+                timestamp=self.record_time(rec, self._last_ts),
+            )
+        )
         self.events += 1
         self._flush_events()
 

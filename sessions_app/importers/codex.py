@@ -125,7 +125,11 @@ class CodexImporter(FormatImporter):
             return
         self._events.append(
             Event(
-                session_id=self.session.pk, agent_id=self.main.pk, type=EventType.IMPORT_RECORD, payload=rec
+                session_id=self.session.pk,
+                agent_id=self.main.pk,
+                type=EventType.IMPORT_RECORD,
+                payload=rec,
+                timestamp=self.record_time(rec, self._last_ts),
             )
         )
         self.events += 1

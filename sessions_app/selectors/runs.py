@@ -20,10 +20,15 @@ class RunsAndEvents:
     hidden_runs: int  # runs of hidden agents (compact forks), shown or not
 
 
-def runs_and_events(session_id: int, *, show_hidden: bool, run_limit: int, event_limit: int) -> RunsAndEvents:
-    """The session's latest runs and events; without `show_hidden`, none of a hidden agent."""
+def runs_and_events(
+    session_id: int, *, show_hidden: bool, run_limit: int, event_limit: int, event_type: str = ""
+) -> RunsAndEvents:
+    """The session's latest runs and events (only those of `event_type` when given); without
+    `show_hidden`, none of a hidden agent."""
     runs = Run.objects.filter(session_id=session_id).select_related("agent").order_by("-id")
     events = Event.objects.filter(session_id=session_id).select_related("agent").order_by("-id")
+    if event_type:
+        events = events.filter(type=event_type)
     hidden_runs = runs.filter(agent__hidden=True).count()
     if not show_hidden:
         runs = runs.filter(agent__hidden=False)

@@ -369,7 +369,9 @@ def test_runs_toggle_reveals_hidden_compact_fork_runs(viewer_client: Client, bui
     assert "default_compact_agent" not in plain and 'class="ev ev-compact_started"' not in plain
     assert "1 hidden compact-fork run" in plain
     shown = viewer_client.get(url, {"hidden": "1"}, **HX).content.decode()
-    assert "default_compact_agent" in shown and 'class="ev ev-compact_started"' in shown and "b-hidden" in shown
+    assert (
+        "default_compact_agent" in shown and 'class="ev ev-compact_started"' in shown and "b-hidden" in shown
+    )
 
 
 # --- compaction, run and definitions pages ---------------------------------------------------------

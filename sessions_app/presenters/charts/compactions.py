@@ -8,7 +8,8 @@ or outdated are computed a few per view.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 from django.db.models import F, OuterRef, Q, Subquery, Window
 from django.db.models.fields.json import KeyTransform
@@ -37,6 +38,8 @@ class ChartCompaction:
     threshold_then: int | None  # recorded at the last of them
     summary_chars: int
     retention: Retention
+    # The audit's facts by kind, kind -> (kept, total); empty without an audit.
+    by_kind: dict[str, tuple[int, int]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +107,7 @@ def compaction_calls(session: Session) -> ChartCompactions:
             audit_version=KeyTransform("version", "audit"),
             audit_kept=KeyTransform("kept", "audit"),
             audit_total=KeyTransform("total", "audit"),
+            audit_by_kind=KeyTransform("by_kind", "audit"),
             generation=Window(RowNumber(), order_by=F("node__seq").asc()),
         )
     )
@@ -112,19 +116,24 @@ def compaction_calls(session: Session) -> ChartCompactions:
     entries = list(query)
     stale = [e.pk for e in entries if e.audit_version != AUDIT_VERSION]
     recomputed: dict[int, tuple[int, int] | None] = {}
+    kinds: dict[int, Any] = {}
     started = time.monotonic()
     for c in session_compactions(session).filter(pk__in=stale[:AUDITS_PER_VIEW]):
-        recomputed[c.pk] = counts(current_audit(c))
+        audit = current_audit(c)
+        recomputed[c.pk] = counts(audit)
+        kinds[c.pk] = audit.get("by_kind") if isinstance(audit, dict) else None
         if time.monotonic() - started > AUDIT_SECONDS:
             break
     pending = set(stale) - set(recomputed)
     out: list[ChartCompaction] = []
     for e in entries:
         found: tuple[int, int] | None = None
+        by_kind: Any = None
         if e.pk in recomputed:
-            found = recomputed[e.pk]
+            found, by_kind = recomputed[e.pk], kinds.get(e.pk)
         elif e.pk not in pending:
             found = counts({"kept": e.audit_kept, "total": e.audit_total})
+            by_kind = e.audit_by_kind
         out.append(
             ChartCompaction(
                 int(e.generation),
@@ -138,6 +147,19 @@ def compaction_calls(session: Session) -> ChartCompactions:
                     found[1] if found else None,
                     summarizer_label(e, session.source),
                 ),
+                _kind_counts(by_kind) if found else {},
             )
         )
     return ChartCompactions(out, total, every, len(pending))
+
+
+def _kind_counts(by_kind: Any) -> dict[str, tuple[int, int]]:
+    """An audit's `by_kind` ({kind: {kept, total}}) as counts; what is malformed is left out."""
+    if not isinstance(by_kind, dict):
+        return {}
+    out: dict[str, tuple[int, int]] = {}
+    for kind, value in by_kind.items():
+        found = counts(value) if isinstance(kind, str) else None
+        if found is not None:
+            out[kind] = found
+    return out

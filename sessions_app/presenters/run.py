@@ -15,6 +15,7 @@ from typing import Any, Final
 from sessions_app.compaction import Usage
 from sessions_app.compaction.vocabulary import ACTIVE_TASK_STATUSES, AgentRole, EventType, RunStatus
 from sessions_app.models import CompactionEntry, CompactionTask, Event, Run
+from sessions_app.presenters.charts.waterfall import CallTime, call_waterfall
 from sessions_app.runtime.compact_fork import prompt as fork_prompt
 from sessions_app.selectors import compactions, nodes, runs
 
@@ -90,6 +91,8 @@ class RunView:
     node_count: int = 0
     compaction: CompactionEntry | None = None  # what a compact fork's payload became
     events_total: int = 0  # events of the run (the list may show fewer: EVENT_LIMIT)
+    waterfall: dict[str, Any] | None = None  # the calls on the run's clock (charts/waterfall.py)
+    waterfall_note: str = ""
 
     @property
     def models(self) -> list[str]:
@@ -193,5 +196,9 @@ def run_view(run: Run) -> RunView:
         nodes.run_node_count(run),
         compaction,
         len(shown),
+    )
+    view.waterfall, view.waterfall_note = call_waterfall(
+        [CallTime(c.key, c.timestamp, c.latency_ms) for c in calls if isinstance(c.timestamp, datetime)],
+        run.started_at,
     )
     return view

@@ -129,3 +129,5 @@ def test_two_audited_compactions_keep_the_line_and_sum_the_bars(viewer_client: C
     assert sum(facts["data"][0]["y"]) + sum(facts["data"][1]["y"]) == total
     summaries = _figure(html, "fig-summaries")
     assert summaries is not None and summaries["layout"]["xaxis"]["tickangle"] == 0
+    # Labels in the hover, not rotated inside the bars.
+    assert all(t["textposition"] == "none" for t in [*summaries["data"], *facts["data"]])

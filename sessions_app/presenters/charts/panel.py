@@ -296,6 +296,7 @@ def build_charts(
                     y=[e.node.token_estimate for e in entries],
                     text=[f"{c.summary_chars:,} chars · {escape(c.entry.reason)}" for c in compactions],
                     hoverinfo="x+y+text",
+                    textposition="none",  # rotated inside narrow bars it was unreadable (issue 32)
                     marker={"color": COLORS["summary"]},
                 ),
             ],

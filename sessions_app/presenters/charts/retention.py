@@ -109,6 +109,7 @@ def lost_by_kind_chart(audits: list[dict[str, tuple[int, int]]]) -> tuple[dict[s
                 y=lost,
                 text=[f"{n:,} of {total[k]:,} lost" for n, k in zip(lost, kinds, strict=True)],
                 hoverinfo="x+text",
+                textposition="none",  # in the hover: labels on the bars crowd them
                 marker={"color": COLORS["lost"]},
             ),
             go.Bar(
@@ -117,6 +118,7 @@ def lost_by_kind_chart(audits: list[dict[str, tuple[int, int]]]) -> tuple[dict[s
                 y=[kept[k] for k in kinds],
                 text=[f"{kept[k]:,} of {total[k]:,} kept" for k in kinds],
                 hoverinfo="x+text",
+                textposition="none",  # in the hover: labels on the bars crowd them
                 marker={"color": COLORS["retention"]},
             ),
         ],

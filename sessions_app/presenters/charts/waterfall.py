@@ -86,10 +86,14 @@ def call_waterfall(calls: list[CallTime], started: datetime | None) -> tuple[dic
             {"y": rows, "x": length, "base": base, "hovertext": text},
         )
 
-    traces = [
-        bars("tools and the loop (before the request)", COLORS["cache_read"], gap_base, gap_len, gap_text),
-        bars("model (request to answer)", COLORS["context"], model_base, model_len, model_text),
-    ]
+    traces = []
+    if unknown < len(shown):  # a legend entry only for what is drawn
+        traces += [
+            bars(
+                "tools and the loop (before the request)", COLORS["cache_read"], gap_base, gap_len, gap_text
+            ),
+            bars("model (request to answer)", COLORS["context"], model_base, model_len, model_text),
+        ]
     if unknown:
         traces.append(
             bars(

@@ -42,18 +42,24 @@ def test_unknown_values_are_marked_gaps_in_the_drawn_chart(live_url: str, page: 
     assert last is not None
     CompactionEntry.objects.filter(pk=last.pk).update(tokens_after=None)  # as an import leaves it
     s.refresh_from_db()
+    assert s.active_node_id is not None and built.main_agent is not None
     at = Node.objects.get(pk=s.active_node_id).key
-    ids = {"agent_id": built.main_agent.pk if built.main_agent else None}
+    agent = int(built.main_agent.pk)
     failed = store.append(
         s, at, kind="message", role="assistant", content=[{"type": "text", "text": "boom"}],
-        stop_reason="error", **ids,
+        stop_reason="error", agent_id=agent,
     )  # fmt: skip
     user = store.append(
-        s, failed.key, kind="message", role="user", content=[{"type": "text", "text": "again"}], **ids
+        s,
+        failed.key,
+        kind="message",
+        role="user",
+        content=[{"type": "text", "text": "again"}],
+        agent_id=agent,
     )
     store.append(
         s, user.key, kind="message", role="assistant", content=[{"type": "text", "text": "done"}],
-        usage={"input": 900, "output": 20}, stop_reason="stop", **ids,
+        usage={"input": 900, "output": 20}, stop_reason="stop", agent_id=agent,
     )  # fmt: skip
     _login(page, live_url)
     page.goto(f"{live_url}/sessions/{s.pk}/charts/")

@@ -23,8 +23,10 @@ with the session, store.bulk_import.discard_session).
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from django.db import connection
 
@@ -41,12 +43,13 @@ _END: dict[str | None, EndReason] = {
 }
 
 
-_TOTALS = ["model", "input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens", "end_reason"]
+_BLOCK_MAX = 512  # run rows reserved at a time, growing from 8 as the turns come
 
 
 @dataclass(slots=True)
 class _Turn:
     run_id: int
+    agent_id: int
     first: str | None = None  # ISO record times
     last: str | None = None
     model: str = ""
@@ -70,16 +73,24 @@ class ImportRuns:
         self.session = session
         self.turns: list[_Turn] = []
         self._current: dict[int, _Turn] = {}  # agent id -> its open turn
+        self._spare: list[int] = []  # run rows reserved and not handed out yet
 
     def _open(self, agent_id: int) -> _Turn:
-        run = Run.objects.create(
-            session=self.session,
-            agent_id=agent_id,
-            trigger=Trigger.USER,
-            status=RunStatus.COMPLETED,
-            end_reason=EndReason.COMPLETED,
-        )
-        turn = _Turn(int(run.pk))
+        if not self._spare:
+            # Rows a block at a time (a row per turn cost a statement per turn: seconds on a big
+            # rollout); each gets its agent, times and totals in `finish`, the unused ones go.
+            block = [
+                Run(
+                    session=self.session,
+                    agent_id=agent_id,
+                    trigger=Trigger.USER,
+                    status=RunStatus.COMPLETED,
+                    end_reason=EndReason.COMPLETED,
+                )
+                for _ in range(min(_BLOCK_MAX, 8 << min(len(self.turns) // 8, 6)))
+            ]
+            self._spare = [int(r.pk) for r in reversed(Run.objects.bulk_create(block))]
+        turn = _Turn(self._spare.pop(), agent_id)
         self.turns.append(turn)
         self._current[agent_id] = turn
         return turn
@@ -121,44 +132,67 @@ class ImportRuns:
         turn.last_stop = entry.stop_reason
 
     def finish(self) -> int:
-        """Write what the runs' nodes said about them; returns how many runs were made."""
+        """Write what the runs' nodes said about them, remove the reserved rows no turn took, and
+        link the import's events to runs; returns how many runs were made."""
+        if self._spare:
+            Run.objects.filter(pk__in=self._spare).delete()
+            self._spare = []
         if not self.turns:
             return 0
-        rows = []
+        adapt = connection.ops.adapt_datetimefield_value
+        q = connection.ops.quote_name
+        timed: list[list[Any]] = []
+        untimed: list[list[Any]] = []
         for t in self.turns:
-            run = Run(
-                pk=t.run_id,
-                model=t.model,
-                input_tokens=t.input,
-                output_tokens=t.output,
-                cache_read_tokens=t.cache_read,
-                cache_write_tokens=t.cache_write,
-                end_reason=_END.get(t.last_stop, EndReason.COMPLETED),
-            )
-            # A run without a record time keeps the import time it was created with.
+            values = [t.agent_id, t.model, t.input, t.output, t.cache_read, t.cache_write]
+            values.append(_END.get(t.last_stop, EndReason.COMPLETED).value)
             if t.first is not None and t.last is not None:
-                run.started_at = parse_timestamp(t.first)
-                run.ended_at = parse_timestamp(t.last)
-            rows.append(run)
-        timed = [r for r in rows if r.ended_at is not None]
-        untimed = [r for r in rows if r.ended_at is None]
-        if timed:
-            Run.objects.bulk_update(timed, [*_TOTALS, "started_at", "ended_at"], batch_size=500)
-        if untimed:
-            Run.objects.bulk_update(untimed, _TOTALS, batch_size=500)
+                timed.append(
+                    [*values, adapt(parse_timestamp(t.first)), adapt(parse_timestamp(t.last)), t.run_id]
+                )
+            else:  # no record time: the run keeps the import time it was created with
+                untimed.append([*values, t.run_id])
+        table = q(Run._meta.db_table)
+        totals = (
+            "agent_id = %s, model = %s, input_tokens = %s, output_tokens = %s, cache_read_tokens = %s, "
+            "cache_write_tokens = %s, end_reason = %s"
+        )
+        with connection.cursor() as cursor:
+            if timed:
+                cursor.executemany(
+                    f"UPDATE {table} SET {totals}, started_at = %s, ended_at = %s WHERE id = %s", timed
+                )
+            if untimed:
+                cursor.executemany(f"UPDATE {table} SET {totals} WHERE id = %s", untimed)
         link_events(int(self.session.pk))
         return len(self.turns)
 
 
 def link_events(session_id: int) -> None:
     """Each event of an agent of the session without a run gets the agent's run in force at the
-    event's time: the latest started at or before it (none before the first run)."""
-    q = connection.ops.quote_name
-    events, runs = q(Event._meta.db_table), q(Run._meta.db_table)
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"UPDATE {events} SET run_id = (SELECT r.id FROM {runs} r WHERE r.agent_id = {events}.agent_id "
-            f"AND r.started_at <= {events}.{q('timestamp')} ORDER BY r.started_at DESC, r.id DESC LIMIT 1) "
-            f"WHERE {events}.session_id = %s AND {events}.agent_id IS NOT NULL AND {events}.run_id IS NULL",
-            [session_id],
-        )
+    event's time: the latest started at or before it (none before the first run). Worked out here
+    by bisection over each agent's run starts, then written by id: a correlated subquery per event
+    scanned every run of the agent (seconds on a big rollout)."""
+    starts: dict[int, tuple[list[Any], list[int]]] = {}
+    for run_id, agent_id, started in (
+        Run.objects.filter(session_id=session_id)
+        .order_by("started_at", "id")
+        .values_list("id", "agent_id", "started_at")
+    ):
+        times, ids = starts.setdefault(agent_id, ([], []))
+        times.append(started)
+        ids.append(run_id)
+    if not starts:
+        return
+    rows = []
+    for event_id, agent_id, at in Event.objects.filter(
+        session_id=session_id, agent_id__in=list(starts), run__isnull=True
+    ).values_list("id", "agent_id", "timestamp"):
+        times, ids = starts[agent_id]
+        i = bisect_right(times, at)
+        if i:
+            rows.append([ids[i - 1], event_id])
+    if rows:
+        table = connection.ops.quote_name(Event._meta.db_table)
+        with connection.cursor() as cursor:
+            cursor.executemany(f"UPDATE {table} SET run_id = %s WHERE id = %s", rows)

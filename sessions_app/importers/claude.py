@@ -39,6 +39,8 @@ Claude Code writes one JSON record per line; records with a `uuid` form a tree t
   nearest ancestor that has one, else the first line of the user's first prompt; with none of
   these, the file name.
 - The session's last activity is the latest record timestamp, not the import time.
+- Each user prompt opens a Run of its agent, main or sub (importers/runs.py); the records kept as
+  events belong to the main agent, at their own time, and join its run in force then.
 - The active node is the last node of a main-chain user/assistant/compaction record.
 - Unmapped fields are kept: record-level ones under `data["extra"]["record"]`, message-level ones
   under `data["extra"]["message"]`, unknown usage fields under `data["extra"]["usage"]`.

@@ -197,8 +197,26 @@ def run_view(run: Run) -> RunView:
         compaction,
         len(shown),
     )
-    view.waterfall, view.waterfall_note = call_waterfall(
-        [CallTime(c.key, c.timestamp, c.latency_ms) for c in calls if isinstance(c.timestamp, datetime)],
-        run.started_at,
-    )
+    view.waterfall, view.waterfall_note = call_waterfall(_call_times(run, calls), run.started_at)
     return view
+
+
+def _call_times(run: Run, calls: list[Call]) -> list[CallTime]:
+    """Each call's answer time and latency, with the tools' recorded run time since the call
+    before it (the tool results between the two)."""
+    seqs, tools = runs.run_tool_times(run)
+    before: list[float | None] = [None] * len(seqs)
+    j = 0
+    for i, seq in enumerate(seqs):
+        total = None
+        while j < len(tools) and tools[j][0] < seq:
+            total = (total or 0.0) + tools[j][1]
+            j += 1
+        before[i] = total
+    if len(seqs) != len(calls):  # the two reads disagree only if a call was written between them
+        before = [None] * len(calls)
+    return [
+        CallTime(c.key, c.timestamp, c.latency_ms, ms)
+        for c, ms in zip(calls, before, strict=True)
+        if isinstance(c.timestamp, datetime)
+    ]

@@ -5,8 +5,31 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.db.models import Q
+from django.db.models.fields.json import KeyTransform
 
-from sessions_app.models import Event, Run
+from sessions_app.compaction.vocabulary import NodeKind, Role
+from sessions_app.models import Event, Node, Run
+
+
+def run_tool_times(run: Run) -> tuple[list[int], list[tuple[int, float]]]:
+    """The run's model calls by `seq`, and its tool results that record how long their tool ran
+    (an imported Codex command's wall time, `data.extra.duration_seconds`) as (seq, ms); the run
+    page's waterfall draws that time between the calls."""
+    nodes = Node.objects.filter(run=run, kind=NodeKind.MESSAGE)
+    calls = list(nodes.filter(role=Role.ASSISTANT).order_by("seq").values_list("seq", flat=True))
+    timed = (
+        nodes.filter(role=Role.TOOL_RESULT)
+        .annotate(seconds=KeyTransform("duration_seconds", KeyTransform("extra", "data")))
+        .filter(seconds__isnull=False)
+        .order_by("seq")
+        .values_list("seq", "seconds")
+    )
+    tools = [
+        (int(seq), float(secs) * 1000)
+        for seq, secs in timed
+        if isinstance(secs, int | float) and not isinstance(secs, bool) and secs >= 0
+    ]
+    return calls, tools
 
 
 def run_events(run: Run) -> list[Event]:

@@ -66,26 +66,44 @@ def test_calls_with_recorded_latency_split_model_and_tool_time(viewer_client: Cl
     assert 'id="waterfall-note"' not in html
 
 
+def _tool_ms(run: Run, after: int, before: int) -> float:
+    """The recorded run time of the run's tools between two seqs, from the nodes' data."""
+    total = 0.0
+    for data in Node.objects.filter(run=run, role="tool_result", seq__gt=after, seq__lt=before).values_list(
+        "data", flat=True
+    ):
+        seconds = (data.get("extra") or {}).get("duration_seconds")
+        total += seconds * 1000 if seconds is not None else 0.0
+    return total
+
+
 def test_an_imported_turn_s_calls_are_unseparated_bars_since_the_previous_answer(
     viewer_client: Client,
 ) -> None:
+    """Codex writes each command's wall time: that much is drawn as the tools' time right after
+    the previous answer; the rest up to the answer stays one grey, unseparated bar."""
     session = import_file(DATA / "codex_rollout.jsonl").session
     run = max(
         Run.objects.filter(session=session),
         key=lambda r: Node.objects.filter(run=r, kind="message", role="assistant").count(),
     )
-    answers = list(
+    calls = list(
         Node.objects.filter(run=run, kind="message", role="assistant")
         .order_by("seq")
-        .values_list("timestamp", flat=True)
+        .values_list("seq", "timestamp")
     )
-    assert len(answers) > 1
+    assert len(calls) > 1
     html, fig = _waterfall(viewer_client, run)
     traces = {t["name"]: t for t in fig["data"]}
     grey = traces["since the previous answer (latency not recorded)"]
-    starts = [run.started_at, *answers[:-1]]
-    expected = [(b - a).total_seconds() * 1000 for a, b in zip(starts, answers, strict=True)]
-    assert grey["x"] == pytest.approx(expected)
-    assert grey["base"] == pytest.approx([(a - run.started_at).total_seconds() * 1000 for a in starts])
-    assert len(traces) == 1  # nothing else to draw, so nothing else in the legend
+    tools = traces["tools and the loop (before the request)"]
+    starts = [(-1, run.started_at), *calls[:-1]]
+    since = [(b - a).total_seconds() * 1000 for (_, a), (_, b) in zip(starts, calls, strict=True)]
+    ran = [_tool_ms(run, s, e) for (s, _), (e, _) in zip(starts, calls, strict=True)]
+    assert any(ran)  # the fixture's commands record their wall time
+    assert grey["x"] == pytest.approx([s - t for s, t in zip(since, ran, strict=True)])
+    assert tools["x"] == pytest.approx([t or None for t in ran])
+    offsets = [(a - run.started_at).total_seconds() * 1000 for _, a in starts]
+    assert tools["base"] == pytest.approx([o if t else 0.0 for o, t in zip(offsets, ran, strict=True)])
+    assert "model (request to answer)" not in traces  # no latency recorded: no model bar
     assert "recorded no latency" in html

@@ -1,8 +1,9 @@
 """A run's model calls as a waterfall (issue 32, build item 3): one row per call on the run's own
 clock, the model's time (request to answer: the latency the agent loop recorded) in one colour and
 the time before it since the previous answer (tools, hooks, the loop) in another. Where a call's
-latency was not recorded (an imported turn: the file has the answer's time only) the whole time
-since the previous answer is one grey bar, labelled as not separated, never split by a guess.
+latency was not recorded (an imported turn: the file has the answer's time only) the time since the
+previous answer is one grey bar, labelled as not separated, never split by a guess; only the tools'
+own run time, when the file records it (a Codex command's wall time), is drawn apart, first.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ class CallTime:
     key: str
     answered: datetime  # the answer's record time
     latency_ms: float | None  # request to answer, when recorded
+    tools_ms: float | None = None  # the tools' recorded run time since the previous answer
 
 
 def _ms(a: datetime, b: datetime) -> float:
@@ -48,6 +50,7 @@ def call_waterfall(calls: list[CallTime], started: datetime | None) -> tuple[dic
     mixed_text: list[str] = []
     previous = started
     unknown = 0
+    timed_tools = 0
     for i, c in enumerate(shown, 1):
         label = f"call {i}"
         rows.append(label)
@@ -68,16 +71,29 @@ def call_waterfall(calls: list[CallTime], started: datetime | None) -> tuple[dic
             mixed_text.append("")
         else:
             unknown += 1
-            mixed_base.append(end - since)
-            mixed_len.append(since)
+            # What the file did record: the tools' own run time (Codex writes each command's wall
+            # time), drawn from the previous answer; the rest stays unseparated.
+            tools = min(c.tools_ms, since) if c.tools_ms else 0.0
+            if tools:
+                timed_tools += 1
+                gap_base.append(end - since)
+                gap_len.append(tools)
+                gap_text.append(f"{head}<br>tools ran {tools:,.0f} ms (as the file records)")
+            else:
+                gap_base.append(0.0)
+                gap_len.append(None)
+                gap_text.append("")
+            rest = since - tools
+            mixed_base.append(end - rest)
+            mixed_len.append(rest)
+            after = "the tools" if tools else ("the previous answer" if i > 1 else "the run started")
             mixed_text.append(
-                f"{head}<br>{since:,.0f} ms since the {'previous answer' if i > 1 else 'run started'} "
-                "(latency not recorded: model and tool time not separated)"
+                f"{head}<br>{rest:,.0f} ms since {after} "
+                "(latency not recorded: model and loop time not separated)"
             )
-            for base, length, text in ((model_base, model_len, model_text), (gap_base, gap_len, gap_text)):
-                base.append(0.0)
-                length.append(None)
-                text.append("")
+            model_base.append(0.0)
+            model_len.append(None)
+            model_text.append("")
         previous = c.answered
 
     def bars(name: str, color: str, base: list[float], length: list[float | None], text: list[str]) -> Any:
@@ -87,13 +103,12 @@ def call_waterfall(calls: list[CallTime], started: datetime | None) -> tuple[dic
         )
 
     traces = []
-    if unknown < len(shown):  # a legend entry only for what is drawn
-        traces += [
-            bars(
-                "tools and the loop (before the request)", COLORS["cache_read"], gap_base, gap_len, gap_text
-            ),
-            bars("model (request to answer)", COLORS["context"], model_base, model_len, model_text),
-        ]
+    if unknown < len(shown) or timed_tools:  # a legend entry only for what is drawn
+        traces.append(
+            bars("tools and the loop (before the request)", COLORS["cache_read"], gap_base, gap_len, gap_text)
+        )
+    if unknown < len(shown):
+        traces.append(bars("model (request to answer)", COLORS["context"], model_base, model_len, model_text))
     if unknown:
         traces.append(
             bars(

@@ -48,6 +48,7 @@ def test_imported_turns_are_listed_as_runs_at_their_record_times(viewer_client: 
     started = re.findall(r'<time datetime="([^"]+)"', html)
     assert started and all(s.startswith("2025-10-20") for s in started)
     assert today not in html
+    assert re.search(r">2025-10-20 \d{2}:\d{2}:\d{2}</time>", html)  # shown with its year
     assert "gpt-5-codex" in html and "gpt-5.1-codex" in html
 
 

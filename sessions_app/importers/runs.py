@@ -28,7 +28,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import connection
+from django.db import connection, transaction
 
 from sessions_app.compaction.messages import ASSISTANT, MESSAGE, USER, Entry
 from sessions_app.compaction.vocabulary import EndReason, RunStatus, StopReason, Trigger
@@ -133,7 +133,12 @@ class ImportRuns:
 
     def finish(self) -> int:
         """Write what the runs' nodes said about them, remove the reserved rows no turn took, and
-        link the import's events to runs; returns how many runs were made."""
+        link the import's events to runs; returns how many runs were made. One transaction (a
+        chunked import is back in autocommit by now: a commit per row would be slow)."""
+        with transaction.atomic():
+            return self._finish()
+
+    def _finish(self) -> int:
         if self._spare:
             Run.objects.filter(pk__in=self._spare).delete()
             self._spare = []

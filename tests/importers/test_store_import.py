@@ -225,9 +225,7 @@ def test_timestamp_column_matches_djangos_adapter(value: str) -> None:
     aware = datetime.fromisoformat(value)
     if aware.tzinfo is None:
         aware = aware.replace(tzinfo=UTC)
-    assert timestamp_column()(value, "prev") == connection.ops.adapt_datetimefield_value(
-        aware
-    )
+    assert timestamp_column()(value, "prev") == connection.ops.adapt_datetimefield_value(aware)
     assert timestamp_column()(None, "prev") == "prev"
     with pytest.raises(store.StoreError, match="bad timestamp"):
         timestamp_column()("2025-13-45T00:00:00.000Z", "prev")

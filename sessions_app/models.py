@@ -13,6 +13,7 @@ from typing import Any
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 
 from sessions_app.compaction.vocabulary import (
     ACTIVE_TASK_STATUSES,
@@ -133,7 +134,8 @@ class Run(models.Model):
     cache_read_tokens = models.PositiveBigIntegerField(default=0)
     cache_write_tokens = models.PositiveBigIntegerField(default=0)
     error = models.TextField(blank=True, default="")
-    started_at = models.DateTimeField(auto_now_add=True)
+    # An imported turn's run starts at its first record's time (importers/runs.py).
+    started_at = models.DateTimeField(default=timezone.now)
     ended_at = models.DateTimeField(null=True, blank=True)
     # An agent-loop run holds its session's one agent slot while it is running (a session runs
     # one agent turn at a time; compact forks do not take the slot). The database enforces it
@@ -370,7 +372,9 @@ class Event(models.Model):
     agent = models.ForeignKey(Agent, null=True, blank=True, on_delete=models.CASCADE, related_name="events")
     type = models.CharField(max_length=64, db_index=True)
     payload = models.JSONField(default=_dict, blank=True)
-    timestamp = models.DateTimeField(auto_now_add=True)
+    # When it happened: now for what the runtime records, the record's own time for an imported
+    # record (not the import time, issue 32), hence a default rather than auto_now_add.
+    timestamp = models.DateTimeField(default=timezone.now)
 
     class Meta:
         indexes = [models.Index(fields=["session", "id"], name="event_session_id")]

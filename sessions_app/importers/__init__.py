@@ -62,6 +62,7 @@ from .errors import ImportFailed, LineProblem
 from .file_lists import with_file_lists
 from .lines import DEFAULT_MAX_LINE_BYTES, LineReader, Problems, Progress
 from .pi import PiImporter
+from .runs import ImportRuns
 from .writer import TITLE_MAX, FormatImporter, parse_timestamp
 
 __all__ = [
@@ -96,6 +97,7 @@ class ImportResult:
     bytes: int = 0
     events: int = 0  # Event rows for records that are not nodes (Claude Code and Codex metadata)
     agents: int = 0
+    runs: int = 0  # the turns written as runs (importers/runs.py)
     seconds: float = 0.0
 
 
@@ -199,6 +201,8 @@ def import_file(
                 nodes = importer.nodes()
                 if not importer.compactions_list_files:
                     nodes = with_file_lists(nodes)
+                runs = ImportRuns(session)
+                nodes = runs.with_runs(nodes)
                 try:
                     stats = store.import_entries(
                         session,
@@ -209,6 +213,7 @@ def import_file(
                 except store.StoreError as exc:  # what the store refuses (the checks above come first)
                     line = importer.lines.get(exc.key or "", reader.lines)
                     raise ImportFailed([LineProblem(name, line, str(exc))], skippable=False) from exc
+                run_count = runs.finish()
                 session.title = (title or importer.title or Path(name).stem or name)[:TITLE_MAX]
                 session.metadata = {
                     "import": {
@@ -250,5 +255,6 @@ def import_file(
         bytes=reader.bytes_read,
         events=importer.events,
         agents=importer.agents,
+        runs=run_count,
         seconds=time.perf_counter() - t0,
     )

@@ -39,6 +39,8 @@ Claude Code writes one JSON record per line; records with a `uuid` form a tree t
   nearest ancestor that has one, else the first line of the user's first prompt; with none of
   these, the file name.
 - The session's last activity is the latest record timestamp, not the import time.
+- Each user prompt opens a Run of its agent, main or sub (importers/runs.py); the records kept as
+  events belong to the main agent, at their own time, and join its run in force then.
 - The active node is the last node of a main-chain user/assistant/compaction record.
 - Unmapped fields are kept: record-level ones under `data["extra"]["record"]`, message-level ones
   under `data["extra"]["message"]`, unknown usage fields under `data["extra"]["usage"]`.
@@ -299,7 +301,17 @@ class ClaudeImporter(FormatImporter):
     def _event(self, rec: dict[str, Any]) -> None:
         if self.problems.failed:
             return
-        self._events.append(Event(session=self.session, type=EventType.IMPORT_RECORD, payload=rec))
+        # The main agent's: such records (titles, file snapshots, queue operations) belong to
+        # the session's own turns, so they join the run in force at their time (runs.py).
+        self._events.append(
+            Event(
+                session=self.session,
+                agent=self.main,
+                type=EventType.IMPORT_RECORD,
+                payload=rec,
+                timestamp=self.record_time(rec, self._last_ts),
+            )
+        )
         self.events += 1
         self._flush_events()
 

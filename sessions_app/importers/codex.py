@@ -1,8 +1,9 @@
 """OpenAI Codex CLI rollouts into the store.
 
 How records map is described with the parser (`sessions_app/formats/codex/`); here the store
-side: one main Agent ("codex") owns every node, records that are no node are kept verbatim as
-Event rows of type `import_record` (as for Claude Code's metadata records), compactions get their
+side: one main Agent ("codex") owns every node, each user turn is a Run (importers/runs.py),
+records that are no node are kept verbatim as Event rows of type `import_record` at their own time
+(as for Claude Code's metadata records), compactions get their
 CompactionEntry (reason `imported`, keeping nothing, `tokens_after` from the first call after
 them), the session's context window is the last `model_context_window` the rollout reports, the
 title and last activity are the rollout's own. Problems follow the importers' policy
@@ -125,7 +126,11 @@ class CodexImporter(FormatImporter):
             return
         self._events.append(
             Event(
-                session_id=self.session.pk, agent_id=self.main.pk, type=EventType.IMPORT_RECORD, payload=rec
+                session_id=self.session.pk,
+                agent_id=self.main.pk,
+                type=EventType.IMPORT_RECORD,
+                payload=rec,
+                timestamp=self.record_time(rec, self._last_ts),
             )
         )
         self.events += 1

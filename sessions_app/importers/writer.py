@@ -17,6 +17,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from sessions_app.formats.fields import valid_timestamp
 from sessions_app.models import Session
 from sessions_app.store import ImportNode
 
@@ -158,6 +159,15 @@ class FormatImporter(abc.ABC):
                 self.last_activity = ts
         elif parse_timestamp(ts) > parse_timestamp(latest):
             self.last_activity = ts
+
+    @staticmethod
+    def record_time(rec: dict[str, Any], previous: str | None) -> datetime:
+        """When a record that is no node happened, for its Event row: its own timestamp, else the
+        last one read before it; the import time only when the file gave none yet (issue 32)."""
+        ts = rec.get("timestamp")
+        if valid_timestamp(ts):
+            return parse_timestamp(ts)
+        return parse_timestamp(previous) if previous is not None else datetime.now(UTC)
 
     def start(self, session: Session, first: tuple[int, dict[str, Any]] | None) -> None:
         """Called inside the transaction, before `nodes()`, with the file's first record (line,

@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlencode
 
 from django.http import HttpRequest
 
@@ -30,9 +31,9 @@ from sessions_app.params import Params
 from sessions_app.presenters.charts import X_AXES, build_charts
 from sessions_app.presenters.context import context_view
 from sessions_app.presenters.cut import cut_view, parse_settings, path_offset
+from sessions_app.presenters.events import EVENT_TYPES, events_view
 from sessions_app.presenters.stats import session_settings, session_window
 from sessions_app.presenters.timeline import timeline
-from sessions_app.selectors.runs import runs_and_events
 
 if TYPE_CHECKING:
     from sessions_app.models import Session
@@ -210,12 +211,19 @@ def _timeline(request: HttpRequest, session: Session) -> dict[str, Any]:
 # Runs and their events: a run starts with its first node, switches and tasks write events.
 @panel("runs", "Runs & events", refresh_on=PATH_CHANGED | TASK_CHANGED | RUN_ENDED)
 def _runs(request: HttpRequest, session: Session) -> dict[str, Any]:
-    show_hidden = Params(request).flag("hidden")
-    found = runs_and_events(session.pk, show_hidden=show_hidden, run_limit=RUN_LIMIT, event_limit=EVENT_LIMIT)
+    params = Params(request)
+    show_hidden = params.flag("hidden")
+    event_type = params.choice("type", EVENT_TYPES, "")
+    view = events_view(
+        session, show_hidden=show_hidden, run_limit=RUN_LIMIT, event_limit=EVENT_LIMIT, event_type=event_type
+    )
+    shown = {"hidden": "1" if show_hidden else "", "type": event_type}
     return {
-        "runs": found.runs,
-        "events": found.events,
+        "runs": view.found.runs,
+        "events": view.rows,
+        "events_view": view,
         "show_hidden": show_hidden,
-        "hidden_runs": found.hidden_runs,
+        "hidden_runs": view.found.hidden_runs,
         "event_limit": EVENT_LIMIT,
+        "query": urlencode({k: v for k, v in shown.items() if v}),  # what the panel re-fetches
     }

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from sessions_app.compaction import Usage
 from sessions_app.compaction.vocabulary import ACTIVE_TASK_STATUSES, AgentRole, EventType, RunStatus
+from sessions_app.presenters.charts.waterfall import CallTime, call_waterfall
 from sessions_app.runtime.compact_fork import prompt as fork_prompt
 from sessions_app.selectors import compactions, nodes, runs
 
@@ -92,6 +93,8 @@ class RunView:
     node_count: int = 0
     compaction: CompactionEntry | None = None  # what a compact fork's payload became
     events_total: int = 0  # events of the run (the list may show fewer: EVENT_LIMIT)
+    waterfall: dict[str, Any] | None = None  # the calls on the run's clock (charts/waterfall.py)
+    waterfall_note: str = ""
 
     @property
     def models(self) -> list[str]:
@@ -196,4 +199,26 @@ def run_view(run: Run) -> RunView:
         compaction,
         len(shown),
     )
+    view.waterfall, view.waterfall_note = call_waterfall(_call_times(run, calls), run.started_at)
     return view
+
+
+def _call_times(run: Run, calls: list[Call]) -> list[CallTime]:
+    """Each call's answer time and latency, with the tools' recorded run time since the call
+    before it (the tool results between the two)."""
+    seqs, tools = runs.run_tool_times(run)
+    before: list[float | None] = [None] * len(seqs)
+    j = 0
+    for i, seq in enumerate(seqs):
+        total = None
+        while j < len(tools) and tools[j][0] < seq:
+            total = (total or 0.0) + tools[j][1]
+            j += 1
+        before[i] = total
+    if len(seqs) != len(calls):  # the two reads disagree only if a call was written between them
+        before = [None] * len(calls)
+    return [
+        CallTime(c.key, c.timestamp, c.latency_ms, ms)
+        for c, ms in zip(calls, before, strict=True)
+        if isinstance(c.timestamp, datetime)
+    ]

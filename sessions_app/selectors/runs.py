@@ -5,9 +5,31 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.db.models import Q
+from django.db.models.fields.json import KeyTransform
 
-from sessions_app.compaction.vocabulary import EventType
-from sessions_app.models import Event, Run
+from sessions_app.compaction.vocabulary import EventType, NodeKind, Role
+from sessions_app.models import Event, Node, Run
+
+
+def run_tool_times(run: Run) -> tuple[list[int], list[tuple[int, float]]]:
+    """The run's model calls by `seq`, and its tool results that record how long their tool ran
+    (an imported Codex command's wall time, `data.extra.duration_seconds`) as (seq, ms); the run
+    page's waterfall draws that time between the calls."""
+    nodes = Node.objects.filter(run=run, kind=NodeKind.MESSAGE)
+    calls = list(nodes.filter(role=Role.ASSISTANT).order_by("seq").values_list("seq", flat=True))
+    timed = (
+        nodes.filter(role=Role.TOOL_RESULT)
+        .annotate(seconds=KeyTransform("duration_seconds", KeyTransform("extra", "data")))
+        .filter(seconds__isnull=False)
+        .order_by("seq")
+        .values_list("seq", "seconds")
+    )
+    tools = [
+        (int(seq), float(secs) * 1000)
+        for seq, secs in timed
+        if isinstance(secs, int | float) and not isinstance(secs, bool) and secs >= 0
+    ]
+    return calls, tools
 
 
 def run_events(run: Run) -> list[Event]:
@@ -37,10 +59,15 @@ class RunsAndEvents:
     hidden_runs: int  # runs of hidden agents (compact forks), shown or not
 
 
-def runs_and_events(session_id: int, *, show_hidden: bool, run_limit: int, event_limit: int) -> RunsAndEvents:
-    """The session's latest runs and events; without `show_hidden`, none of a hidden agent."""
+def runs_and_events(
+    session_id: int, *, show_hidden: bool, run_limit: int, event_limit: int, event_type: str = ""
+) -> RunsAndEvents:
+    """The session's latest runs and events (only those of `event_type` when given); without
+    `show_hidden`, none of a hidden agent."""
     runs = Run.objects.filter(session_id=session_id).select_related("agent").order_by("-id")
     events = Event.objects.filter(session_id=session_id).select_related("agent").order_by("-id")
+    if event_type:
+        events = events.filter(type=event_type)
     hidden_runs = runs.filter(agent__hidden=True).count()
     if not show_hidden:
         runs = runs.filter(agent__hidden=False)

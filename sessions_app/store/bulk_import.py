@@ -18,11 +18,10 @@ import re
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from typing import Any
 
 import orjson
-from django.conf import settings
 from django.db import DatabaseError, connection, transaction
 from django.utils import timezone
 
@@ -35,6 +34,7 @@ from sessions_app.store.batch_writer import BatchWriter
 from sessions_app.store.calls import derive_calls
 from sessions_app.store.chains import ChainBuilder
 from sessions_app.store.errors import StoreError
+from sessions_app.store.import_times import timestamp_column
 from sessions_app.store.sql import (
     ADVANCE_SESSION_SQL,
     INSERT_COLUMNS,
@@ -73,6 +73,7 @@ class ImportNode:
     agent_id: int | None = None
     compaction: ImportCompaction | None = None  # compaction nodes: else derived from entry.data
     tokens: int | None = None  # estimate_entry(entry), if the caller computed it already
+    run_id: int | None = None  # the imported turn it belongs to (importers/runs.py)
 
 
 @dataclass(slots=True)
@@ -329,38 +330,6 @@ def _finite(value: Any) -> Any:
     return value
 
 
-def _timestamp_column() -> Callable[[str | None, Any], Any]:
-    """`f(iso_text, previous)`: the column value of an imported timestamp (`previous`, the last
-    one's, when it is None), as `connection.ops.adapt_datetimefield_value` gives it for the aware
-    datetime, without that function's per-call checks (~2 µs a row, 0.15 s on a 100 MB import)."""
-    if connection.vendor != "sqlite" or not settings.USE_TZ:
-        adapt = connection.ops.adapt_datetimefield_value
-        return lambda value, previous: previous if value is None else adapt(_import_timestamp(value))
-
-    def sqlite_text(value: str | None, previous: Any) -> Any:
-        if value is None:
-            return previous
-        parsed = _import_timestamp(value)
-        if len(value) == 24 and value[23] == "Z" and value[10] == "T" and value[19] == ".":
-            # pi's own form, 2025-01-31T12:00:00.123Z: Django's text by slicing (str() of the
-            # naive UTC datetime, which leaves out a zero fraction).
-            frac = value[20:23]
-            return f"{value[:10]} {value[11:19]}" if frac == "000" else f"{value[:10]} {value[11:23]}000"
-        return str(parsed.astimezone(UTC).replace(tzinfo=None))
-
-    return sqlite_text
-
-
-def _import_timestamp(value: str) -> datetime:
-    try:
-        parsed = datetime.fromisoformat(value)
-        if parsed.tzinfo is not None:
-            parsed.astimezone(UTC)  # 0001-01-01T00:00:00+05:00 has no UTC time
-    except (ValueError, OverflowError) as exc:
-        raise StoreError(f"bad timestamp {value!r}") from exc
-    return parsed if parsed.tzinfo is not None else parsed.replace(tzinfo=UTC)
-
-
 def compaction_of(entry: Entry) -> ImportCompaction:
     d = entry.data
     details = d.get("details")
@@ -428,9 +397,11 @@ def import_entries(
     rows: list[list[Any]] = []
     todo: list[tuple[int, Entry]] = []  # rows whose token estimate BatchWriter's thread computes
     dumps = _json_text
-    timestamp = _timestamp_column()
+    timestamp = timestamp_column()
     last_key: str | None = None
     last_ts = db_datetime(now)
+    first_ts: Any = None  # the file's first timestamp, as the column holds it
+    untimed = 0  # entries before it: they get it too (never the import time, issue 32)
     seq = 0
     chunked = commit_seconds is not None and chunked_import()
     with (
@@ -461,8 +432,9 @@ def import_entries(
             for item in entries:
                 if isinstance(item, ImportNode):
                     entry, agent_id, comp, tokens = item.entry, item.agent_id, item.compaction, item.tokens
+                    run_id = item.run_id
                 else:
-                    entry, agent_id, comp, tokens = item, None, None, None
+                    entry, agent_id, comp, tokens, run_id = item, None, None, None, None
                 key, kind, role = entry.key, entry.kind, entry.role
                 if key in ids:
                     raise StoreError(f"duplicate node key {key!r}")
@@ -503,7 +475,12 @@ def import_entries(
                     compactions.append((nid, key, comp))
                 chain = chains.add(nid, parent_id, parent_chain, depth, seq, is_compaction)
                 ids[key] = (nid, depth, lc, chain)
-                last_ts = timestamp(entry.timestamp, last_ts)
+                if entry.timestamp is not None:
+                    last_ts = timestamp(entry.timestamp, last_ts)
+                    if first_ts is None:
+                        first_ts = last_ts
+                elif first_ts is None:
+                    untimed += 1  # written with the import time until the file gives one
                 usage = entry.usage
                 if tokens is None:
                     todo.append((len(rows), entry))
@@ -535,7 +512,7 @@ def import_entries(
                         data_text,
                         usage_text,
                         stop,
-                        None,
+                        run_id,
                         agent_id,
                         tokens,
                         seq,
@@ -574,6 +551,11 @@ def import_entries(
                     from_hook=comp.from_hook,
                     tokens_after=comp.tokens_after,
                 )
+            )
+        if untimed and first_ts is not None:
+            cursor.execute(
+                f"UPDATE {NODE_TABLE} SET timestamp = %s WHERE session_id = %s AND seq < %s",
+                [first_ts, sid, untimed],
             )
         CompactionEntry.objects.bulk_create(entry_rows, batch_size=500)
         Chain.objects.bulk_create(chains.rows(sid), batch_size=500)

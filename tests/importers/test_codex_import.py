@@ -24,7 +24,7 @@ from sessions_app.compaction.context import build_context
 from sessions_app.formats import codex as codex_format
 from sessions_app.formats import detect_format
 from sessions_app.importers import import_file
-from sessions_app.models import Agent, CompactionEntry, Event, Node, Session
+from sessions_app.models import Agent, CompactionEntry, Event, Node, Run, Session
 from sessions_app.presenters.compaction import compaction_view
 from sessions_app.retention import tool_outcomes
 from tests.web.conftest import HX
@@ -388,6 +388,8 @@ def test_the_command_imports_a_rollout() -> None:
     session = Session.objects.get(source="codex")
     assert f"session {session.pk}" in out and err == ""
     assert row_counts()["sessions_app.Node"] == before["sessions_app.Node"] + 56
+    runs = Run.objects.filter(session=session).count()
+    assert runs and f" {runs} runs, " in out  # the turns, as runs (issue 32)
 
 
 @pytest.mark.parametrize("fmt", ["auto", "codex"])

@@ -17,6 +17,7 @@ from sessions_app.compaction.tokens import estimate_entries, estimate_entry
 from sessions_app.formats.pi import reader as pi_reader
 from sessions_app.importers import import_file
 from sessions_app.models import CompactionEntry, Node, Session
+from sessions_app.store.import_times import timestamp_column
 
 from .helpers import PI_FIXTURES, row_counts
 
@@ -224,12 +225,10 @@ def test_timestamp_column_matches_djangos_adapter(value: str) -> None:
     aware = datetime.fromisoformat(value)
     if aware.tzinfo is None:
         aware = aware.replace(tzinfo=UTC)
-    assert store.bulk_import._timestamp_column()(value, "prev") == connection.ops.adapt_datetimefield_value(
-        aware
-    )
-    assert store.bulk_import._timestamp_column()(None, "prev") == "prev"
+    assert timestamp_column()(value, "prev") == connection.ops.adapt_datetimefield_value(aware)
+    assert timestamp_column()(None, "prev") == "prev"
     with pytest.raises(store.StoreError, match="bad timestamp"):
-        store.bulk_import._timestamp_column()("2025-13-45T00:00:00.000Z", "prev")
+        timestamp_column()("2025-13-45T00:00:00.000Z", "prev")
 
 
 def test_json_text_falls_back_for_what_orjson_refuses() -> None:

@@ -114,3 +114,18 @@ def test_the_sweeper_removes_an_import_whose_process_died() -> None:
     fresh = Session.all_objects.create(title="running", importing=True)
     assert discard_abandoned_imports() == [orphan.pk]
     assert list(Session.all_objects.values_list("pk", flat=True)) == [fresh.pk]
+
+
+def test_a_failed_chunked_codex_import_leaves_no_run_or_event(every_batch: None, tmp_path: Path) -> None:
+    """Runs and events of the turns already read go with the chunks (issue 32: imported turns are
+    runs, written as the file is read)."""
+    from tests.importers.codex_rollout import write_rollout
+
+    path = tmp_path / "rollout.jsonl"
+    write_rollout(path, turns=200)
+    with path.open("a", encoding="utf-8") as fh:
+        fh.write("{not json\n")
+    before = row_counts()
+    with pytest.raises(ImportFailed, match=r"rollout\.jsonl, line \d+"):
+        import_file(path)
+    assert row_counts() == before and Session.all_objects.count() == 0

@@ -82,8 +82,9 @@ class Command(BaseCommand):
         s = result.session
         self.stdout.write(
             f"imported {result.file} ({result.format}): {result.node_count} nodes, "
-            f"{result.compactions} compactions, {result.agents} agents, {result.events} events, "
-            f"{len(result.skipped)} lines skipped, {len(result.warnings)} warnings; title {s.title!r}"
+            f"{result.compactions} compactions, {result.agents} agents, {result.runs} runs, "
+            f"{result.events} events, {len(result.skipped)} lines skipped, {len(result.warnings)} warnings; "
+            f"title {s.title!r}"
         )
         self.stdout.write(f"session {s.pk}")
 

@@ -8,15 +8,13 @@ or outdated are computed a few per view.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
-from django.db.models import F, OuterRef, Q, Subquery, Window
-from django.db.models.fields.json import KeyTransform
-from django.db.models.functions import Length, Mod, RowNumber
-
-from sessions_app.models import CompactionEntry, Node, Session
+from sessions_app.models import CompactionEntry, Session
 from sessions_app.presenters.audit import Retention, counts, summarizer_label
 from sessions_app.retention.audit import AUDIT_VERSION
+from sessions_app.selectors.charts import chart_compactions
 from sessions_app.store.audits import current_audit, session_compactions
 
 # Compactions drawn at most (three marker points each, so the marker trace stays within
@@ -37,6 +35,8 @@ class ChartCompaction:
     threshold_then: int | None  # recorded at the last of them
     summary_chars: int
     retention: Retention
+    # The audit's facts by kind, kind -> (kept, total); empty without an audit.
+    by_kind: dict[str, tuple[int, int]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,60 +71,28 @@ def compaction_calls(session: Session) -> ChartCompactions:
     loaded. Of each stored audit only its version and counts are read (JSON lookups in SQL, not
     the facts); an audit missing or of an older version is computed the way every page does
     (store.audits.current_audit)."""
-    sid = int(session.pk)
-    # The session's entries by their own session column (an index lookup): a join filtered on the
-    # node's session leads SQLite to walk every node of the session.
-    mine = CompactionEntry.objects.filter(session_id=sid)
-    total = mine.count()
-    every = -(-total // MAX_COMPACTIONS) if total else 1
-    before = Node.objects.filter(
-        session_id=OuterRef("session_id"),
-        seq__lt=OuterRef("node__seq"),
-        kind="message",
-        role="assistant",
-    ).order_by("-seq")
-    query = (
-        mine.select_related("node")
-        .order_by("node__seq")
-        .only(
-            "id",
-            "tokens_before",
-            "tokens_after",
-            "reason",
-            "summarizer",
-            "node__key",
-            "node__seq",
-            "node__timestamp",
-            "node__token_estimate",
-        )
-        .annotate(
-            calls_before=Subquery(before.values("call__n")[:1]),
-            threshold_then=Subquery(before.values("call__threshold")[:1]),
-            summary_chars=Length("summary"),
-            audit_version=KeyTransform("version", "audit"),
-            audit_kept=KeyTransform("kept", "audit"),
-            audit_total=KeyTransform("total", "audit"),
-            generation=Window(RowNumber(), order_by=F("node__seq").asc()),
-        )
-    )
-    if every > 1:  # thinned in SQL: no more rows than are drawn reach Python
-        query = query.annotate(nth=Mod(F("generation") - 1, every)).filter(Q(nth=0) | Q(generation=total))
-    entries = list(query)
+    rows = chart_compactions(int(session.pk), MAX_COMPACTIONS)
+    entries, total, every = rows.entries, rows.total, rows.every
     stale = [e.pk for e in entries if e.audit_version != AUDIT_VERSION]
     recomputed: dict[int, tuple[int, int] | None] = {}
+    kinds: dict[int, Any] = {}
     started = time.monotonic()
     for c in session_compactions(session).filter(pk__in=stale[:AUDITS_PER_VIEW]):
-        recomputed[c.pk] = counts(current_audit(c))
+        audit = current_audit(c)
+        recomputed[c.pk] = counts(audit)
+        kinds[c.pk] = audit.get("by_kind") if isinstance(audit, dict) else None
         if time.monotonic() - started > AUDIT_SECONDS:
             break
     pending = set(stale) - set(recomputed)
     out: list[ChartCompaction] = []
     for e in entries:
         found: tuple[int, int] | None = None
+        by_kind: Any = None
         if e.pk in recomputed:
-            found = recomputed[e.pk]
+            found, by_kind = recomputed[e.pk], kinds.get(e.pk)
         elif e.pk not in pending:
             found = counts({"kept": e.audit_kept, "total": e.audit_total})
+            by_kind = e.audit_by_kind
         out.append(
             ChartCompaction(
                 int(e.generation),
@@ -138,6 +106,19 @@ def compaction_calls(session: Session) -> ChartCompactions:
                     found[1] if found else None,
                     summarizer_label(e, session.source),
                 ),
+                _kind_counts(by_kind) if found else {},
             )
         )
     return ChartCompactions(out, total, every, len(pending))
+
+
+def _kind_counts(by_kind: Any) -> dict[str, tuple[int, int]]:
+    """An audit's `by_kind` ({kind: {kept, total}}) as counts; what is malformed is left out."""
+    if not isinstance(by_kind, dict):
+        return {}
+    out: dict[str, tuple[int, int]] = {}
+    for kind, value in by_kind.items():
+        found = counts(value) if isinstance(kind, str) else None
+        if found is not None:
+            out[kind] = found
+    return out

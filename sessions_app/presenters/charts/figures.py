@@ -111,6 +111,12 @@ def call_axis(count: int) -> dict[str, Any]:
     return axis
 
 
+def count_axis(title: str, count: int) -> dict[str, Any]:
+    """An axis of whole numbers 1..count (compactions, generations) with round steps and flat
+    labels: a tick per compaction crowded into rotated labels on a long session (issue 32)."""
+    return {"title": {"text": title}, "tickformat": "d", "dtick": _tick_step(count), "tickangle": 0}
+
+
 def step_line(
     name: str,
     color: str,

@@ -27,13 +27,16 @@ from sessions_app.presenters.charts.figures import (
     axis_time,
     call_axis,
     chart_layout,
+    count_axis,
     hover_time,
     plotly_figure,
 )
 from sessions_app.presenters.charts.limits import limit_traces
-from sessions_app.presenters.charts.retention import retention_chart
+from sessions_app.presenters.charts.retention import lost_by_kind_chart, retention_chart
 
 X_AXES = ("call", "time")
+USAGE_BARS = 120  # usage bars at most: about ten pixels each across a chart
+DENSE_POINTS = 200  # context points past which the line is drawn without a marker per call
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +58,10 @@ class Charts:
     limits_note: str = ""  # where the threshold and window at each call come from
     points_note: str = ""  # how many calls a point stands for, when calls are grouped
     per: int = 1  # calls per point at most
+    # The audited facts by kind, lost and kept (None: no audit counted one); `facts_note` says over what.
+    facts: dict[str, Any] | None = None
+    facts_note: str = ""
+    usage_per: int = 1  # calls per usage bar at most
 
 
 def _compaction_note(entry: CompactionEntry, threshold_then: int | None) -> str:
@@ -155,11 +162,12 @@ def build_charts(
         traces: list[BaseTraceType | tuple[BaseTraceType, Arrays]] = [
             (
                 go.Scatter(
-                    mode="lines+markers",
+                    # Past DENSE_POINTS a marker per call is a smear: the line alone reads.
+                    mode="lines+markers" if len(points) <= DENSE_POINTS else "lines",
                     name="context tokens per model call",
                     hoverinfo="text",
                     connectgaps=False,
-                    line={"color": COLORS["context"], "width": 2},
+                    line={"color": COLORS["context"], "width": 2 if len(points) <= DENSE_POINTS else 1.5},
                     marker={"size": 5},
                 ),
                 {"x": xs, "y": ys, "text": hover},
@@ -242,24 +250,35 @@ def build_charts(
 
     usage_fig: dict[str, Any] | None = None
     usage_note = ""
-    if any(p.measured for p in points):
+    # More bars than USAGE_BARS are a few pixels wide each and cannot be read (issue 32): the
+    # usage chart groups calls sooner than the context line does, the same way (calls.py).
+    bars = series if series.calls <= USAGE_BARS else load_calls(session, USAGE_BARS)
+    if any(p.measured for p in bars.points):
         # A bar per call, or per group at the group's middle (so the groups' bars keep one width).
-        bar_x: list[Any] = [p.first if p.count == 1 else p.first + (p.count - 1) / 2 for p in points]
+        bar_x: list[Any] = [p.first if p.count == 1 else p.first + (p.count - 1) / 2 for p in bars.points]
         usage_fig = plotly_figure(
             [
                 (
                     go.Bar(name=name.replace("_", " "), marker={"color": COLORS[name]}),
-                    {"x": bar_x, "y": [p.usage[i] if p.usage else None for p in points]},
+                    {"x": bar_x, "y": [p.usage[i] if p.usage else None for p in bars.points]},
                 )
                 for i, name in enumerate(USAGE_PARTS)
             ],
             chart_layout(
-                "Usage per model call" if series.per == 1 else "Usage per model call (mean per group)",
+                "Usage per model call"
+                if bars.per == 1
+                else f"Usage per model call (mean per group of {bars.per} calls)",
                 barmode="stack",
+                bargap=0.1,
                 xaxis=call_axis(series.calls),
                 yaxis={"title": {"text": "tokens"}},
             ),
         )
+        if bars.per > series.per:
+            usage_note = (
+                f"{series.calls:,} model calls: each bar is the mean usage of up to {bars.per} "
+                "consecutive calls, so the bars stay wide enough to read."
+            )
     else:
         usage_note = (
             "No model call reported usage." if points else "No model calls recorded, so there is no usage."
@@ -277,12 +296,13 @@ def build_charts(
                     y=[e.node.token_estimate for e in entries],
                     text=[f"{c.summary_chars:,} chars · {escape(c.entry.reason)}" for c in compactions],
                     hoverinfo="x+y+text",
+                    textposition="none",  # rotated inside narrow bars it was unreadable (issue 32)
                     marker={"color": COLORS["summary"]},
                 ),
             ],
             chart_layout(
                 "Summary length per compaction generation",
-                xaxis={"title": {"text": "generation"}, "dtick": 1},
+                xaxis=count_axis("generation", max(gens)),
                 yaxis={"title": {"text": "tokens"}, "rangemode": "tozero"},
             ),
         )
@@ -293,6 +313,7 @@ def build_charts(
     )
     if drawn.note:
         retention_note = f"{retention_note} {drawn.note}".strip()
+    facts_fig, facts_note = lost_by_kind_chart([c.by_kind for c in compactions])
     return Charts(
         series.calls,
         drawn.total,
@@ -309,4 +330,7 @@ def build_charts(
         limits_note=limits_note,
         points_note=_points_note(series),
         per=series.per,
+        facts=facts_fig,
+        facts_note=facts_note,
+        usage_per=bars.per,
     )

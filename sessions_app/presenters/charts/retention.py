@@ -10,8 +10,9 @@ from typing import Any
 
 import plotly.graph_objects as go
 
+from sessions_app.compaction.vocabulary import FACT_KIND_LABELS, FactKind
 from sessions_app.presenters.audit import Retention, retention_level
-from sessions_app.presenters.charts.figures import COLORS, chart_layout, plotly_figure
+from sessions_app.presenters.charts.figures import COLORS, chart_layout, count_axis, plotly_figure
 
 RETENTION_COLOR = {"ok": "retention", "warn": "partial", "bad": "lost"}
 
@@ -44,6 +45,14 @@ def retention_chart(
         missing = sum(1 for r in rows if r.total is None)
         why = f"{missing} could not be audited" if missing else "their spans held no facts to check"
         return None, f"No retention to chart: {why}."
+    measured = [(r, y) for r, y in zip(rows, ys, strict=True) if y is not None]
+    if len(measured) == 1:
+        # One point is no line (issue 32): its figure is said, and the bars by kind show it.
+        r, y = measured[0]
+        return None, (
+            f"One compaction had facts to check ({escape(r.entry.node.key)}): {r.kept} of {r.total} "
+            f"kept ({y:g}%), by kind in the bars."
+        )
     skipped = sum(1 for y in ys if y is None)
     note = (
         f"{skipped} compaction{'s' if skipped != 1 else ''} without facts to check left out."
@@ -66,8 +75,65 @@ def retention_chart(
         ],
         chart_layout(
             "Retention per compaction",
-            xaxis={"title": {"text": "compaction"}, "dtick": 1},
+            xaxis=count_axis("compaction", max(xs)),
             yaxis={"title": {"text": "facts kept"}, "range": [0, 105], "ticksuffix": "%"},
         ),
     )
     return fig, note
+
+
+def lost_by_kind_chart(audits: list[dict[str, tuple[int, int]]]) -> tuple[dict[str, Any] | None, str]:
+    """The facts of the session's audited compactions by kind (`by_kind` of each audit, as
+    (kept, total)), summed: a bar per kind, lost stacked on kept, the kinds that lost most first.
+    None when no audit counted a fact."""
+    kept: dict[str, int] = {}
+    total: dict[str, int] = {}
+    audited = 0
+    for by_kind in audits:
+        if by_kind:
+            audited += 1
+        for kind, (k, t) in by_kind.items():
+            kept[kind] = kept.get(kind, 0) + k
+            total[kind] = total.get(kind, 0) + t
+    kinds = sorted((k for k in total if total[k]), key=lambda k: (kept[k] - total[k], k))
+    if not kinds:
+        return None, ""
+    labels = [_kind_label(k) for k in kinds]
+    lost = [total[k] - kept[k] for k in kinds]
+    where = f"{audited} compaction{'s' if audited != 1 else ''}"
+    fig = plotly_figure(
+        [
+            go.Bar(
+                name="lost",
+                x=labels,
+                y=lost,
+                text=[f"{n:,} of {total[k]:,} lost" for n, k in zip(lost, kinds, strict=True)],
+                hoverinfo="x+text",
+                textposition="none",  # in the hover: labels on the bars crowd them
+                marker={"color": COLORS["lost"]},
+            ),
+            go.Bar(
+                name="kept",
+                x=labels,
+                y=[kept[k] for k in kinds],
+                text=[f"{kept[k]:,} of {total[k]:,} kept" for k in kinds],
+                hoverinfo="x+text",
+                textposition="none",  # in the hover: labels on the bars crowd them
+                marker={"color": COLORS["retention"]},
+            ),
+        ],
+        chart_layout(
+            f"Facts by kind, lost and kept ({where})",
+            barmode="stack",
+            xaxis={"tickangle": 0, "automargin": True},
+            yaxis={"title": {"text": "facts"}, "rangemode": "tozero"},
+        ),
+    )
+    return fig, f"Summed over the audits of {where}; the kinds that lost most come first."
+
+
+def _kind_label(kind: str) -> str:
+    try:
+        return FACT_KIND_LABELS.get(FactKind(kind), kind)
+    except ValueError:  # a kind an older audit knew
+        return kind

@@ -97,9 +97,7 @@ def edit_lines(path: str, pairs: list[tuple[str, str]]) -> tuple[list[DiffLine],
     """Replacements (old text → new text) as unified-diff hunks."""
     out: list[str] = []
     for old, new in pairs:
-        hunk = list(
-            difflib.unified_diff(old.splitlines(), new.splitlines(), path, path, n=2, lineterm="")
-        )
+        hunk = list(difflib.unified_diff(old.splitlines(), new.splitlines(), path, path, n=2, lineterm=""))
         out.extend(hunk[2:] if out else hunk)  # the file header once
     return _diff_lines(out)
 

@@ -162,8 +162,16 @@ def _result(raw: sel.Raw, arts: dict[int, list[Artifact]]) -> ResultView:
     if ref is not None:
         found += [a for a in arts.get(-ref, []) if all(a.pk != b.pk for b in found)]
     return ResultView(
-        pk, key, pos, name, is_error, _status(is_error, code), _salient(text, failed),
-        shown, more, found,
+        pk,
+        key,
+        pos,
+        name,
+        is_error,
+        _status(is_error, code),
+        _salient(text, failed),
+        shown,
+        more,
+        found,
     )
 
 
@@ -213,9 +221,7 @@ def build_rows(session: Session, shape: sel.PathShape, a: int, b: int) -> list[R
     )
     sub_agents = sub_agent_ids(session.pk)
     forked = {
-        int(m.group(1))
-        for r in raws
-        if r[3] == Role.TOOL_RESULT and (m := _FORK_ANSWER.match(_texts(r[4])))
+        int(m.group(1)) for r in raws if r[3] == Role.TOOL_RESULT and (m := _FORK_ANSWER.match(_texts(r[4])))
     }
     live_sessions = sel.sessions_exist(forked) if forked else set()
 

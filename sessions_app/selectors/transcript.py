@@ -132,8 +132,15 @@ def compactions_of(session_id: int, shape: PathShape, rows: list[Raw]) -> dict[i
         return {}
     entries = list(
         CompactionEntry.objects.filter(node_id__in=ids).values_list(
-            "pk", "node_id", "summary", "reason", "tokens_before", "tokens_after",
-            "first_kept_node__key", "first_kept_node__chain_id", "first_kept_node__depth",
+            "pk",
+            "node_id",
+            "summary",
+            "reason",
+            "tokens_before",
+            "tokens_after",
+            "first_kept_node__key",
+            "first_kept_node__chain_id",
+            "first_kept_node__depth",
             "node__parent__last_compaction",
         )
     )

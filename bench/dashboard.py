@@ -213,8 +213,8 @@ def served(pages: dict[str, Page], user: Any, n: int, data_dir: Path, out: dict[
             out[f"http_{name}_median_ms"] = round(statistics.median(times), 1)
             out[f"http_{name}_p95_ms"] = round(pct(times, 0.95), 1)
             out[f"http_{name}_bytes"] = size
-        status = Path(f"/proc/{proc.pid}/status").read_text()
-        peak = next(line for line in status.splitlines() if line.startswith("VmHWM"))
+        proc_status = Path(f"/proc/{proc.pid}/status").read_text()
+        peak = next(line for line in proc_status.splitlines() if line.startswith("VmHWM"))
         out["http_server_peak_rss_mb"] = round(int(peak.split()[1]) / 1024, 1)
     finally:
         proc.terminate()

@@ -284,3 +284,20 @@ def test_an_empty_session_says_so(viewer_client: Client) -> None:
     session = Session.objects.create(title="empty")
     html = viewer_client.get(url(session)).content.decode()
     assert "This path has no nodes yet." in html
+
+
+def test_a_results_artifacts_are_linked_under_it(viewer_client: Client) -> None:
+    from sessions_app.models import Artifact
+
+    session = native_with_tools()
+    failing = Node.objects.get(session=session, role="tool_result", data__tool_call_id="c1")
+    attached = Artifact.objects.create(
+        session=session, node=failing, path="out/a.log", size=10, sha256="0" * 64
+    )
+    named = Artifact.objects.create(session=session, path="out/b.log", size=20, sha256="1" * 64)
+    edited = Node.objects.get(session=session, role="tool_result", data__tool_call_id="c2")
+    Node.objects.filter(pk=edited.pk).update(data={**edited.data, "details": {"artifact": {"id": named.pk}}})
+    html = viewer_client.get(url(session)).content.decode()
+    for art in (attached, named):
+        assert f'href="{reverse("sessions_app:artifact_detail", args=[art.pk])}"' in html
+    assert html.index("out/a.log") < html.index("int x;") < html.index("out/b.log")  # each under its call

@@ -253,7 +253,8 @@ def build_rows(session: Session, shape: sel.PathShape, a: int, b: int) -> list[R
             row.items = _items(content, open_calls)
         elif kind == NodeKind.COMPACTION:
             row.compaction = compactions.get(pk)
-            row.label = "compaction"
+            if row.compaction is None:  # a node without its entry still says what it held
+                row.line = preview(kind, role, content, d, 200)
         elif kind in (NodeKind.CUSTOM_MESSAGE, NodeKind.BRANCH_SUMMARY):
             text = _texts(content) or str(d.get("summary") or "")
             row.text, _ = _clip(text, MAX_TEXT)

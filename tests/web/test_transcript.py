@@ -301,3 +301,9 @@ def test_a_results_artifacts_are_linked_under_it(viewer_client: Client) -> None:
     for art in (attached, named):
         assert f'href="{reverse("sessions_app:artifact_detail", args=[art.pk])}"' in html
     assert html.index("out/a.log") < html.index("int x;") < html.index("out/b.log")  # each under its call
+
+
+@pytest.mark.parametrize("name", ["q", "at", "leaf", "before"])
+def test_a_nul_in_a_parameter_is_a_400(viewer_client: Client, built: Built, name: str) -> None:
+    response = viewer_client.get(url(built.session) + f"?{name}=a%00b", **HX)
+    assert response.status_code == 400

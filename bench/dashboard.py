@@ -16,7 +16,10 @@ panel; not the login page), and the server subprocess reads the database the ben
 DATABASE_URL set, the test database on that server). `--smoke`: 300 nodes, 2 requests, `--serve`
 and 3 websocket clients, for CI.
 Targets (issue 17): every page p95 <= 300 ms at 100k nodes and the 100k/1k ratio of the session
-page <= 2; at 1.5M nodes the page p95 <= 500 ms with the server under 500 MB.
+page <= 2; at 1.5M nodes the page p95 <= 500 ms with the server under 500 MB. The transcript view
+(issue 32: `transcript`, `transcript_earlier`, `transcript_at`): p95 <= 300 ms at 100k and at 1.5M
+nodes, and with `--ratio-base 1000` its p95 ratio to a 1k-node session <= 2. `--pages a,b` times
+only those pages (a 1.5M-node run of the transcript alone).
 """
 
 from __future__ import annotations
@@ -80,7 +83,58 @@ def panel_urls(session: Any) -> dict[str, Page]:
         True,
         'id="panel-context"',
     )
+    urls.update(transcript_urls(session))
     return urls
+
+
+def transcript_urls(session: Any) -> dict[str, Page]:
+    """The transcript view (issue 32): the page as it opens (the end of the active path), a
+    window loaded from the middle of the path ("load earlier"), and a row's link (`?at=`) in the
+    middle. Each must carry transcript rows."""
+    from django.urls import reverse
+
+    from sessions_app.models import Node
+
+    base = reverse("sessions_app:transcript", args=[session.pk])
+    active = Node.objects.filter(pk=session.active_node_id).values_list("depth", "chain_id").first()
+    depth = active[0] if active else 0
+    # A node halfway down the active path: the line's middle is on the active node's ancestors.
+    middle = (
+        Node.objects.filter(session=session, depth=depth // 2, kind="message")
+        .order_by("seq")
+        .values_list("key")
+    ).first()
+    urls: dict[str, Page] = {
+        "transcript": (base, False, 'class="tr-row'),
+        "transcript_earlier": (f"{base}?before={max(1, depth // 2)}", True, 'class="tr-row'),
+    }
+    if middle is not None:
+        urls["transcript_at"] = (f"{base}?at={middle[0]}", False, 'class="tr-row')
+    return urls
+
+
+def transcript_ratio(client: Any, session: Any, base_nodes: int, n: int, results: dict[str, Any]) -> None:
+    """The transcript page's p95 on a second session of `base_nodes` nodes, and the ratio of the
+    big session's p95 to it (issue 32's target: at most 2 for 100k against 1k). The search of a
+    path scans the session's nodes, so it is timed too, but carries no target."""
+    from django.urls import reverse
+
+    small = build(base_nodes)
+    for name, page in transcript_urls(small).items():
+        times, _ = time_requests(client, page, n)
+        results[f"{name}_{base_nodes}_p95_ms"] = round(pct(times, 0.95), 1)
+    big = results.get("transcript_p95_ms")
+    if big is not None:
+        results[f"transcript_p95_ratio_to_{base_nodes}"] = round(
+            big / results[f"transcript_{base_nodes}_p95_ms"], 2
+        )
+    search = (
+        reverse("sessions_app:transcript", args=[session.pk]) + "?q=changelog",
+        True,
+        'id="tr-found-list"',
+    )
+    times, _ = time_requests(client, search, max(1, min(n, 5)))
+    results["transcript_search_median_ms"] = round(statistics.median(times), 1)
 
 
 def start_daphne(port: int, data_dir: Path, **extra: str) -> subprocess.Popen[bytes]:
@@ -159,8 +213,8 @@ def served(pages: dict[str, Page], user: Any, n: int, data_dir: Path, out: dict[
             out[f"http_{name}_median_ms"] = round(statistics.median(times), 1)
             out[f"http_{name}_p95_ms"] = round(pct(times, 0.95), 1)
             out[f"http_{name}_bytes"] = size
-        status = Path(f"/proc/{proc.pid}/status").read_text()
-        peak = next(line for line in status.splitlines() if line.startswith("VmHWM"))
+        proc_status = Path(f"/proc/{proc.pid}/status").read_text()
+        peak = next(line for line in proc_status.splitlines() if line.startswith("VmHWM"))
         out["http_server_peak_rss_mb"] = round(int(peak.split()[1]) / 1024, 1)
     finally:
         proc.terminate()
@@ -330,6 +384,15 @@ def main() -> None:
         "--serve", action="store_true", help="also time the pages over HTTP from daphne, with its peak memory"
     )
     parser.add_argument("--no-ws", action="store_true", help="skip the websocket latency figure")
+    parser.add_argument(
+        "--pages", default="", help="time only these pages (comma-separated names, e.g. transcript,tree)"
+    )
+    parser.add_argument(
+        "--ratio-base",
+        type=int,
+        default=0,
+        help="also build a session of this many nodes and print the transcript's p95 ratio to it",
+    )
     add_smoke(parser)
     args = parser.parse_args()
     if args.smoke:
@@ -341,6 +404,7 @@ def main() -> None:
             True,
             False,
         )
+        args.ratio_base = 100  # the ratio code runs too, on a tiny second session
     use_redis = redis_up()
     if use_redis:
         os.environ["REDIS_URL"] = REDIS_URL
@@ -367,11 +431,16 @@ def main() -> None:
     }
     with reporting(results, as_json=args.json):
         pages = panel_urls(session)
+        if args.pages:
+            wanted = set(args.pages.split(","))
+            pages = {name: page for name, page in pages.items() if name in wanted}
         for name, page in pages.items():
             times, cold = time_requests(client, page, args.requests)
             results[f"{name}_median_ms"] = round(statistics.median(times), 1)
             results[f"{name}_p95_ms"] = round(pct(times, 0.95), 1)
             results[f"{name}_first_ms"] = round(cold, 1)
+        if args.ratio_base:
+            transcript_ratio(client, session, args.ratio_base, args.requests, results)
         if args.serve:
             served(pages, user, args.requests, data_dir, results)
         if args.no_ws:

@@ -3,7 +3,18 @@ import re
 from django.urls import path, register_converter
 
 from sessions_app.presenters.panels import PANELS
-from sessions_app.views import actions, artifacts, audits, exports, pages, search, session, sessions, tokens
+from sessions_app.views import (
+    actions,
+    artifacts,
+    audits,
+    exports,
+    pages,
+    search,
+    session,
+    sessions,
+    tokens,
+    transcript,
+)
 
 
 class PanelConverter:
@@ -37,6 +48,7 @@ urlpatterns = [
     path("sessions/<int:session_id>/", session.session_detail, name="session_detail"),
     path("sessions/<int:session_id>/header/", session.session_header, name="session_header"),
     path("sessions/<int:session_id>/tree/", session.session_tree, name="session_tree"),
+    path("sessions/<int:session_id>/transcript/", transcript.transcript, name="transcript"),
     path("sessions/<int:session_id>/<panel:panel>/", session.session_panel, name="session_panel"),
     path("sessions/<int:session_id>/nodes/<path:key>/", session.node_detail, name="node_detail"),
     path("sessions/<int:session_id>/export/pi/", exports.export_pi_file, name="export_pi"),

@@ -44,6 +44,7 @@ def page_urls(b: Built) -> list[str]:
         reverse("sessions_app:compaction_detail", args=[b.compactions[0].pk]),
         reverse("sessions_app:run_detail", args=[b.run.pk]),
         reverse("sessions_app:agent_definitions"),
+        reverse("sessions_app:transcript", args=[s.pk]),
     ]
 
 

@@ -15,18 +15,20 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sessions_app.compaction.exit_status import exit_code
 from sessions_app.compaction.messages import Entry
 from sessions_app.compaction.vocabulary import NodeKind, Role
-from sessions_app.models import Artifact, Session
 from sessions_app.presenters.content import preview
 from sessions_app.presenters.node import referenced_artifact_id
 from sessions_app.presenters.tool_calls import CallView, call_view
 from sessions_app.retention.salient import outcome_line
 from sessions_app.selectors import transcript as sel
 from sessions_app.selectors.agents import sub_agent_ids
+
+if TYPE_CHECKING:
+    from sessions_app.models import Artifact, Session
 
 WINDOW = 60  # positions a page shows, and each "load earlier / later" adds
 BEFORE_ANCHOR = 20  # positions shown above a linked node (?at=)

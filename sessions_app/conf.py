@@ -47,6 +47,10 @@ DEFAULTS: Final[Mapping[str, Any]] = MappingProxyType(
         "CUTPOINT_COMPACTION": MappingProxyType({}),
         # After each compaction's audit, ask the compact model about each fact (docs/compaction.md, R7).
         "CUTPOINT_PROBE_AUDIT": True,
+        # The thrash guard (docs/compaction.md, G6): automatic compaction stops when one leaves the
+        # request above the threshold less `margin_percent` of it, or when the previous compaction
+        # is fewer than `min_calls` model calls back.
+        "CUTPOINT_COMPACTION_GUARD": MappingProxyType({"margin_percent": 10, "min_calls": 3}),
         "CUTPOINT_SWEEP_SECONDS": 30,  # how often a process looks for orphaned work; 0 = never
         "CUTPOINT_RUN_HEARTBEAT_SECONDS": 30.0,  # a running agent run refreshes Run.heartbeat_at
         # --- models ------------------------------------------------------------------------------

@@ -89,3 +89,10 @@ def should_compact(tokens: int, window: int, settings: CompactionSettings) -> bo
     if not settings.enabled:
         return False
     return tokens > resolve_threshold(window, settings)
+
+
+def sent_tokens(measured: ContextTokens, overhead: int) -> int:
+    """What a request built from the path sends: its context tokens plus the system prompt and the
+    tool definitions (`overhead`) when no provider report measured them. A provider's usage counts
+    the whole request, so a measured total already holds them (docs/compaction.md, rule T5)."""
+    return measured.tokens + (overhead if measured.usage_key is None else 0)

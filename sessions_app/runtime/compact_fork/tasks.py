@@ -37,7 +37,7 @@ from sessions_app.compaction.vocabulary import (
     Trigger,
 )
 from sessions_app.models import CompactionTask, Event, Node, Session
-from sessions_app.runtime import live
+from sessions_app.runtime import compaction_guard, live
 from sessions_app.runtime.compact_fork.settings import compaction_settings
 from sessions_app.runtime.process import owner_id
 
@@ -64,6 +64,11 @@ class AlreadyPending(CompactionRefused):
 
 class CircuitOpen(CompactionRefused):
     pass
+
+
+class GuardStopped(CompactionRefused):
+    """The thrash guard stopped automatic compaction (docs/compaction.md, G6) until an operator
+    resumes it."""
 
 
 class InvalidCutPoint(CompactionRefused):
@@ -159,6 +164,9 @@ def request_task(
                     f"automatic compaction stopped after {CIRCUIT_BREAKER_LIMIT} consecutive failures; "
                     "a manual compaction that succeeds re-enables it"
                 )
+            guard = compaction_guard.stopped(locked.pk)
+            if guard is not None:
+                raise GuardStopped(f"automatic compaction is stopped ({guard.reason}); resume it first")
         if locked.active_node_id is None:
             raise NothingToCompact("nothing to compact: the session has no nodes")
         active = CompactionTask.objects.filter(session=locked, status__in=ACTIVE_TASK_STATUSES).first()

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
+from django.utils import timezone
 
 from sessions_app import conf
 from sessions_app.compaction.messages import ASSISTANT, COMPACTION, MESSAGE, Entry
@@ -82,6 +83,11 @@ def not_shrunk_reason(sent_after: int, threshold: int, settings: GuardSettings) 
     )
 
 
+def _touch(session_id: int) -> None:
+    """The session's state changed: a page cached for its previous state is not served again."""
+    Session.objects.filter(pk=session_id).update(updated_at=timezone.now())
+
+
 def stopped(session_id: int) -> GuardStop | None:
     """The stop in force for the session, or None when automatic compaction may run."""
     latest = (
@@ -103,6 +109,7 @@ def stop(session_id: int, reason: str, *, run_id: int | None = None, **figures: 
         current = stopped(session_id)
         if current is not None:
             return current
+        _touch(session_id)
         payload = {"reason": reason, **figures}
         event = Event.objects.create(
             session_id=session_id, run_id=run_id, type=EventType.COMPACT_GUARD_STOPPED, payload=payload
@@ -139,6 +146,7 @@ def resume(session_id: int, *, by: str = "") -> bool:
         current = stopped(session_id)
         if current is None:
             return False
+        _touch(session_id)
         Event.objects.create(
             session_id=session_id,
             type=EventType.COMPACT_GUARD_RESUMED,

@@ -1,5 +1,6 @@
-"""Operator actions (staff only, POST + CSRF): compact now, recovery compaction, switch the active
-node, continue the session with a prompt. The runtime does the work; these views only ask.
+"""Operator actions (staff only, POST + CSRF): compact now, recovery compaction, resume automatic
+compaction after the thrash guard stopped it, switch the active node, continue the session with a
+prompt. The runtime does the work; these views only ask.
 
 From the cut-point view, two more compactions: "Compact with these settings" plans one manual
 compaction with the view's keep-recent, reserve and threshold (they apply to that compaction only,
@@ -29,7 +30,7 @@ from sessions_app.params import Params
 from sessions_app.presenters.cut import parse_settings
 from sessions_app.presenters.header import build_header
 from sessions_app.presenters.stats import session_settings, session_window
-from sessions_app.runtime import background, compact_fork
+from sessions_app.runtime import background, compact_fork, compaction_guard
 from sessions_app.runtime.compact_fork.job import CompactionJob
 from sessions_app.runtime.compact_fork.tasks import InvalidCutPoint
 from sessions_app.runtime.runs import SessionBusy
@@ -170,6 +171,21 @@ def compact_now(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
 @staff_required
 def recover(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
     return _compact(request, session_id, Trigger.RECOVERY)
+
+
+@require_POST
+@staff_required
+def resume_compaction(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
+    """Let automatic compaction run again after the thrash guard stopped it (docs/compaction.md, G7)."""
+    session = get_session(session_id)
+    if not compaction_guard.resume(session.pk, by=request.user.get_username()):
+        return _done(request, session, messages.INFO, "Automatic compaction was not stopped.", refused=True)
+    return _done(
+        request,
+        session,
+        messages.SUCCESS,
+        "Automatic compaction resumed: the next response over the threshold compacts again.",
+    )
 
 
 @require_POST

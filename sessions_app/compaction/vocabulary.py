@@ -25,6 +25,9 @@ class NodeKind(StrEnum):
     LABEL = "label"
     CUSTOM = "custom"
     SESSION_INFO = "session_info"
+    # A context edit (docs/compaction.md, rules E1–E7): old tool results the model no longer sees
+    # in full, replaced by stubs when the context is built; the results themselves stay.
+    CONTEXT_EDIT = "context_edit"
 
 
 class Role(StrEnum):

@@ -31,7 +31,7 @@ from sessions_app.compaction.settings import CompactionSettings
 from sessions_app.compaction.vocabulary import CompactionReason, EventType, TaskStatus, Trigger
 from sessions_app.llm.base import Provider
 from sessions_app.models import CompactionEntry, Event, Node
-from sessions_app.runtime import compact_fork, compaction_guard
+from sessions_app.runtime import compact_fork, compaction_guard, pruning
 from sessions_app.runtime.loop import AgentLoop, CompactionHooks
 
 log = logging.getLogger(__name__)
@@ -62,6 +62,13 @@ class ForkCompaction(CompactionHooks):
         tokens = loop.sent_tokens(entries)
         if tokens <= threshold:
             return
+        # The pruning tier first (docs/compaction.md, E1): a full compaction only if it was not
+        # enough.
+        if await pruning.prune(loop, settings) is not None:
+            entries = loop.head.entries
+            tokens = loop.sent_tokens(entries)
+            if tokens <= threshold:
+                return
         if await sync_to_async(compaction_guard.stopped)(loop.session.pk) is not None:
             return  # stopped: only a recovery (or an operator) compacts now
         resumed = await sync_to_async(compaction_guard.resumed_at)(loop.session.pk)

@@ -356,6 +356,11 @@ class AgentLoop:
             return node
         raise store.ConflictError("the session's active node keeps moving; giving up")
 
+    def append_node(self, **fields: Any) -> Node:
+        """Append a node of the runtime's own under the head (sync): a context edit of the pruning
+        tier (runtime/pruning.py)."""
+        return self._append(**fields)
+
     def _follow_compaction(self) -> bool:
         active_id = Session.objects.filter(pk=self.session.pk).values_list("active_node_id", flat=True).get()
         node = Node.objects.filter(pk=active_id).values_list("kind", "parent_id").first()

@@ -89,7 +89,7 @@ async def test_the_run_that_meets_a_non_shrinking_compaction_ends_compaction_sto
     manual = await compact_fork.compact(session, provider=OfflineProvider())
     assert manual.status == "completed"
     seam = ForkCompaction()
-    turns = [
+    turns: list[dict[str, Any]] = [
         {"text": "looking", "tool_calls": [{"name": "bash", "arguments": {"command": "true"}}]},
         {"text": "never reached"},
     ]

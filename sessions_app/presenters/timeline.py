@@ -8,10 +8,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sessions_app.compaction.vocabulary import CompactionReason, TaskStatus
+from sessions_app.compaction.vocabulary import CompactionReason, EventType, TaskStatus
 from sessions_app.models import Session
 from sessions_app.presenters.audit import Retention, retention_of
-from sessions_app.selectors.compactions import compaction_history
+from sessions_app.selectors.compactions import compaction_history, context_edits, guard_events
 
 # Rows shown: the newest tasks and compactions. A long session has hundreds of compactions; the
 # panel stays the same size and says how many older ones it leaves out (their pages stay linked
@@ -36,6 +36,7 @@ class TimelineRow:
     error: str
     instructions: str
     retention: Retention | None = None  # set for rows with a stored compaction
+    note: str = ""  # a context edit's or the thrash guard's row says what happened in words
 
     @property
     def saved(self) -> int | None:
@@ -109,5 +110,67 @@ def timeline(session: Session, limit: int | None = None) -> Timeline:
                 retention=audits.get(e.pk),
             )
         )
+    rows.extend(_edit_rows(session, limit))
     rows.sort(key=lambda r: r.when, reverse=True)
     return Timeline(rows[:limit], max(0, history.total - min(len(rows), limit)))
+
+
+def _edit_rows(session: Session, limit: int) -> list[TimelineRow]:
+    """Context edits and the thrash guard's stops and resumes, as rows beside the compactions
+    (docs/compaction.md, E6 and G6): every change to what the model sees shows here."""
+    rows = []
+    for edit in context_edits(session.pk, limit):
+        if edit.cleared:
+            results = f"{edit.cleared} tool result{'s' if edit.cleared != 1 else ''}"
+            note = f"{results} replaced by stubs, {edit.tokens_freed:,} tokens freed"
+        else:
+            note = edit.note or "the agent edited its context"
+        rows.append(_row(edit.when, "edited", edit.source, "context edit", note, node_key=edit.key))
+    for event in guard_events(session.pk, limit):
+        stopped = event.type == EventType.COMPACT_GUARD_STOPPED
+        payload = event.payload if isinstance(event.payload, dict) else {}
+        note = (
+            str(payload.get("reason") or "")
+            if stopped
+            else f"resumed by {payload.get('by') or 'an operator'}"
+        )
+        rows.append(
+            _row(
+                event.timestamp,
+                "stopped" if stopped else "resumed",
+                "thrash guard",
+                "automatic",
+                note,
+                run_id=event.run_id,
+            )
+        )
+    return rows
+
+
+def _row(
+    when: datetime,
+    status: str,
+    reason: str,
+    trigger: str,
+    note: str,
+    *,
+    node_key: str | None = None,
+    run_id: int | None = None,
+) -> TimelineRow:
+    return TimelineRow(
+        when=when,
+        status=status,
+        reason=reason,
+        trigger=trigger,
+        duration=None,
+        model="",
+        tokens_before=None,
+        tokens_after=None,
+        task_id=None,
+        entry_id=None,
+        node_key=node_key,
+        run_id=run_id,
+        error="",
+        instructions="",
+        note=note,
+    )

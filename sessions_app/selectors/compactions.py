@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 
-from sessions_app.models import CompactionEntry, CompactionTask, Node, Run
+from sessions_app.compaction.vocabulary import EventType, NodeKind
+from sessions_app.models import CompactionEntry, CompactionTask, Event, Node, Run
 
 
 def active_task(session_id: int) -> CompactionTask | None:
@@ -63,3 +65,46 @@ def entry_of_fork(run: Run, task: CompactionTask | None) -> CompactionEntry | No
     if entry is None and task is not None and task.compaction_id is not None:
         entry = CompactionEntry.objects.filter(pk=task.compaction_id).select_related("node").first()
     return entry
+
+
+@dataclass(frozen=True, slots=True)
+class EditRow:
+    """A context edit on the session (docs/compaction.md, E1–E7): the node and what it cleared."""
+
+    key: str
+    when: datetime
+    source: str
+    cleared: int  # tool results it replaced by stubs
+    tokens_freed: int
+    note: str  # what an imported edit reported, when it names no result
+
+
+def context_edits(session_id: int, limit: int) -> list[EditRow]:
+    """The session's newest context edits (every branch), newest first."""
+    rows = (
+        Node.objects.filter(session_id=session_id, kind=NodeKind.CONTEXT_EDIT)
+        .order_by("-seq")
+        .values_list("key", "timestamp", "data")[:limit]
+    )
+    out: list[EditRow] = []
+    for key, when, data in rows:
+        d = data if isinstance(data, dict) else {}
+        freed = d.get("tokens_freed")
+        cleared = d.get("cleared")
+        out.append(
+            EditRow(
+                key,
+                when,
+                str(d.get("source") or "pruning"),
+                len(cleared) if isinstance(cleared, list) else 0,
+                freed if isinstance(freed, int) and not isinstance(freed, bool) else 0,
+                str(d.get("note") or ""),
+            )
+        )
+    return out
+
+
+def guard_events(session_id: int, limit: int) -> list[Event]:
+    """The thrash guard's stops and resumes (docs/compaction.md, G6–G7), newest first."""
+    types = (EventType.COMPACT_GUARD_STOPPED, EventType.COMPACT_GUARD_RESUMED)
+    return list(Event.objects.filter(session_id=session_id, type__in=types).order_by("-pk")[:limit])

@@ -83,7 +83,9 @@ class ForkCompaction(CompactionHooks):
         except compact_fork.NothingToCompact as refused:
             # Over the threshold with nothing to summarize: keep-recent keeps it all, and every
             # later response would ask again. Say so once and stop (docs/compaction.md, G6 c).
-            await self._stop(loop, refused.reason, tokens=tokens, threshold=threshold)
+            # A compaction that landed meanwhile ("already compacted") is no such case.
+            if refused.code in ("fits", "no_messages"):
+                await self._stop(loop, refused.reason, tokens=tokens, threshold=threshold)
             return
         except compact_fork.CompactionRefused as refused:
             log.debug("no automatic compaction for session %s: %s", loop.session.pk, refused.reason)

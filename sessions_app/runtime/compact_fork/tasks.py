@@ -53,7 +53,11 @@ class CompactionRefused(Exception):
 
 
 class NothingToCompact(CompactionRefused):
-    pass
+    """The plan found nothing to summarize; `code` is the engine's reason (prepare.NothingToDo)."""
+
+    def __init__(self, reason: str, code: str = "empty") -> None:
+        super().__init__(reason)
+        self.code = code
 
 
 class AlreadyPending(CompactionRefused):
@@ -180,7 +184,7 @@ def request_task(
                 raise InvalidCutPoint(f"node {first_kept!r} is not in this session") from invalid
             raise InvalidCutPoint(invalid.reason) from invalid
         if isinstance(plan, NothingToDo):
-            raise NothingToCompact(plan.explanation)
+            raise NothingToCompact(plan.explanation, plan.code)
         ids = _node_ids(locked, plan.cut)
         try:
             with transaction.atomic():

@@ -25,7 +25,8 @@ from typing import Any
 
 from _django import BenchError, add_smoke, report, setup
 
-SCRIPTED = {"window": 60_000, "compaction": {"keep_recent_tokens": 12_000, "reserve_tokens": 8_000}}
+SCRIPTED_WINDOW = 60_000
+SCRIPTED_COMPACTION = {"keep_recent_tokens": 12_000, "reserve_tokens": 8_000}
 PRUNE_ON = {"enabled": True, "protect_tokens": 12_000, "min_saving_tokens": 6_000}
 PRUNE_OFF = {**PRUNE_ON, "enabled": False}
 
@@ -121,8 +122,8 @@ def main() -> None:
         scripted = asyncio.run(
             run_prompts(
                 f"scripted-{tier}",
-                SCRIPTED["window"],
-                dict(SCRIPTED["compaction"]),  # type: ignore[call-overload]
+                SCRIPTED_WINDOW,
+                dict(SCRIPTED_COMPACTION),
                 pruning,
                 scripted_prompts(args.turns),
                 workspace,

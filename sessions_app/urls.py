@@ -51,5 +51,6 @@ urlpatterns = [
     path("sessions/<int:session_id>/recover/", actions.recover, name="recover"),
     path("sessions/<int:session_id>/compact/resume/", actions.resume_compaction, name="resume_compaction"),
     path("sessions/<int:session_id>/switch/", actions.switch_node, name="switch_node"),
+    path("sessions/<int:session_id>/undo/", actions.undo_compaction, name="undo_compaction"),
     path("sessions/<int:session_id>/prompt/", actions.send_prompt, name="send_prompt"),
 ]

@@ -243,6 +243,28 @@ def switch_node(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
 
 @require_POST
 @staff_required
+def undo_compaction(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
+    """ "Continue from before this compaction" (docs/compaction.md, S9): the active node moves to the
+    compaction's parent; nothing else changes. The notice offers to compact again from there."""
+    session = get_session(session_id)
+    key = Params(request, form=True).key("key") or ""
+    try:
+        parent = store.switch_before_compaction(session, key)
+    except store.StoreError as exc:
+        return _done(request, session, messages.ERROR, f"Cannot continue from before it: {exc}", refused=True)
+    text = (
+        f"Active node is now {parent.key}, just before compaction {key}, which stays in the tree on "
+        "its branch. A new prompt continues from here on a new branch; to compact again with other "
+        "settings, use the Cut point tab or Compact now with a keep-recent value."
+    )
+    if wants_partial(request):
+        return _done(request, session, messages.SUCCESS, text)
+    messages.success(request, text)
+    return redirect(reverse("sessions_app:session_panel", args=[session.pk, "cut"]))
+
+
+@require_POST
+@staff_required
 def send_prompt(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
     session = get_session(session_id)
     prompt = Params(request, form=True).text("prompt", max_length=MAX_PROMPT + 1)

@@ -56,13 +56,14 @@ class Cleared:
     salient: str
     tokens: int  # the result's own estimate
     stub_tokens: int
+    text: str = ""  # the replacement another agent used (imported edits, E7); else our stub
 
     @property
     def freed(self) -> int:
         return max(self.tokens - self.stub_tokens, 0)
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        d: dict[str, Any] = {
             "key": self.key,
             "tool": self.tool,
             "status": self.status,
@@ -70,6 +71,9 @@ class Cleared:
             "tokens": self.tokens,
             "stub_tokens": self.stub_tokens,
         }
+        if self.text:
+            d["text"] = self.text
+        return d
 
     @classmethod
     def from_dict(cls, d: Any) -> Cleared | None:
@@ -82,6 +86,7 @@ class Cleared:
             str(d.get("salient") or ""),
             _int(d.get("tokens")),
             _int(d.get("stub_tokens")),
+            d["text"] if isinstance(d.get("text"), str) else "",
         )
 
 
@@ -115,7 +120,9 @@ def cleared_on(path: Sequence[Entry]) -> dict[str, Cleared]:
 def stubbed(entry: Entry, cleared: Cleared) -> Entry:
     """The entry as the model sees it after the edit: the same tool call id and name, the stub
     as its text, the stub's tokens as its estimate."""
-    text = stub_text(cleared.tool, cleared.status, cleared.salient, cleared.key, cleared.tokens)
+    text = cleared.text or stub_text(
+        cleared.tool, cleared.status, cleared.salient, cleared.key, cleared.tokens
+    )
     return Entry(
         key=entry.key,
         parent=entry.parent,

@@ -11,7 +11,7 @@ from datetime import datetime, timedelta
 from sessions_app.compaction.vocabulary import CompactionReason, EventType, TaskStatus
 from sessions_app.models import Session
 from sessions_app.presenters.audit import Retention, retention_of
-from sessions_app.selectors.compactions import compaction_history, context_edits, guard_events
+from sessions_app.selectors.compactions import compaction_history, context_edits, timeline_events
 
 # Rows shown: the newest tasks and compactions. A long session has hundreds of compactions; the
 # panel stays the same size and says how many older ones it leaves out (their pages stay linked
@@ -120,30 +120,27 @@ def _edit_rows(session: Session, limit: int) -> list[TimelineRow]:
     (docs/compaction.md, E6 and G6): every change to what the model sees shows here."""
     rows = []
     for edit in context_edits(session.pk, limit):
-        if edit.cleared:
-            results = f"{edit.cleared} tool result{'s' if edit.cleared != 1 else ''}"
-            note = f"{results} replaced by stubs, {edit.tokens_freed:,} tokens freed"
-        else:
-            note = edit.note or "the agent edited its context"
+        results = f"{edit.cleared} tool result{'s' if edit.cleared != 1 else ''}"
+        note = f"{results} replaced by stubs, {edit.tokens_freed:,} tokens freed"
+        if edit.note:
+            note = f"{edit.note}: {note}"
         rows.append(_row(edit.when, "edited", edit.source, "context edit", note, node_key=edit.key))
-    for event in guard_events(session.pk, limit):
-        stopped = event.type == EventType.COMPACT_GUARD_STOPPED
+    for event in timeline_events(session.pk, limit):
         payload = event.payload if isinstance(event.payload, dict) else {}
+        if event.type == EventType.CONTEXT_EDITED:
+            source = str(payload.get("source") or "imported")
+            rows.append(
+                _row(event.timestamp, "edited", source, "context edit", str(payload.get("note") or ""))
+            )
+            continue
+        stopped = event.type == EventType.COMPACT_GUARD_STOPPED
         note = (
             str(payload.get("reason") or "")
             if stopped
             else f"resumed by {payload.get('by') or 'an operator'}"
         )
-        rows.append(
-            _row(
-                event.timestamp,
-                "stopped" if stopped else "resumed",
-                "thrash guard",
-                "automatic",
-                note,
-                run_id=event.run_id,
-            )
-        )
+        status = "stopped" if stopped else "resumed"
+        rows.append(_row(event.timestamp, status, "thrash guard", "automatic", note, run_id=event.run_id))
     return rows
 
 

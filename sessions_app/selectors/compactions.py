@@ -104,7 +104,8 @@ def context_edits(session_id: int, limit: int) -> list[EditRow]:
     return out
 
 
-def guard_events(session_id: int, limit: int) -> list[Event]:
-    """The thrash guard's stops and resumes (docs/compaction.md, G6–G7), newest first."""
-    types = (EventType.COMPACT_GUARD_STOPPED, EventType.COMPACT_GUARD_RESUMED)
+def timeline_events(session_id: int, limit: int) -> list[Event]:
+    """The thrash guard's stops and resumes (docs/compaction.md, G6–G7) and the context edits an
+    imported agent reported without a node (E7), newest first."""
+    types = (EventType.COMPACT_GUARD_STOPPED, EventType.COMPACT_GUARD_RESUMED, EventType.CONTEXT_EDITED)
     return list(Event.objects.filter(session_id=session_id, type__in=types).order_by("-pk")[:limit])

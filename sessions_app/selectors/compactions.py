@@ -5,8 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from django.db.models import OuterRef, Subquery
+
 from sessions_app.compaction.vocabulary import EventType, NodeKind
-from sessions_app.models import CompactionEntry, CompactionTask, Event, Node, Run
+from sessions_app.models import Call, CompactionEntry, CompactionTask, Event, Node, Run
 
 
 def active_task(session_id: int) -> CompactionTask | None:
@@ -109,3 +111,47 @@ def timeline_events(session_id: int, limit: int) -> list[Event]:
     imported agent reported without a node (E7), newest first."""
     types = (EventType.COMPACT_GUARD_STOPPED, EventType.COMPACT_GUARD_RESUMED, EventType.CONTEXT_EDITED)
     return list(Event.objects.filter(session_id=session_id, type__in=types).order_by("-pk")[:limit])
+
+
+@dataclass(frozen=True, slots=True)
+class EditPoint:
+    """A context edit as the token charts draw it: after which call, and the context it shrank."""
+
+    key: str
+    when: datetime
+    calls_before: int | None  # the number of the last call written before it
+    tokens_then: int | None  # the context tokens the last call that reported any reported
+    tokens_freed: int
+    cleared: int
+
+
+def edit_points(session_id: int, limit: int) -> list[EditPoint]:
+    """The session's context edits in write order (at most the newest `limit`), each with the call
+    before it, found on the (session, seq) index as compaction_calls does."""
+    before = Call.objects.filter(session_id=OuterRef("session_id"), seq__lt=OuterRef("seq")).order_by("-seq")
+    rows = list(
+        Node.objects.filter(session_id=session_id, kind=NodeKind.CONTEXT_EDIT)
+        .order_by("-seq")
+        .annotate(
+            calls_before=Subquery(before.values("n")[:1]),
+            # The last size a call reported (a call without usage reports none).
+            tokens_then=Subquery(before.filter(tokens__gt=0).values("tokens")[:1]),
+        )
+        .values_list("key", "timestamp", "data", "calls_before", "tokens_then")[:limit]
+    )
+    points = []
+    for key, when, data, calls, tokens in reversed(rows):
+        d = data if isinstance(data, dict) else {}
+        freed = d.get("tokens_freed")
+        cleared = d.get("cleared")
+        points.append(
+            EditPoint(
+                key,
+                when,
+                calls,
+                tokens or None,
+                freed if isinstance(freed, int) and not isinstance(freed, bool) else 0,
+                len(cleared) if isinstance(cleared, list) else 0,
+            )
+        )
+    return points

@@ -4,6 +4,9 @@ thrash guard's stops are rows too."""
 
 from __future__ import annotations
 
+import json
+import re
+
 import pytest
 from django.test import Client
 from django.urls import reverse
@@ -12,6 +15,7 @@ from sessions_app import store
 from sessions_app.compaction.context import context_entries
 from sessions_app.compaction.edits import PruneSettings, edit_data, plan_pruning
 from sessions_app.compaction.messages import CONTEXT_EDIT
+from sessions_app.models import Call
 from sessions_app.runtime import compaction_guard
 from sessions_app.runtime.pruning import describe
 from tests.web.builders import XSS, XSS_ESCAPED, Built
@@ -75,3 +79,24 @@ def test_guard_stops_are_timeline_rows_with_their_reason_escaped(viewer_client: 
     panel = reverse("sessions_app:session_panel", args=[built.session.pk, "timeline"])
     html = viewer_client.get(panel, **HX).content.decode()
     assert "thrash guard" in html and XSS_ESCAPED in html and XSS not in html
+
+
+def test_the_context_chart_draws_each_edit_as_the_drop_it_made(staff_client: Client, built: Built) -> None:
+    key, cleared, freed = _edit(built)
+    url = reverse("sessions_app:session_panel", args=[built.session.pk, "charts"])
+    html = staff_client.get(url, **HX).content.decode()
+    figs = {
+        name: json.loads(body)
+        for name, body in re.findall(
+            r'<script id="(fig-\w+)" type="application/json">(.*?)</script>', html, re.S
+        )
+    }
+    traces = [t for t in figs["fig-context"]["data"] if t["name"].startswith("context edit")]
+    assert len(traces) == 1
+    edit = traces[0]
+    calls = Call.objects.filter(session=built.session).order_by("-n")
+    last_call, last_measured = calls.first(), calls.filter(tokens__gt=0).first()
+    assert last_call is not None and last_measured is not None
+    assert edit["x"][:2] == [last_call.n + 0.5, last_call.n + 0.5]
+    assert edit["y"][:2] == [last_measured.tokens, max(last_measured.tokens - freed, 0)]
+    assert key in edit["text"][0] and f"{len(cleared)} tool results cleared" in edit["text"][0]

@@ -180,7 +180,7 @@ class ForkCompaction(CompactionHooks):
                 return False
             # Still too large: go back to before this compaction (pointer only, rule S5) and
             # summarize more of the path.
-            parent = await sync_to_async(_parent_key)(result)
+            parent = await sync_to_async(_parent_key)(loop.session.pk, result)
             await sync_to_async(store.switch_active_node)(loop.session, parent)
             keep //= 2
         return False
@@ -219,12 +219,17 @@ class ForkCompaction(CompactionHooks):
         return list(await asyncio.gather(*pending, return_exceptions=True)) if pending else []
 
 
-def _parent_key(node_key: str) -> str:
-    return str(Node.objects.filter(key=node_key).values_list("parent__key", flat=True).get())
+def _parent_key(session_id: int, node_key: str) -> str:
+    rows = Node.objects.filter(session_id=session_id, key=node_key)
+    return str(rows.values_list("parent__key", flat=True).get())
 
 
 def _keep_lowered_event(loop: AgentLoop, node_key: str, configured: int, kept: int, tokens: int) -> None:
-    entry = CompactionEntry.objects.filter(node__key=node_key).values_list("pk", flat=True).first()
+    entry = (
+        CompactionEntry.objects.filter(session_id=loop.session.pk, node__key=node_key)
+        .values_list("pk", flat=True)
+        .first()
+    )
     Event.objects.create(
         session_id=loop.session.pk,
         run_id=loop.run_id,

@@ -155,3 +155,32 @@ async def test_a_request_over_the_window_within_keep_recent_is_recovered_by_keep
     lowered = await Event.objects.aget(session=session, type=EventType.COMPACT_KEEP_LOWERED)
     assert lowered.payload["kept_at_most"] < 10_400
     assert lowered.payload["request_tokens"] <= 9_000
+
+
+async def test_recovery_keeps_less_and_less_down_to_nothing_before_giving_up(tmp_path: Path) -> None:
+    # A summary larger than the window: no keep-recent can make the request fit. Each try goes
+    # back to before the previous one (pointer only) and keeps less, down to nothing (rule A6).
+    def huge(ctx: hooks.BeforeCompact) -> CompactionPayload:
+        return CompactionPayload(
+            summary="## Goal\n" + "a very long summary line\n" * 3000,
+            first_kept=ctx.preparation.first_kept,
+            tokens_before=ctx.preparation.tokens_before,
+        )
+
+    hooks.register_before_compact(huge)
+    session = await sync_to_async(build_session)(
+        turns=40, window=9_000, compaction={"keep_recent_tokens": 10_400, "reserve_tokens": 1_000}
+    )
+    await Session.objects.filter(pk=session.pk).aupdate(workspace=str(tmp_path))
+    session.workspace = str(tmp_path)
+    seam = ForkCompaction()
+    provider = OfflineProvider(scenario=[{"text": "done"}], context_window=9_000)
+    outcome = await AgentLoop(session, provider, hooks=seam).run_prompt("next")
+    await seam.drain()
+    assert outcome.end_reason == EndReason.PROMPT_TOO_LONG
+    tasks = [t async for t in CompactionTask.objects.filter(session=session).order_by("pk")]
+    keeps = [t.settings_override["keep_recent_tokens"] for t in tasks if t.settings_override]
+    assert len(keeps) == len(tasks) >= 2
+    assert keeps == sorted(keeps, reverse=True) and keeps[-1] == 0  # down to the current turn
+    entries = [e async for e in CompactionEntry.objects.filter(session=session).select_related("node")]
+    assert len({e.node.parent_id for e in entries}) == 1  # each try a sibling of the last: nothing lost

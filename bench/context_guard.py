@@ -3,7 +3,8 @@ turn reads a 200-line file, run with the offline provider (the extractive summar
 summaries). Two cases from the issue: window 12,000 with reserve 4,000 and keep-recent 7,400 (a
 summary that cannot bring the context under the threshold), and reserve 1,000 with keep-recent
 10,400 (the path under the threshold while the request with its system prompt and tools is over
-the window).
+the window); and a third where keep-recent (4,000) lets automatic compactions run but none brings
+the request far enough under the threshold.
 
 Printed per case: automatic compactions over the turns, recovery compactions, stop events of the
 thrash guard, and turns that ended `prompt_too_long`. Targets: at most 5 automatic compactions in
@@ -31,6 +32,9 @@ BEFORE = Path(__file__).with_name("context_guard_before.json")  # the same bench
 CASES = {
     "loop": {"window": 12_000, "reserve_tokens": 4_000, "keep_recent_tokens": 7_400},
     "stuck": {"window": 12_000, "reserve_tokens": 1_000, "keep_recent_tokens": 10_400},
+    # Not from the issue: keep-recent low enough that automatic compactions run, each leaving the
+    # request above the threshold less the margin (the guard's rule G6 a, not c).
+    "shrinks_too_little": {"window": 12_000, "reserve_tokens": 4_000, "keep_recent_tokens": 4_000},
 }
 
 

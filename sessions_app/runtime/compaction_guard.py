@@ -20,7 +20,7 @@ from django.utils import timezone
 from sessions_app import conf
 from sessions_app.compaction.messages import ASSISTANT, COMPACTION, MESSAGE, Entry
 from sessions_app.compaction.vocabulary import EventType, LiveKind
-from sessions_app.models import Event, Session
+from sessions_app.models import Event, Node, Session
 from sessions_app.runtime import live
 
 GUARD_EVENTS = (EventType.COMPACT_GUARD_STOPPED, EventType.COMPACT_GUARD_RESUMED)
@@ -137,11 +137,15 @@ def resumed_at(session_id: int) -> str | None:
 def resume(session_id: int, *, by: str = "") -> bool:
     """An operator lets automatic compaction run again (G7); False when it was not stopped."""
     with transaction.atomic():
-        active = (
+        # Locked alone: PostgreSQL refuses FOR UPDATE across the outer join to the node.
+        active_id = (
             Session.objects.select_for_update()
             .filter(pk=session_id)
-            .values_list("active_node__key", flat=True)
+            .values_list("active_node_id", flat=True)
             .first()
+        )
+        active = (
+            Node.objects.filter(pk=active_id).values_list("key", flat=True).first() if active_id else None
         )
         current = stopped(session_id)
         if current is None:

@@ -12,23 +12,11 @@ from asgiref.sync import sync_to_async
 
 from sessions_app.compaction.context import context_entries
 from sessions_app.compaction.edits import PrunePlan, edit_data, plan_pruning
-from sessions_app.compaction.exit_status import exit_code
-from sessions_app.compaction.messages import CONTEXT_EDIT, Entry
+from sessions_app.compaction.messages import CONTEXT_EDIT
 from sessions_app.compaction.settings import CompactionSettings
-from sessions_app.compaction.text import block_text
-from sessions_app.retention.salient import outcome_line
+from sessions_app.retention.salient import describe_result as describe
 from sessions_app.runtime.compact_fork.settings import pruning_settings
 from sessions_app.runtime.loop import AgentLoop
-
-
-def describe(result: Entry) -> tuple[str, str]:
-    """A result's status ("ok", "failed", "failed, exit 2") and its salient line."""
-    code = exit_code(result)
-    failed = bool(result.data.get("is_error")) or (code is not None and code != 0)
-    status = "failed" if failed else "ok"
-    if code is not None:
-        status += f", exit {code}"
-    return status, outcome_line(block_text(result))
 
 
 async def prune(loop: AgentLoop, settings: CompactionSettings) -> PrunePlan | None:

@@ -16,8 +16,8 @@ from sessions_app.compaction.context import context_entries
 from sessions_app.compaction.edits import PruneSettings, edit_data, plan_pruning
 from sessions_app.compaction.messages import CONTEXT_EDIT
 from sessions_app.models import Call
+from sessions_app.retention.salient import describe_result as describe
 from sessions_app.runtime import compaction_guard
-from sessions_app.runtime.pruning import describe
 from tests.web.builders import XSS, XSS_ESCAPED, Built
 from tests.web.conftest import HX
 

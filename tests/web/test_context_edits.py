@@ -15,6 +15,7 @@ from sessions_app import store
 from sessions_app.compaction.context import context_entries
 from sessions_app.compaction.edits import PruneSettings, edit_data, plan_pruning
 from sessions_app.compaction.messages import CONTEXT_EDIT
+from sessions_app.exporters.otlp import export_otlp
 from sessions_app.models import Call
 from sessions_app.retention.salient import describe_result as describe
 from sessions_app.runtime import compaction_guard
@@ -100,3 +101,16 @@ def test_the_context_chart_draws_each_edit_as_the_drop_it_made(staff_client: Cli
     assert edit["x"][:2] == [last_call.n + 0.5, last_call.n + 0.5]
     assert edit["y"][:2] == [last_measured.tokens, max(last_measured.tokens - freed, 0)]
     assert key in edit["text"][0] and f"{len(cleared)} tool results cleared" in edit["text"][0]
+
+
+def test_a_session_with_an_edit_still_exports(viewer_client: Client, built: Built) -> None:
+    key, _, _ = _edit(built)
+    pi = viewer_client.get(reverse("sessions_app:export_pi", args=[built.session.pk]))
+    assert pi.status_code == 200
+    lines = [json.loads(line) for line in b"".join(pi.streaming_content).decode().splitlines() if line]  # type: ignore[attr-defined]
+    edit = next(line for line in lines if line.get("id") == key)
+    assert edit["type"] == "custom" and edit["customType"] == "cutpoint:context_edit"
+    page = viewer_client.get(reverse("sessions_app:export_html", args=[built.session.pk]))
+    assert page.status_code == 200
+    spans = export_otlp(built.session)["resourceSpans"][0]["scopeSpans"][0]["spans"]
+    assert spans  # the edit node is no span of its own; the rest exports as before

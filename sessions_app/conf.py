@@ -47,6 +47,16 @@ DEFAULTS: Final[Mapping[str, Any]] = MappingProxyType(
         "CUTPOINT_COMPACTION": MappingProxyType({}),
         # After each compaction's audit, ask the compact model about each fact (docs/compaction.md, R7).
         "CUTPOINT_PROBE_AUDIT": True,
+        # The pruning tier (docs/compaction.md, E1): before a full compaction, tool results older
+        # than the newest `protect_tokens` of the context become stubs, when that frees at least
+        # `min_saving_tokens` (opencode's figures). Per session in metadata["pruning"].
+        "CUTPOINT_PRUNING": MappingProxyType(
+            {"enabled": True, "protect_tokens": 40_000, "min_saving_tokens": 20_000}
+        ),
+        # The thrash guard (docs/compaction.md, G6): automatic compaction stops when one leaves the
+        # request above the threshold less `margin_percent` of it, or when the previous compaction
+        # is fewer than `min_calls` model calls back.
+        "CUTPOINT_COMPACTION_GUARD": MappingProxyType({"margin_percent": 10, "min_calls": 3}),
         "CUTPOINT_SWEEP_SECONDS": 30,  # how often a process looks for orphaned work; 0 = never
         "CUTPOINT_RUN_HEARTBEAT_SECONDS": 30.0,  # a running agent run refreshes Run.heartbeat_at
         # --- models ------------------------------------------------------------------------------

@@ -61,6 +61,8 @@ urlpatterns = [
     ),
     path("sessions/<int:session_id>/compact/here/", actions.compact_up_to_here, name="compact_up_to_here"),
     path("sessions/<int:session_id>/recover/", actions.recover, name="recover"),
+    path("sessions/<int:session_id>/compact/resume/", actions.resume_compaction, name="resume_compaction"),
     path("sessions/<int:session_id>/switch/", actions.switch_node, name="switch_node"),
+    path("sessions/<int:session_id>/undo/", actions.undo_compaction, name="undo_compaction"),
     path("sessions/<int:session_id>/prompt/", actions.send_prompt, name="send_prompt"),
 ]

@@ -6,7 +6,8 @@ import math
 from dataclasses import dataclass
 
 from .context import context_before, reaches_model
-from .messages import ASSISTANT, MESSAGE, Entry, Usage
+from .edits import Cleared, cleared_on
+from .messages import ASSISTANT, CONTEXT_EDIT, MESSAGE, Entry, Usage
 from .settings import CompactionSettings
 from .tokens import pi_tokens
 from .vocabulary import UNUSABLE_STOP_REASONS
@@ -48,26 +49,43 @@ def context_tokens(path: list[Entry], settings: CompactionSettings | None = None
     """
     pi = settings is not None and settings.is_pi
     trailing = 0
+    # Context edits (docs/compaction.md, E4): a cleared result counts as its stub, and a usage
+    # measured before an edit overcounts by what the edit freed.
+    cleared = cleared_on(path) if any(e.kind == CONTEXT_EDIT for e in path) else {}
+    freed = 0
     # From the end, so only the entries after the last report are estimated (matters for lazily
     # parsed files, where estimating means parsing). Default mode: the summary and the kept tail
     # were measured before the compaction, so their usage is stale.
     c, before = context_before(path)
     for i in range(len(path) - 1, c, -1):
         e = path[i]
+        if e.kind == CONTEXT_EDIT:
+            value = e.data.get("tokens_freed")
+            freed += value if isinstance(value, int) and not isinstance(value, bool) else 0
+            continue
         if e.kind != MESSAGE and not reaches_model(e):
             continue
         if e.usage is not None:
             usage = usable_usage(e)
             if usage is not None and (pi or usage.context_tokens > 0):
-                return ContextTokens(usage.context_tokens + trailing, usage.context_tokens, trailing, e.key)
-        trailing += pi_tokens(e) if pi else e.tokens
+                measured = max(usage.context_tokens - freed, 0)
+                return ContextTokens(measured + trailing, measured, trailing, e.key)
+        trailing += _seen(e, cleared, pi)
     for e in reversed(before):
         if pi and e.usage is not None:
             usage = usable_usage(e)
             if usage is not None:
-                return ContextTokens(usage.context_tokens + trailing, usage.context_tokens, trailing, e.key)
-        trailing += pi_tokens(e) if pi else e.tokens
+                measured = max(usage.context_tokens - freed, 0)
+                return ContextTokens(measured + trailing, measured, trailing, e.key)
+        trailing += _seen(e, cleared, pi)
     return ContextTokens(trailing, 0, trailing, None)
+
+
+def _seen(e: Entry, cleared: dict[str, Cleared], pi: bool) -> int:
+    """The tokens the model sees of `e`: its stub's when an edit cleared it."""
+    if cleared and e.key in cleared and e.kind == MESSAGE:
+        return cleared[e.key].stub_tokens
+    return pi_tokens(e) if pi else e.tokens
 
 
 def resolve_threshold(window: int, settings: CompactionSettings) -> int:
@@ -89,3 +107,10 @@ def should_compact(tokens: int, window: int, settings: CompactionSettings) -> bo
     if not settings.enabled:
         return False
     return tokens > resolve_threshold(window, settings)
+
+
+def sent_tokens(measured: ContextTokens, overhead: int) -> int:
+    """What a request built from the path sends: its context tokens plus the system prompt and the
+    tool definitions (`overhead`) when no provider report measured them. A provider's usage counts
+    the whole request, so a measured total already holds them (docs/compaction.md, rule T5)."""
+    return measured.tokens + (overhead if measured.usage_key is None else 0)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .convert import to_llm
+from .edits import apply_edits
 from .messages import (
     ASSISTANT,
     BRANCH_SUMMARY,
@@ -94,7 +95,8 @@ def context_before(path: list[Entry]) -> tuple[int, list[Entry]]:
 
 
 def context_entries(path: list[Entry]) -> list[Entry]:
-    return context_layout(path).entries
+    """The entries the model sees, with the path's context edits applied (rule E3)."""
+    return apply_edits(context_layout(path).entries, path)
 
 
 def build_context(path: list[Entry]) -> list[LlmMessage]:

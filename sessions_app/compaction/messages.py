@@ -54,6 +54,7 @@ THINKING_LEVEL_CHANGE: Final[str] = NodeKind.THINKING_LEVEL_CHANGE.value
 LABEL: Final[str] = NodeKind.LABEL.value
 CUSTOM: Final[str] = NodeKind.CUSTOM.value
 SESSION_INFO: Final[str] = NodeKind.SESSION_INFO.value
+CONTEXT_EDIT: Final[str] = NodeKind.CONTEXT_EDIT.value
 KINDS: Final[tuple[str, ...]] = tuple(k.value for k in NodeKind)
 
 USER: Final[str] = Role.USER.value

@@ -25,6 +25,9 @@ class NodeKind(StrEnum):
     LABEL = "label"
     CUSTOM = "custom"
     SESSION_INFO = "session_info"
+    # A context edit (docs/compaction.md, rules E1–E7): old tool results the model no longer sees
+    # in full, replaced by stubs when the context is built; the results themselves stay.
+    CONTEXT_EDIT = "context_edit"
 
 
 class Role(StrEnum):
@@ -98,6 +101,8 @@ class EndReason(StrEnum):
     ABORTED = "aborted"
     STALE = "stale"
     CANCELLED = "cancelled"
+    # The thrash guard stopped automatic compaction and the run with it (docs/compaction.md, G6).
+    COMPACTION_STOPPED = "compaction_stopped"
 
 
 class TaskStatus(StrEnum):
@@ -197,6 +202,10 @@ class EventType(StrEnum):
     COMPACT_FAILED = "compact_failed"
     COMPACT_CANCELLED = "compact_cancelled"
     COMPACT_CIRCUIT_OPEN = "compact_circuit_open"  # the circuit breaker opened (rule G2)
+    COMPACT_GUARD_STOPPED = "compact_guard_stopped"  # the thrash guard stopped auto compaction (G6)
+    COMPACT_GUARD_RESUMED = "compact_guard_resumed"  # an operator resumed it (G7)
+    COMPACT_KEEP_LOWERED = "compact_keep_lowered"  # a recovery kept less than keep-recent (A6)
+    CONTEXT_EDITED = "context_edited"  # another agent edited its context silently (import, E6)
     COMPACT_RETRY = "compact_retry"  # a dead worker's task goes back to pending
     HOOK = "hook"  # a hook failed and was ignored
     RUN_STARTED = "run_started"

@@ -14,9 +14,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Final
 
+from sessions_app.compaction.edits import Cleared
 from sessions_app.compaction.messages import (
     ASSISTANT,
     COMPACTION,
+    CONTEXT_EDIT,
     CUSTOM,
     MESSAGE,
     TOOL_RESULT,
@@ -25,6 +27,7 @@ from sessions_app.compaction.messages import (
     Entry,
     Usage,
 )
+from sessions_app.compaction.tokens import count_text
 from sessions_app.compaction.vocabulary import ANTHROPIC_STOP_REASONS, CompactionReason
 
 from . import fields
@@ -208,6 +211,47 @@ def custom_entry(r: Record, rec: dict[str, Any]) -> Entry:
         label += f":{rec['subtype']}"
     data = {"custom_type": label, "data": rest(rec, BASE - {"message"})}
     return Entry(r.uuid, r.parent, CUSTOM, data=data, timestamp=r.timestamp)
+
+
+# Claude Code's microcompaction (docs/compaction.md, E7): a `system` record of this subtype says
+# which tool results it cleared from the model's context, each replaced by CLEARED_TEXT.
+MICROCOMPACT: Final = "microcompact_boundary"
+CLEARED_TEXT: Final = "[Old tool result content cleared]"
+CLAUDE_CODE: Final = "claude_code"  # an imported edit's `source`
+
+
+def microcompact_entry(r: Record, rec: dict[str, Any], results: dict[str, tuple[str, str]]) -> Entry:
+    """A microcompact boundary as a context edit: each tool result it names (by its call id,
+    `compactedToolIds`; `results`: call id -> (node key, tool name)) is shown to the model as
+    Claude Code's placeholder. What it reports (trigger, tokens before and saved) is kept."""
+    meta = rec.get("microcompactMetadata")
+    meta = meta if isinstance(meta, dict) else {}
+    ids = meta.get("compactedToolIds")
+    stub = count_text(CLEARED_TEXT)
+    cleared = []
+    missing = []
+    for call_id in ids if isinstance(ids, list) else []:
+        found = results.get(call_id) if isinstance(call_id, str) else None
+        if found is None:
+            missing.append(call_id)
+            continue
+        key, tool = found
+        cleared.append(Cleared(key, tool, "ok", "", 0, stub, CLEARED_TEXT).to_dict())
+    saved, _ = token_count(meta.get("tokensSaved"))
+    trigger = meta.get("trigger")
+    note_text = (
+        f"Claude Code microcompacted its context ({trigger if isinstance(trigger, str) else 'no trigger'})"
+    )
+    if missing:
+        note_text += f"; {len(missing)} cleared call{'s' if len(missing) != 1 else ''} not in the file"
+    data: dict[str, Any] = {
+        "cleared": cleared,
+        "tokens_freed": saved,
+        "source": CLAUDE_CODE,
+        "note": note_text,
+        "extra": {"record": rest(rec, BASE)},
+    }
+    return Entry(r.uuid, r.parent, CONTEXT_EDIT, data=data, timestamp=r.timestamp)
 
 
 def assistant_entry(

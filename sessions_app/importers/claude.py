@@ -56,6 +56,7 @@ from typing import Any
 
 import orjson
 
+from sessions_app.compaction.messages import TOOL_RESULT
 from sessions_app.compaction.vocabulary import CompactionReason, EventType
 from sessions_app.formats import claude
 from sessions_app.formats.claude import Record
@@ -131,6 +132,8 @@ class ClaudeImporter(FormatImporter):
         self._side_group: dict[str, str] = {}  # sidechain uuid -> group key
         self._alias: dict[str, str] = {}  # record uuid -> key of the node its children hang under
         self._tool_names: dict[str, str] = {}
+        self._results: dict[str, tuple[str, str]] = {}  # tool call id -> (result node key, tool)
+        self._arrived_cleared: list[str] = []  # results stored as Claude Code's placeholder (E7)
         self._window: deque[ImportNode] = deque()
         self._editable: dict[str, ImportNode] = {}  # released but not yet handed to the store
         self._messages: dict[tuple[int, str], ImportNode] = {}  # (agent, message.id) -> node
@@ -170,6 +173,23 @@ class ClaudeImporter(FormatImporter):
         while self._window and not problems.failed:
             yield self._hand_over(self._window.popleft())
         yield from self.release_dangling("record")
+        if self._arrived_cleared and not problems.failed:
+            # The file holds only the placeholder: nothing can be read back, but it is said (E7).
+            self._events.append(
+                Event(
+                    session=self.session,
+                    type=EventType.CONTEXT_EDITED,
+                    payload={
+                        "source": claude.CLAUDE_CODE,
+                        "note": (
+                            f"{len(self._arrived_cleared)} tool result"
+                            f"{'s' if len(self._arrived_cleared) != 1 else ''} stored already cleared "
+                            f"by Claude Code ({claude.CLEARED_TEXT}): the original output is not in the file"
+                        ),
+                        "node_keys": self._arrived_cleared[:200],
+                    },
+                )
+            )
         self._flush_events(force=True)
         problems.raise_if_failed()
         self.metadata = {
@@ -373,6 +393,10 @@ class ClaudeImporter(FormatImporter):
         if t == "system" and rec.get("subtype") == "compact_boundary":
             key = self._compaction(n, rec, r, agent)
             conversational = True
+        elif t == "system" and rec.get("subtype") == claude.MICROCOMPACT:
+            self._add(ImportNode(claude.microcompact_entry(r, rec, self._results), agent_id=agent), n)
+            key = uuid
+            conversational = False
         elif t == "user" and rec.get("isCompactSummary") is True and isinstance(msg, dict):
             key = self._summary(n, rec, r, raw_parent, agent)
             conversational = True
@@ -514,5 +538,11 @@ class ClaudeImporter(FormatImporter):
         if last != r.uuid:
             self._alias_to(r.uuid, last)
         for e in entries:
+            if e.role == TOOL_RESULT:
+                call_id = e.data.get("tool_call_id")
+                if isinstance(call_id, str):
+                    self._results[call_id] = (e.key, str(e.data.get("tool_name") or "tool"))
+                if [b.get("text") for b in e.content] == [claude.CLEARED_TEXT]:
+                    self._arrived_cleared.append(e.key)
             self._add(ImportNode(e, agent_id=agent), n)
         return last

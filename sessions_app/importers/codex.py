@@ -26,6 +26,7 @@ from sessions_app.store import ImportCompaction, ImportNode
 from .writer import TITLE_MAX, FormatImporter
 
 _EVENT_BATCH = 500
+CONTEXT_COMPACTED = "context_compacted"  # Codex's event_msg after it compacted its context
 
 
 class CodexImporter(FormatImporter):
@@ -124,12 +125,27 @@ class CodexImporter(FormatImporter):
     def _event(self, rec: dict[str, Any]) -> None:
         if self.problems.failed:
             return
+        type_, payload = EventType.IMPORT_RECORD, rec
+        inner = rec.get("payload")
+        if (
+            rec.get("type") == "event_msg"
+            and isinstance(inner, dict)
+            and inner.get("type") == CONTEXT_COMPACTED
+        ):
+            # Codex says its context was compacted: a timeline row (docs/compaction.md, E7), the
+            # record kept whole beside the words.
+            type_ = EventType.CONTEXT_EDITED
+            payload = {
+                "source": "codex",
+                "note": "Codex compacted its context (context_compacted)",
+                "record": rec,
+            }
         self._events.append(
             Event(
                 session_id=self.session.pk,
                 agent_id=self.main.pk,
-                type=EventType.IMPORT_RECORD,
-                payload=rec,
+                type=type_,
+                payload=payload,
                 timestamp=self.record_time(rec, self._last_ts),
             )
         )

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 from sessions_app import store
 from sessions_app.compaction import Entry, context_report
 from sessions_app.compaction.context import context_layout
+from sessions_app.compaction.edits import apply_edits
 from sessions_app.compaction.messages import ASSISTANT, MESSAGE
 from sessions_app.compaction.vocabulary import Source
 from sessions_app.llm.base import CompletionRequest
@@ -143,7 +144,7 @@ def context_view(
     if path is None:
         path = store.context_path_entries(session) if session.active_node_id else []
     layout = context_layout(path)
-    by_key = {e.key: e for e in layout.entries}
+    by_key = {e.key: e for e in apply_edits(layout.entries, path)}  # a cleared result shows its stub
     items = context_report(path)
     compaction_key = path[layout.compaction_index].key if layout.compaction_index >= 0 else None
     after_keys = {e.key for e in layout.entries[layout.after_pos :]}

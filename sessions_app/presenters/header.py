@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from sessions_app.presenters.stats import ContextStats, context_stats
+from sessions_app.runtime.compaction_guard import GuardStop, stopped
 from sessions_app.selectors import agents, compactions, nodes, sessions
 
 if TYPE_CHECKING:
@@ -23,6 +24,7 @@ class Header:
     task: CompactionTask | None
     parent_session: Session | None
     child_sessions: list[Session]
+    guard: GuardStop | None = None  # automatic compaction stopped (docs/compaction.md, G6)
 
 
 def active_task(session: Session) -> CompactionTask | None:
@@ -43,4 +45,5 @@ def build_header(session: Session) -> Header:
         task=active_task(session),
         parent_session=parent,
         child_sessions=children,
+        guard=stopped(session.pk),
     )

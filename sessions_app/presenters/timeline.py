@@ -9,9 +9,9 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
-from sessions_app.compaction.vocabulary import CompactionReason, TaskStatus
+from sessions_app.compaction.vocabulary import CompactionReason, EventType, TaskStatus
 from sessions_app.presenters.audit import Retention, retention_of
-from sessions_app.selectors.compactions import compaction_history
+from sessions_app.selectors.compactions import compaction_history, context_edits, timeline_events
 
 if TYPE_CHECKING:
     from sessions_app.models import Session
@@ -39,6 +39,7 @@ class TimelineRow:
     error: str
     instructions: str
     retention: Retention | None = None  # set for rows with a stored compaction
+    note: str = ""  # a context edit's or the thrash guard's row says what happened in words
 
     @property
     def saved(self) -> int | None:
@@ -112,5 +113,64 @@ def timeline(session: Session, limit: int | None = None) -> Timeline:
                 retention=audits.get(e.pk),
             )
         )
+    rows.extend(_edit_rows(session, limit))
     rows.sort(key=lambda r: r.when, reverse=True)
     return Timeline(rows[:limit], max(0, history.total - min(len(rows), limit)))
+
+
+def _edit_rows(session: Session, limit: int) -> list[TimelineRow]:
+    """Context edits and the thrash guard's stops and resumes, as rows beside the compactions
+    (docs/compaction.md, E6 and G6): every change to what the model sees shows here."""
+    rows = []
+    for edit in context_edits(session.pk, limit):
+        results = f"{edit.cleared} tool result{'s' if edit.cleared != 1 else ''}"
+        note = f"{results} replaced by stubs, {edit.tokens_freed:,} tokens freed"
+        if edit.note:
+            note = f"{edit.note}: {note}"
+        rows.append(_row(edit.when, "edited", edit.source, "context edit", note, node_key=edit.key))
+    for event in timeline_events(session.pk, limit):
+        payload = event.payload if isinstance(event.payload, dict) else {}
+        if event.type == EventType.CONTEXT_EDITED:
+            source = str(payload.get("source") or "imported")
+            rows.append(
+                _row(event.timestamp, "edited", source, "context edit", str(payload.get("note") or ""))
+            )
+            continue
+        stopped = event.type == EventType.COMPACT_GUARD_STOPPED
+        note = (
+            str(payload.get("reason") or "")
+            if stopped
+            else f"resumed by {payload.get('by') or 'an operator'}"
+        )
+        status = "stopped" if stopped else "resumed"
+        rows.append(_row(event.timestamp, status, "thrash guard", "automatic", note, run_id=event.run_id))
+    return rows
+
+
+def _row(
+    when: datetime,
+    status: str,
+    reason: str,
+    trigger: str,
+    note: str,
+    *,
+    node_key: str | None = None,
+    run_id: int | None = None,
+) -> TimelineRow:
+    return TimelineRow(
+        when=when,
+        status=status,
+        reason=reason,
+        trigger=trigger,
+        duration=None,
+        model="",
+        tokens_before=None,
+        tokens_after=None,
+        task_id=None,
+        entry_id=None,
+        node_key=node_key,
+        run_id=run_id,
+        error="",
+        instructions="",
+        note=note,
+    )

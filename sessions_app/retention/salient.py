@@ -20,6 +20,10 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from sessions_app.compaction.exit_status import exit_code
+from sessions_app.compaction.messages import Entry
+from sessions_app.compaction.text import block_text
+
 MAX_CHARS: Final = 240
 
 _CRASH: Final = re.compile(
@@ -140,3 +144,14 @@ def outcome_line(text: str) -> str:
 
 def _clip(line: str) -> str:
     return line if len(line) <= MAX_CHARS else line[: MAX_CHARS - 1] + "…"
+
+
+def describe_result(result: Entry) -> tuple[str, str]:
+    """A tool result's status ("ok", "failed", "failed, exit 2") and its salient line: what the
+    pruning tier's stub says of it (docs/compaction.md, E2), read as the masking summarizer does."""
+    code = exit_code(result)
+    failed = bool(result.data.get("is_error")) or (code is not None and code != 0)
+    status = "failed" if failed else "ok"
+    if code is not None:
+        status += f", exit {code}"
+    return status, outcome_line(block_text(result))

@@ -31,7 +31,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from sessions_app import conf, store
-from sessions_app.compaction.budget import context_tokens, resolve_threshold
+from sessions_app.compaction.budget import context_tokens, resolve_threshold, sent_tokens
 from sessions_app.compaction.context import build_context
 from sessions_app.compaction.messages import ASSISTANT, COMPACTION, MESSAGE, TOOL_RESULT, Entry
 from sessions_app.compaction.vocabulary import AgentRole, EndReason, LiveKind
@@ -43,6 +43,7 @@ from sessions_app.llm.base import (
     ProviderError,
     StreamEvent,
 )
+from sessions_app.llm.offline.estimate import estimate_request_tokens
 from sessions_app.models import Agent, Node, Run, Session
 from sessions_app.runtime import live
 from sessions_app.runtime.agents import AgentDefinition, resolve_definition
@@ -71,6 +72,11 @@ class CompactionHooks:
 
     async def after_assistant(self, loop: AgentLoop, node: Node) -> None:
         """Called after every assistant node is stored (threshold check goes here)."""
+        return None
+
+    def halt_reason(self, loop: AgentLoop) -> str | None:
+        """Why the run must stop before its next model call (the thrash guard stopped automatic
+        compaction during it, docs/compaction.md G6), or None."""
         return None
 
 
@@ -129,6 +135,8 @@ class AgentLoop:
         self.head = _Head(None, None)
         self.abort = asyncio.Event()
         self.turn_overhead_s: list[float] = []  # per turn: wall time minus provider time
+        # Tokens of the system prompt and the tool definitions every call sends (rule T5).
+        self.overhead = 0
         # The last model call: when its request went out and how long the answer took (ms),
         # kept on its assistant node.
         self._call_timing: dict[str, Any] = {}
@@ -181,6 +189,9 @@ class AgentLoop:
                 self.turn_overhead_s.append(time.perf_counter() - t0 - provider_s)
                 if message.stop_reason in ("error", "aborted"):
                     return await self._finish("error", turns, last_text, message.error_message or "")
+                halt = self.hooks.halt_reason(self)
+                if halt is not None:  # the thrash guard stopped (docs/compaction.md, G6)
+                    return await self._finish(EndReason.COMPACTION_STOPPED, turns, last_text, halt)
                 if not calls:
                     return await self._finish(EndReason.COMPLETED, turns, last_text)
         except PromptTooLong as exc:
@@ -212,36 +223,50 @@ class AgentLoop:
     async def _request(self) -> CompletionRequest:
         """Build the request; if it does not fit, give the compaction seam one chance."""
         entries = await sync_to_async(self._current_entries)()
-        tokens = self._tokens(entries)
+        tokens = self.request_tokens(entries)
         if tokens > self.window:
             if not await self.hooks.ensure_fits(self, tokens, overflow=False):
                 raise PromptTooLong(f"context needs {tokens} tokens; the window is {self.window}")
             entries = await sync_to_async(self._current_entries)(reload=True)
-            tokens = self._tokens(entries)
+            tokens = self.request_tokens(entries)
             if tokens > self.window:
                 raise PromptTooLong(
                     f"context still needs {tokens} tokens after compaction; the window is {self.window}"
                 )
         return self._build_request(entries)
 
-    def _tokens(self, entries: list[Entry]) -> int:
-        """Context tokens plus the least reply room a call needs: the request fits when this is
+    def sent_tokens(self, entries: list[Entry]) -> int:
+        """What a request built from `entries` sends: the context with the system prompt and the
+        tool definitions (docs/compaction.md, rule T5)."""
+        return sent_tokens(context_tokens(entries), self.overhead)
+
+    def request_tokens(self, entries: list[Entry]) -> int:
+        """What is sent plus the least reply room a call needs: the request fits when this is
         within the window."""
-        return context_tokens(entries).tokens + self._min_reply
+        return self.sent_tokens(entries) + self.min_reply
+
+    def current_entries(self, reload: bool = False) -> list[Entry]:
+        """The path the next request is built from (sync; re-read when the active node moved)."""
+        return self._current_entries(reload)
 
     @property
-    def _min_reply(self) -> int:
+    def run_id(self) -> int | None:
+        """The run this loop answers, once claimed."""
+        return self._run_id
+
+    @property
+    def min_reply(self) -> int:
         return min(MIN_REPLY_TOKENS, self.provider.max_output, max(self.window // 8, 1))
 
     def _build_request(self, entries: list[Entry]) -> CompletionRequest:
         assert self.definition is not None
-        used = context_tokens(entries).tokens
+        used = self.sent_tokens(entries)
         return CompletionRequest(
             system=self._system_prompt(),
             messages=build_context(entries),
             tools=tool_specs(self.tools),
             # Never ask for more output than the window has room for.
-            max_tokens=max(self._min_reply, min(self.provider.max_output, self.window - used)),
+            max_tokens=max(self.min_reply, min(self.provider.max_output, self.window - used)),
             metadata={"session_id": self.session.pk, "run_id": self.run.pk if self.run else None},
         )
 
@@ -290,6 +315,9 @@ class AgentLoop:
         self.policy = load_policy(definition.permission_rules)
         mode = self.agent.mode or definition.mode
         self.tools = effective_tools(definition.tools, self.agent.role, mode, self.policy)
+        self.overhead = estimate_request_tokens(
+            CompletionRequest(system=self._system_prompt(), messages=[], tools=tool_specs(self.tools))
+        )
         self.session.refresh_from_db(fields=["active_node", "next_seq", "context_window"])
         self._load_head(claimed.user_node_id)
 
@@ -327,6 +355,11 @@ class AgentLoop:
             self.head.node_id, self.head.key = node.pk, node.key
             return node
         raise store.ConflictError("the session's active node keeps moving; giving up")
+
+    def append_node(self, **fields: Any) -> Node:
+        """Append a node of the runtime's own under the head (sync): a context edit of the pruning
+        tier (runtime/pruning.py)."""
+        return self._append(**fields)
 
     def _follow_compaction(self) -> bool:
         active_id = Session.objects.filter(pk=self.session.pk).values_list("active_node_id", flat=True).get()
@@ -368,7 +401,7 @@ class AgentLoop:
         """What was in force for this call, kept on its assistant node: the threshold and window
         (the session's settings may change later; charts draw them as they were), whether automatic
         compaction was on, and the agent definition whose instructions and tools were sent."""
-        record: dict[str, Any] = {"window": self.window}
+        record: dict[str, Any] = {"window": self.window, "overhead": self.overhead}
         if self.definition is not None:
             record["definition"] = self.definition.name
         try:

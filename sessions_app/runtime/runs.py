@@ -30,6 +30,7 @@ log = logging.getLogger(__name__)
 _RUN_STATUS: dict[str, RunStatus] = {
     EndReason.COMPLETED: RunStatus.COMPLETED,
     EndReason.MAX_TURNS: RunStatus.COMPLETED,
+    EndReason.COMPACTION_STOPPED: RunStatus.COMPLETED,  # a limit, like max_turns (G6)
     EndReason.ABORTED: RunStatus.CANCELLED,
 }
 

@@ -4,10 +4,13 @@ compaction entries around a node or a fork run."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
-from sessions_app.compaction.vocabulary import EventType
-from sessions_app.models import CompactionEntry, CompactionTask, Event, Node, Run
+from django.db.models import OuterRef, Subquery
+
+from sessions_app.compaction.vocabulary import EventType, NodeKind
+from sessions_app.models import Call, CompactionEntry, CompactionTask, Event, Node, Run
 
 
 def active_task(session_id: int) -> CompactionTask | None:
@@ -122,3 +125,91 @@ def entry_of_fork(run: Run, task: CompactionTask | None) -> CompactionEntry | No
     if entry is None and task is not None and task.compaction_id is not None:
         entry = CompactionEntry.objects.filter(pk=task.compaction_id).select_related("node").first()
     return entry
+
+
+@dataclass(frozen=True, slots=True)
+class EditRow:
+    """A context edit on the session (docs/compaction.md, E1–E7): the node and what it cleared."""
+
+    key: str
+    when: datetime
+    source: str
+    cleared: int  # tool results it replaced by stubs
+    tokens_freed: int
+    note: str  # what an imported edit reported, when it names no result
+
+
+def context_edits(session_id: int, limit: int) -> list[EditRow]:
+    """The session's newest context edits (every branch), newest first."""
+    rows = (
+        Node.objects.filter(session_id=session_id, kind=NodeKind.CONTEXT_EDIT)
+        .order_by("-seq")
+        .values_list("key", "timestamp", "data")[:limit]
+    )
+    out: list[EditRow] = []
+    for key, when, data in rows:
+        d = data if isinstance(data, dict) else {}
+        freed = d.get("tokens_freed")
+        cleared = d.get("cleared")
+        out.append(
+            EditRow(
+                key,
+                when,
+                str(d.get("source") or "pruning"),
+                len(cleared) if isinstance(cleared, list) else 0,
+                freed if isinstance(freed, int) and not isinstance(freed, bool) else 0,
+                str(d.get("note") or ""),
+            )
+        )
+    return out
+
+
+def timeline_events(session_id: int, limit: int) -> list[Event]:
+    """The thrash guard's stops and resumes (docs/compaction.md, G6–G7) and the context edits an
+    imported agent reported without a node (E7), newest first."""
+    types = (EventType.COMPACT_GUARD_STOPPED, EventType.COMPACT_GUARD_RESUMED, EventType.CONTEXT_EDITED)
+    return list(Event.objects.filter(session_id=session_id, type__in=types).order_by("-pk")[:limit])
+
+
+@dataclass(frozen=True, slots=True)
+class EditPoint:
+    """A context edit as the token charts draw it: after which call, and the context it shrank."""
+
+    key: str
+    when: datetime
+    calls_before: int | None  # the number of the last call written before it
+    tokens_then: int | None  # the context tokens the last call that reported any reported
+    tokens_freed: int
+    cleared: int
+
+
+def edit_points(session_id: int, limit: int) -> list[EditPoint]:
+    """The session's context edits in write order (at most the newest `limit`), each with the call
+    before it, found on the (session, seq) index as compaction_calls does."""
+    before = Call.objects.filter(session_id=OuterRef("session_id"), seq__lt=OuterRef("seq")).order_by("-seq")
+    rows = list(
+        Node.objects.filter(session_id=session_id, kind=NodeKind.CONTEXT_EDIT)
+        .order_by("-seq")
+        .annotate(
+            calls_before=Subquery(before.values("n")[:1]),
+            # The last size a call reported (a call without usage reports none).
+            tokens_then=Subquery(before.filter(tokens__gt=0).values("tokens")[:1]),
+        )
+        .values_list("key", "timestamp", "data", "calls_before", "tokens_then")[:limit]
+    )
+    points = []
+    for key, when, data, calls, tokens in reversed(rows):
+        d = data if isinstance(data, dict) else {}
+        freed = d.get("tokens_freed")
+        cleared = d.get("cleared")
+        points.append(
+            EditPoint(
+                key,
+                when,
+                calls,
+                tokens or None,
+                freed if isinstance(freed, int) and not isinstance(freed, bool) else 0,
+                len(cleared) if isinstance(cleared, list) else 0,
+            )
+        )
+    return points

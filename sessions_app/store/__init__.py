@@ -10,7 +10,7 @@ One public surface over its parts:
   a second thread and `sqlite` holding SQLite's specifics).
 """
 
-from sessions_app.store.appends import NodeRef, append, new_key, switch_active_node
+from sessions_app.store.appends import NodeRef, append, new_key, switch_active_node, switch_before_compaction
 from sessions_app.store.bulk_import import (
     IMPORT_REASON,
     ImportCompaction,
@@ -52,5 +52,6 @@ __all__ = [
     "path_entries",
     "span_transcript",
     "switch_active_node",
+    "switch_before_compaction",
     "to_entry",
 ]

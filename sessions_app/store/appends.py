@@ -221,6 +221,21 @@ def _resolve_parent(session: Session, parent: NodeRef, active: _Anchor) -> _Anch
     return _Anchor(row[0], row[1], row[2], row[3], row[4], end[0] if end else None)
 
 
+def switch_before_compaction(session: Session, key: str) -> Node:
+    """Undo a compaction (docs/compaction.md, rule S9): the active node moves to the compaction's
+    parent, through `switch_active_node`, so only the pointer moves; the compaction stays in the
+    tree, and what is appended next starts a new branch beside it. Returns the parent."""
+    row = Node.objects.filter(session_id=session.pk, key=key).values_list("kind", "parent__key").first()
+    if row is None:
+        raise UnknownNodeError(unknown_key_message(session.pk, key))
+    kind, parent = row
+    if kind != COMPACTION:
+        raise StoreError(f"node {key} is a {kind}, not a compaction: there is nothing to undo")
+    if parent is None:
+        raise StoreError(f"compaction {key} has no parent to continue from")
+    return switch_active_node(session, parent)
+
+
 def switch_active_node(session: Session, key: str) -> Node:
     """Move the session's active-node pointer to `key` (docs/compaction.md, rule S5: nothing else
     changes)."""

@@ -1,5 +1,6 @@
-"""Operator actions (staff only, POST + CSRF): compact now, recovery compaction, switch the active
-node, continue the session with a prompt. The runtime does the work; these views only ask.
+"""Operator actions (staff only, POST + CSRF): compact now, recovery compaction, resume automatic
+compaction after the thrash guard stopped it, switch the active node, continue the session with a
+prompt. The runtime does the work; these views only ask.
 
 From the cut-point view, two more compactions: "Compact with these settings" plans one manual
 compaction with the view's keep-recent, reserve and threshold (they apply to that compaction only,
@@ -29,7 +30,7 @@ from sessions_app.params import Params
 from sessions_app.presenters.cut import nothing_text, parse_settings
 from sessions_app.presenters.header import build_header
 from sessions_app.presenters.stats import session_settings, session_window
-from sessions_app.runtime import background, compact_fork
+from sessions_app.runtime import background, compact_fork, compaction_guard
 from sessions_app.runtime.compact_fork.job import CompactionJob
 from sessions_app.runtime.compact_fork.tasks import InvalidCutPoint
 from sessions_app.runtime.runs import SessionBusy
@@ -191,6 +192,21 @@ def recover(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
 
 @require_POST
 @staff_required
+def resume_compaction(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
+    """Let automatic compaction run again after the thrash guard stopped it (docs/compaction.md, G7)."""
+    session = get_session(session_id)
+    if not compaction_guard.resume(session.pk, by=request.user.get_username()):
+        return _done(request, session, messages.INFO, "Automatic compaction was not stopped.", refused=True)
+    return _done(
+        request,
+        session,
+        messages.SUCCESS,
+        "Automatic compaction resumed: the next response over the threshold compacts again.",
+    )
+
+
+@require_POST
+@staff_required
 def compact_with_settings(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
     """A manual compaction planned with the cut-point view's settings (keep, reserve, window,
     threshold, compat), for this compaction only."""
@@ -227,6 +243,28 @@ def switch_node(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
         return _done(request, session, messages.ERROR, f"Cannot switch: {exc}", refused=True)
     # The store's active_node_switched signal publishes the live update.
     return _done(request, session, messages.SUCCESS, f"Active node is now {key}. Nothing else changed.")
+
+
+@require_POST
+@staff_required
+def undo_compaction(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
+    """ "Continue from before this compaction" (docs/compaction.md, S9): the active node moves to the
+    compaction's parent; nothing else changes. The notice offers to compact again from there."""
+    session = get_session(session_id)
+    key = Params(request, form=True).key("key") or ""
+    try:
+        parent = store.switch_before_compaction(session, key)
+    except store.StoreError as exc:
+        return _done(request, session, messages.ERROR, f"Cannot continue from before it: {exc}", refused=True)
+    text = (
+        f"Active node is now {parent.key}, just before compaction {key}, which stays in the tree on "
+        "its branch. A new prompt continues from here on a new branch; to compact again with other "
+        "settings, use the Cut point tab or Compact now with a keep-recent value."
+    )
+    if wants_partial(request):
+        return _done(request, session, messages.SUCCESS, text)
+    messages.success(request, text)
+    return redirect(reverse("sessions_app:session_panel", args=[session.pk, "cut"]))
 
 
 @require_POST

@@ -137,3 +137,18 @@ def test_default_mode_uses_usage_after_the_compaction() -> None:
     c.assistant(usage=Usage(input=900, output=100), tokens=40)
     c.user(tokens=3)
     assert context_tokens(c.entries).tokens == 1003
+
+
+def test_sent_tokens_add_the_overhead_only_when_nothing_measured_it() -> None:
+    # Rule T5: a provider's usage already counts the system prompt and the tools; an estimate
+    # of the path does not.
+    from sessions_app.compaction.budget import sent_tokens
+
+    c = Chain()
+    c.user(tokens=10)
+    estimated = context_tokens(c.entries)
+    assert sent_tokens(estimated, 2_000) == estimated.tokens + 2_000
+    c.assistant(usage=Usage(input=2_500, output=20), tokens=30)
+    c.user(tokens=7)
+    measured = context_tokens(c.entries)
+    assert sent_tokens(measured, 2_000) == measured.tokens == 2_527

@@ -106,12 +106,20 @@ def test_records_map_to_nodes_and_events(imported: Any) -> None:
         n
         for n, r in LINE.items()
         if r["type"] in ("session_meta", "turn_context")
-        or (r["type"] == "event_msg" and r["payload"]["type"] not in ("token_count", "turn_aborted"))
+        or (
+            r["type"] == "event_msg"
+            and r["payload"]["type"] not in ("token_count", "turn_aborted", "context_compacted")
+        )
     ] + unapplied_token_counts()
     kept = [n for n in kept if n not in repeats]
     events = list(Event.objects.filter(session=session, type="import_record").order_by("id"))
     assert sorted(e.payload["timestamp"] for e in events) == sorted(LINE[n]["timestamp"] for n in kept)
-    assert imported.events == len(kept) == len(events)
+    # Codex's context_compacted events are context edits on the timeline (docs/compaction.md, E7),
+    # each with its record whole.
+    compacted = [n for n in of_type("event_msg") if payload(n)["type"] == "context_compacted"]
+    edited = list(Event.objects.filter(session=session, type="context_edited").order_by("id"))
+    assert [e.payload["record"] for e in edited] == [LINE[n] for n in compacted] and len(compacted) == 2
+    assert imported.events == len(kept) + len(compacted) == len(events) + len(edited)
     assert session.metadata["import"]["repeated_events_left_out"] == len(repeats) == 8
     users = [k for k, n in snap.items() if n["role"] == "user"]
     prompts = [

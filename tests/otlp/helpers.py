@@ -74,8 +74,10 @@ class Agent:
         cache_read: int = 0,
         model: str = "model-a",
         error: str | None = None,
+        extra: dict[str, Any] | None = None,
     ) -> None:
         attrs = self._attrs(schema.CHAT)
+        attrs.update(extra or {})
         attrs[schema.REQUEST_MODEL] = model
         attrs[schema.PROVIDER_NAME] = "acme"
         attrs[schema.INPUT_MESSAGES] = json.dumps(self.history)

@@ -19,7 +19,7 @@ from tests.web.conftest import HX
 
 pytestmark = pytest.mark.django_db
 
-ACTIONS = ["compact_now", "recover", "switch_node", "send_prompt"]
+ACTIONS = ["compact_now", "recover", "resume_compaction", "switch_node", "undo_compaction", "send_prompt"]
 
 
 @pytest.fixture

@@ -81,6 +81,7 @@ TYPES: Final[dict[str, Kind]] = {
     schema.NODE_KINDS: Kind.TEXTS,
     schema.NODE_TIMESTAMPS: Kind.TEXTS,
     schema.NODE_DATA: Kind.STRUCTURED,
+    **dict.fromkeys(schema.CONTEXT_MANAGEMENT, Kind.STRUCTURED),
 }
 
 

@@ -53,7 +53,7 @@ from .messages import (
 from .own_spans import chat_entry, input_entries, parents_first, tool_entry
 from .reader import SpanRecord
 from .results import Built, Problem, State
-from .span_nodes import compaction_entry, lend, tool_content
+from .span_nodes import applied_edits, compaction_entry, context_edit_entry, lend, tool_content
 from .values import MAX_KEY, iso_time, key_list, response_finish_reason, usage_of
 
 CHAT_OPERATIONS: Final = frozenset({schema.CHAT, "text_completion", "generate_content"})
@@ -213,6 +213,11 @@ class Rebuilder:
             self._add(Entry(key, parent, MESSAGE, unit.role, unit.content, unit.data, timestamp=start), span)
             history.append((unit.fingerprint, key))
             parent = key
+        edits = applied_edits(span)
+        if edits:  # applied to this call's request: the edit node comes before its answer (E7)
+            edit_key = self._fresh(f"{span.span_id}.edit", span)
+            self._add(context_edit_entry(span, edit_key, parent, edits), span)
+            parent = edit_key
         key = self._fresh(new_keys[-1], span)
         data = out_unit.data
         model = a.text(schema.RESPONSE_MODEL) or a.text(schema.REQUEST_MODEL)

@@ -19,6 +19,14 @@ CHAT: Final[str] = gen_ai.GenAiOperationNameValues.CHAT.value
 EXECUTE_TOOL: Final[str] = gen_ai.GenAiOperationNameValues.EXECUTE_TOOL.value
 # Not (yet) in the conventions: Cutpoint's proposal for the missing operation.
 COMPACT_OPERATION: Final[str] = "compact_context"
+# Context edits a provider applied before a call (Anthropic's `context_management` response field:
+# {"applied_edits": [{"type": "clear_tool_uses_…", "cleared_tool_uses", "cleared_input_tokens"},
+# {"type": "clear_thinking_…", "cleared_thinking_turns", "cleared_input_tokens"}]}). No semantic
+# convention names it yet; these are the names read, the object or its JSON text (compaction.md E7).
+CONTEXT_MANAGEMENT: Final[tuple[str, ...]] = (
+    "gen_ai.response.context_management",
+    "anthropic.response.context_management",
+)
 
 # GenAI attributes (v1.37+: messages as span attributes, JSON-encoded when a backend cannot hold
 # structured values).

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from sessions_app.compaction.messages import COMPACTION, Block, Entry
+from sessions_app.compaction.messages import COMPACTION, CONTEXT_EDIT, Block, Entry
 from sessions_app.compaction.vocabulary import CompactionReason
 from sessions_app.formats.jsonl import BadJson, loads_text
 
@@ -21,6 +21,48 @@ from .results import Compaction
 from .values import iso_time, token_count
 
 _REASONS: Final = frozenset(r.value for r in CompactionReason)
+
+
+def applied_edits(span: SpanRecord) -> list[dict[str, Any]]:
+    """The context edits a chat span reports its provider applied (schema.CONTEXT_MANAGEMENT)."""
+    for name in schema.CONTEXT_MANAGEMENT:
+        value: Any = span.attributes.structured(name)
+        if isinstance(value, str):
+            try:
+                value = loads_text(value)
+            except BadJson:
+                continue
+        if isinstance(value, dict):
+            value = value.get("applied_edits")
+        if isinstance(value, list):
+            return [e for e in value if isinstance(e, dict)]
+    return []
+
+
+def context_edit_entry(span: SpanRecord, key: str, parent: str | None, edits: list[dict[str, Any]]) -> Entry:
+    """The edits as a context edit node before the call's answer (docs/compaction.md, E7): which
+    results they cleared is not reported, only how many and the tokens, so nothing is replaced;
+    the node says what happened and the timeline shows it."""
+    freed = 0
+    said = []
+    for e in edits:
+        freed += token_count(e.get("cleared_input_tokens")) or 0
+        what = str(e.get("type") or "edit")
+        uses = token_count(e.get("cleared_tool_uses"))
+        turns = token_count(e.get("cleared_thinking_turns"))
+        if uses is not None:
+            what += f", {uses} tool use{'s' if uses != 1 else ''}"
+        if turns is not None:
+            what += f", {turns} thinking turn{'s' if turns != 1 else ''}"
+        said.append(what)
+    data: dict[str, Any] = {
+        "cleared": [],
+        "tokens_freed": freed,
+        "source": "otel",
+        "note": f"The provider edited the context before this call ({'; '.join(said)})",
+        "extra": {"applied_edits": edits},
+    }
+    return Entry(key, parent, CONTEXT_EDIT, data=data, timestamp=iso_time(span.start_ns))
 
 
 def compaction_entry(

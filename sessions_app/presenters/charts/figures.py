@@ -24,6 +24,7 @@ COLORS = {
     "threshold": "#d9480f",
     "window": "#868e96",
     "compaction": "#9c36b5",
+    "edit": "#0c8599",  # a context edit of the pruning tier or an imported agent (E6)
     "input": "#2f6feb",
     "output": "#2b8a3e",
     "cache_read": "#f59f00",

@@ -33,10 +33,12 @@ from sessions_app.presenters.charts.figures import (
 )
 from sessions_app.presenters.charts.limits import limit_traces
 from sessions_app.presenters.charts.retention import lost_by_kind_chart, retention_chart
+from sessions_app.selectors.compactions import edit_points
 
 X_AXES = ("call", "time")
 USAGE_BARS = 120  # usage bars at most: about ten pixels each across a chart
 DENSE_POINTS = 200  # context points past which the line is drawn without a marker per call
+MAX_EDITS = 300  # context edits drawn: the newest, as the timeline lists the newest (E6)
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,6 +156,23 @@ def build_charts(
         ctext += [label, label, None]
         csymbols += ["triangle-down", "circle", "circle"]
 
+    # Context edits (docs/compaction.md, E6): the context they shrank, after the call before them.
+    ex: list[Any] = []
+    ey: list[int | None] = []
+    etext: list[str | None] = []
+    for ed in edit_points(session.pk, MAX_EDITS):
+        if ed.calls_before is None or ed.tokens_then is None:
+            continue
+        at = axis_time(ed.when) if by_time else ed.calls_before + 0.5
+        label = (
+            f"context edit · {escape(ed.key)}<br>after call {ed.calls_before} · {hover_time(ed.when)}<br>"
+            f"{ed.cleared:,} tool result{'s' if ed.cleared != 1 else ''} cleared, "
+            f"{ed.tokens_freed:,} tokens freed"
+        )
+        ex += [at, at, None]
+        ey += [ed.tokens_then, max(ed.tokens_then - ed.tokens_freed, 0), None]
+        etext += [label, label, None]
+
     context_fig: dict[str, Any] | None = None
     context_note = ""
     limits_note = ""
@@ -204,6 +223,19 @@ def build_charts(
                     hoverinfo="text",
                     line={"color": COLORS["compaction"], "width": 3, "dash": "dot"},
                     marker={"size": 10, "symbol": csymbols, "color": COLORS["compaction"]},
+                )
+            )
+        if ex:
+            traces.append(
+                go.Scatter(
+                    mode="lines+markers",
+                    name="context edit (tokens freed)",
+                    x=ex,
+                    y=ey,
+                    text=etext,
+                    hoverinfo="text",
+                    line={"color": COLORS["edit"], "width": 3, "dash": "dash"},
+                    marker={"size": 8, "symbol": "square", "color": COLORS["edit"]},
                 )
             )
         if ux:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from sessions_app import conf
+from sessions_app.compaction.edits import PruneSettings
 from sessions_app.compaction.settings import CompactionSettings
 from sessions_app.models import Session
 from sessions_app.runtime.providers import profile
@@ -24,3 +25,15 @@ def compaction_settings(session: Session) -> CompactionSettings:
 
 def context_window(session: Session) -> int:
     return session.context_window or profile(session.model_profile or "main").context_window
+
+
+def pruning_settings(session: Session) -> PruneSettings:
+    """The pruning tier's settings (docs/compaction.md, E1): CUTPOINT_PRUNING, overridden per
+    session by metadata["pruning"]."""
+    values: dict[str, Any] = dict(conf.get("CUTPOINT_PRUNING"))
+    values.update((session.metadata or {}).get("pruning", {}))
+    return PruneSettings(
+        enabled=bool(values["enabled"]),
+        protect_tokens=int(values["protect_tokens"]),
+        min_saving_tokens=int(values["min_saving_tokens"]),
+    )

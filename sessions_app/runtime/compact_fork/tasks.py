@@ -37,7 +37,7 @@ from sessions_app.compaction.vocabulary import (
     Trigger,
 )
 from sessions_app.models import CompactionTask, Event, Node, Session
-from sessions_app.runtime import live
+from sessions_app.runtime import compaction_guard, live
 from sessions_app.runtime.compact_fork.settings import compaction_settings
 from sessions_app.runtime.process import owner_id
 
@@ -53,7 +53,11 @@ class CompactionRefused(Exception):
 
 
 class NothingToCompact(CompactionRefused):
-    pass
+    """The plan found nothing to summarize; `code` is the engine's reason (prepare.NothingToDo)."""
+
+    def __init__(self, reason: str, code: str = "empty") -> None:
+        super().__init__(reason)
+        self.code = code
 
 
 class AlreadyPending(CompactionRefused):
@@ -64,6 +68,11 @@ class AlreadyPending(CompactionRefused):
 
 class CircuitOpen(CompactionRefused):
     pass
+
+
+class GuardStopped(CompactionRefused):
+    """The thrash guard stopped automatic compaction (docs/compaction.md, G6) until an operator
+    resumes it."""
 
 
 class InvalidCutPoint(CompactionRefused):
@@ -159,6 +168,9 @@ def request_task(
                     f"automatic compaction stopped after {CIRCUIT_BREAKER_LIMIT} consecutive failures; "
                     "a manual compaction that succeeds re-enables it"
                 )
+            guard = compaction_guard.stopped(locked.pk)
+            if guard is not None:
+                raise GuardStopped(f"automatic compaction is stopped ({guard.reason}); resume it first")
         if locked.active_node_id is None:
             raise NothingToCompact("nothing to compact: the session has no nodes")
         active = CompactionTask.objects.filter(session=locked, status__in=ACTIVE_TASK_STATUSES).first()
@@ -172,7 +184,7 @@ def request_task(
                 raise InvalidCutPoint(f"node {first_kept!r} is not in this session") from invalid
             raise InvalidCutPoint(invalid.reason) from invalid
         if isinstance(plan, NothingToDo):
-            raise NothingToCompact(plan.explanation)
+            raise NothingToCompact(plan.explanation, plan.code)
         ids = _node_ids(locked, plan.cut)
         try:
             with transaction.atomic():

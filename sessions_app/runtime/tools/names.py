@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Final
 
+from sessions_app.compaction.edits import RECALL_TOOL
+
 READ: Final = "read"
 WRITE: Final = "write"
 EDIT: Final = "edit"
@@ -19,6 +21,8 @@ TASK_CREATE: Final = "task.create"
 TASK_UPDATE: Final = "task.update"
 TASK_LIST: Final = "task.list"
 RECALL_MEMORY: Final = "recall_memory"
+# Reads back a result a context edit cleared; the engine's stubs name it (compaction/edits.py).
+RECALL_TOOL_RESULT: Final = RECALL_TOOL
 
 ALL_TOOL_NAMES: Final[tuple[str, ...]] = (
     READ,
@@ -32,7 +36,10 @@ ALL_TOOL_NAMES: Final[tuple[str, ...]] = (
     TASK_UPDATE,
     TASK_LIST,
     RECALL_MEMORY,
+    RECALL_TOOL_RESULT,
 )
 
 # Tools that change nothing: no files, no processes, no rows.
-READ_ONLY_TOOLS: Final = frozenset({READ, LIST_AGENT_DEFINITIONS, PLAN_TEMPLATE, TASK_LIST, RECALL_MEMORY})
+READ_ONLY_TOOLS: Final = frozenset(
+    {READ, LIST_AGENT_DEFINITIONS, PLAN_TEMPLATE, TASK_LIST, RECALL_MEMORY, RECALL_TOOL_RESULT}
+)

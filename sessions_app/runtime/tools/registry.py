@@ -26,6 +26,7 @@ from sessions_app.runtime.tools.bash import BashTool
 from sessions_app.runtime.tools.files import EditTool, ReadTool, WriteTool
 from sessions_app.runtime.tools.memory import RecallMemoryTool
 from sessions_app.runtime.tools.names import ALL_TOOL_NAMES
+from sessions_app.runtime.tools.recall import RecallToolResultTool
 from sessions_app.runtime.tools.tasks import TaskCreateTool, TaskListTool, TaskUpdateTool
 
 logger = logging.getLogger(__name__)
@@ -44,6 +45,7 @@ ALL_TOOLS: Final[Mapping[str, Tool]] = {
         TaskUpdateTool(),
         TaskListTool(),
         RecallMemoryTool(),
+        RecallToolResultTool(),
     )
 }
 assert tuple(ALL_TOOLS) == ALL_TOOL_NAMES, "registry and tool vocabulary disagree"

@@ -91,6 +91,12 @@ class Session(models.Model):
     node_count = models.PositiveBigIntegerField(default=0)
     compaction_count = models.PositiveIntegerField(default=0)
     call_count = models.PositiveBigIntegerField(default=0)
+    # The priced calls' total in nano-dollars and how many calls have no price (docs/costs.md):
+    # kept with the calls, in the same transaction, so the list sorts on a column.
+    cost = models.BigIntegerField(default=0)
+    unpriced_calls = models.PositiveBigIntegerField(default=0)
+    # The directory the agent worked in (an imported file's cwd): the list groups sessions by it.
+    project = models.CharField(max_length=1000, blank=True, default="", db_index=True)
 
     all_objects = models.Manager()
     objects = SessionManager()
@@ -250,6 +256,13 @@ class Call(models.Model):
     threshold = models.PositiveBigIntegerField(null=True, blank=True)  # as recorded at the call
     window = models.PositiveBigIntegerField(null=True, blank=True)
     auto_compaction = models.BooleanField(null=True, blank=True)
+    # The price (docs/costs.md): nano-dollars, NULL when unknown; where it came from and when.
+    # db_default: store/calls.py inserts the rows in SQL, then store/call_prices.py fills these.
+    provider = models.CharField(max_length=64, blank=True, default="", db_default="")
+    model = models.CharField(max_length=200, blank=True, default="", db_default="")
+    cost = models.BigIntegerField(null=True, blank=True)
+    price_source = models.CharField(max_length=300, blank=True, default="", db_default="")
+    priced_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["session", "n"], name="call_n_unique_in_session")]

@@ -99,6 +99,16 @@ class ImportResult:
     seconds: float = 0.0
 
 
+def project_dir(metadata: dict[str, Any]) -> str:
+    """The directory an imported session's agent worked in, as the file records it (Claude Code
+    and Codex: `cwd`; pi: its header's `cwd`); "" when it gives none."""
+    cwd = metadata.get("cwd")
+    header = metadata.get("header")
+    if not isinstance(cwd, str) and isinstance(header, dict):
+        cwd = header.get("cwd")
+    return cwd[:1000] if isinstance(cwd, str) else ""
+
+
 @contextlib.contextmanager
 def _open(
     source: str | os.PathLike[str] | IO[bytes], filename: str | None
@@ -224,8 +234,9 @@ def import_file(
                         **importer.metadata,
                     }
                 }
+                session.project = project_dir(importer.metadata)
                 session.importing = False
-                session.save(update_fields=["title", "metadata", "importing", "updated_at"])
+                session.save(update_fields=["title", "metadata", "project", "importing", "updated_at"])
                 if importer.last_activity is not None:
                     # The session's own last activity, not the import time (auto_now skipped).
                     session.updated_at = parse_timestamp(importer.last_activity)

@@ -3,7 +3,18 @@ import re
 from django.urls import path, register_converter
 
 from sessions_app.presenters.panels import PANELS
-from sessions_app.views import actions, artifacts, audits, exports, pages, search, session, sessions, tokens
+from sessions_app.views import (
+    actions,
+    artifacts,
+    audits,
+    costs,
+    exports,
+    pages,
+    search,
+    session,
+    sessions,
+    tokens,
+)
 
 
 class PanelConverter:
@@ -28,6 +39,7 @@ urlpatterns = [
     path("import/", sessions.session_import, name="session_import"),
     path("agents/", pages.agent_definitions, name="agent_definitions"),
     path("search/", search.search_page, name="search"),
+    path("costs/", costs.cost_overview, name="costs"),
     path("tokens/", tokens.api_tokens, name="api_tokens"),
     path("tokens/<int:token_id>/revoke/", tokens.revoke_api_token, name="revoke_api_token"),
     path("compactions/<int:compaction_id>/", pages.compaction_detail, name="compaction_detail"),
@@ -37,6 +49,7 @@ urlpatterns = [
     path("sessions/<int:session_id>/", session.session_detail, name="session_detail"),
     path("sessions/<int:session_id>/header/", session.session_header, name="session_header"),
     path("sessions/<int:session_id>/tree/", session.session_tree, name="session_tree"),
+    path("sessions/<int:session_id>/costs/", costs.session_cost_page, name="session_costs"),
     path("sessions/<int:session_id>/<panel:panel>/", session.session_panel, name="session_panel"),
     path("sessions/<int:session_id>/nodes/<path:key>/", session.node_detail, name="node_detail"),
     path("sessions/<int:session_id>/export/pi/", exports.export_pi_file, name="export_pi"),

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from sessions_app.models import CompactionTask, Session
+from sessions_app.presenters.costs import session_cost_label
 from sessions_app.presenters.stats import ContextStats, context_stats
 from sessions_app.selectors import agents, compactions, nodes, sessions
 
@@ -20,6 +21,7 @@ class Header:
     task: CompactionTask | None
     parent_session: Session | None
     child_sessions: list[Session]
+    cost: str  # the session's calls priced (presenters/costs.py): "unknown" rather than $0
 
 
 def active_task(session: Session) -> CompactionTask | None:
@@ -40,4 +42,5 @@ def build_header(session: Session) -> Header:
         task=active_task(session),
         parent_session=parent,
         child_sessions=children,
+        cost=session_cost_label(session),
     )

@@ -33,7 +33,9 @@ from sessions_app.importers.otlp import import_otlp, sniff_head
 from sessions_app.models import Agent, CompactionEntry, CompactionTask, Session, SourceChoices
 from sessions_app.params import Params, parse_id
 from sessions_app.presenters.audit import retention_label, retention_level
+from sessions_app.presenters.costs import session_cost_label
 from sessions_app.presenters.stats import context_stats
+from sessions_app.selectors import grouping
 from sessions_app.views._common import HtmxHttpRequest, staff_required, wants_partial
 from sessions_app.views.uploads import upload_refusal
 
@@ -123,6 +125,7 @@ def _row(s: Session, task: CompactionTask | None) -> dict[str, Any]:
         "worst": worst,
         "worst_label": retention_label(worst),
         "worst_level": retention_level(worst),
+        "cost": session_cost_label(s),
     }
 
 
@@ -131,7 +134,13 @@ def session_list(request: HtmxHttpRequest) -> HttpResponse:
     query = params.text("q")
     source = params.choice("source", SOURCE_VALUES)
     state = params.choice("state", STATE_VALUES)
-    page = Paginator(sessions_queryset(query, source, state), PAGE_SIZE).get_page(params.page())
+    sort = params.choice("sort", grouping.SORT_VALUES)
+    group = params.choice("group", grouping.GROUP_VALUES)
+    project = params.text("project", max_length=1000)
+    listed = grouping.arrange(
+        sessions_queryset(query, source, state), sort=sort, group=group, project=project
+    )
+    page = Paginator(listed, PAGE_SIZE).get_page(params.page())
     rows = []
     for s in page.object_list:
         active = (
@@ -148,6 +157,12 @@ def session_list(request: HtmxHttpRequest) -> HttpResponse:
         "state": state,
         "sources": SOURCES,
         "states": STATES,
+        "sort": sort,
+        "group": group,
+        "project": project,
+        "sorts": grouping.SORTS,
+        "groups": grouping.GROUPS,
+        "projects": grouping.projects(),
         "form": ImportForm(),
         "import_sources": IMPORT_SOURCES,
         # /import/?... or a reload of the import form's address lands here with the form open.

@@ -24,7 +24,7 @@ import pytest
 from sessions_app import store
 from sessions_app.llm.cache_effect import FollowingCall, compaction_cost
 from sessions_app.llm.prices import CallUsage
-from sessions_app.models import Agent, Call, Run, Session
+from sessions_app.models import Agent, Call, Node, Run, Session
 from sessions_app.selectors import costs
 from tests.web.builders import Built, add_turns, compact
 
@@ -87,7 +87,7 @@ def test_net_cost_on_a_scripted_session(session: Session) -> None:
     entry.tokens_before, entry.tokens_after, entry.fork_run = 100_000, 20_000, run
     entry.save(update_fields=["tokens_before", "tokens_after", "fork_run"])
     session.refresh_from_db()
-    parent = session.active_node_id
+    parent: Node | int | None = session.active_node_id
     for i, u in enumerate(FOLLOWING):
         node = store.append(
             session, parent, kind="message", role="user", content=[{"type": "text", "text": f"q{i}"}]

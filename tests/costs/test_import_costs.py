@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from sessions_app.importers import import_file
-from sessions_app.models import Call
+from sessions_app.models import Call, Session
 from sessions_app.selectors import costs
 from tests.importers.helpers import DATA
 
@@ -50,7 +50,7 @@ def test_codex_rollout_priced_with_cached_input(tmp_path: Path) -> None:
             )
     session = import_file(path).session
     calls = Call.objects.filter(session=session)
-    priced = list(calls.filter(cost__isnull=False).values_list("cost", flat=True))
+    priced = [c for c in calls.values_list("cost", flat=True) if c is not None]
     # Each call is priced from the token_count after it; the token_counts of a compaction's own
     # call (no assistant node) are not calls, so the calls' prices are a part of the list.
     assert len(priced) == calls.filter(has_usage=True).count() > 5
@@ -116,3 +116,30 @@ def test_a_model_without_a_price_is_unknown_in_every_sum(tmp_path: Path) -> None
     assert not total.known
     [day] = costs.by_day(session.pk)
     assert not day.known and day.unpriced == day.calls
+
+
+def test_reprice_command_restores_the_stored_prices(tmp_path: Path) -> None:
+    """Stored prices changed behind the list's back (an older list) come back with `reprice`."""
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    session = import_file(DATA / "claude_session.jsonl").session
+    session.refresh_from_db()
+    before = (
+        session.cost,
+        session.unpriced_calls,
+        list(Call.objects.filter(session=session).order_by("n").values_list("cost")),
+    )
+    Call.objects.filter(session=session).update(cost=1)
+    Session.objects.filter(pk=session.pk).update(cost=5, unpriced_calls=0)
+    out = StringIO()
+    call_command("reprice", str(session.pk), stdout=out)
+    session.refresh_from_db()
+    after = (
+        session.cost,
+        session.unpriced_calls,
+        list(Call.objects.filter(session=session).order_by("n").values_list("cost")),
+    )
+    assert after == before
+    assert "Priced 1 session(s) with genai-prices" in out.getvalue()

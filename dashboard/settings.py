@@ -300,6 +300,8 @@ CUTPOINT_UPLOAD_MAX_BYTES = cutpoint("CUTPOINT_UPLOAD_MAX_BYTES")
 FILE_UPLOAD_HANDLERS = ["sessions_app.views.uploads.LimitedTemporaryFileUploadHandler"]
 # daphne processes that `manage.py serve` starts (its --workers).
 CUTPOINT_WORKERS = cutpoint("CUTPOINT_WORKERS")
+CUTPOINT_WATCH_SETTLE_SECONDS = cutpoint("CUTPOINT_WATCH_SETTLE_SECONDS")
+CUTPOINT_WATCH_POLL = cutpoint("CUTPOINT_WATCH_POLL")
 
 LOG_FORMAT = cutpoint("CUTPOINT_LOG_FORMAT")  # "json" for structured logs
 LOGGING: dict[str, Any] = {

@@ -49,6 +49,10 @@ DEFAULTS: Final[Mapping[str, Any]] = MappingProxyType(
         "CUTPOINT_LOG_FORMAT": "plain",  # "json": one JSON object per line (dashboard/logformat.py)
         "CUTPOINT_CHANNEL_PREFIX": "cutpoint",  # the Redis channel layer's key prefix
         "CUTPOINT_WORKERS": 2,  # `manage.py serve`: daphne processes
+        # `cutpoint watch` (sessions_app/watch/): a trailing assistant node is stored once its file
+        # has been quiet this long (Claude Code writes one message as several lines).
+        "CUTPOINT_WATCH_SETTLE_SECONDS": 0.5,
+        "CUTPOINT_WATCH_POLL": False,  # poll the folders instead of the OS's file events
         # --- the database ----------------------------------------------------------------------
         "CUTPOINT_DB_POOL": True,  # PostgreSQL: psycopg's connection pool
         "CUTPOINT_DB_POOL_MIN": 2,

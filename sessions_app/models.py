@@ -445,3 +445,24 @@ class ApiToken(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.prefix}…)"
+
+
+class WatchedFile(models.Model):
+    """A session file `cutpoint watch` follows (sessions_app/watch/): the session it fills, how far
+    it was read (`position`: bytes of complete lines, written in the same transaction as the nodes
+    read from them) and what the file looked like then, to tell growth from a rewrite."""
+
+    path = models.CharField(max_length=1000, unique=True)
+    session = models.ForeignKey(Session, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    format = models.CharField(max_length=16, blank=True, default="")
+    position = models.PositiveBigIntegerField(default=0)
+    head = models.CharField(max_length=64, blank=True, default="")  # sha256 of the first 4 KiB read
+    inode = models.PositiveBigIntegerField(default=0)
+    size = models.PositiveBigIntegerField(default=0)  # the file's size when last read
+    mtime_ns = models.BigIntegerField(default=0)
+    held = models.BooleanField(default=False)  # the last node waits for the file to settle
+    error = models.TextField(blank=True, default="")  # why it cannot be read ("" : it can)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"watched {self.path}"

@@ -141,6 +141,7 @@ def import_file(
     progress: Progress | None = None,
     progress_every: int = 8 * 1024 * 1024,
     files_beside: bool | None = None,
+    path_beside: Path | None = None,
 ) -> ImportResult:
     """Import one session file (a path or a binary file object) as a new session.
 
@@ -195,6 +196,8 @@ def import_file(
             files_beside = isinstance(source, str | os.PathLike) and filename is None
         if files_beside and isinstance(source, str | os.PathLike):
             importer.path = Path(source)
+        elif path_beside is not None:  # read from a copy, but the files beside it are at this path
+            importer.path = path_beside
         title = clean_text(title) if title else title
         chunked = chunked_import()
         created: Session | None = None

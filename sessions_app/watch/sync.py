@@ -116,7 +116,8 @@ def sync_file(path: Path) -> Result:
     watched = WatchedFile.objects.filter(path=str(path)).first() or _adopt(path)
     if snap is None:
         return Result(Outcome.GONE, watched.session_id if watched else None)
-    if watched is not None and watched.error and (watched.size, watched.mtime_ns) == (snap.size, snap.mtime_ns):
+    unchanged_since = watched is not None and (watched.size, watched.mtime_ns) == (snap.size, snap.mtime_ns)
+    if watched is not None and watched.error and unchanged_since:
         return Result(Outcome.SKIPPED, watched.session_id, error=watched.error)
     if not snap.data:
         return Result(Outcome.WAITING)

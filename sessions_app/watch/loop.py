@@ -41,9 +41,9 @@ class Watcher:
     def existing(self) -> list[Path]:
         return [f for f in self.folders if f.is_dir()]
 
-    def sync(self, path: Path) -> Result:
+    def sync(self, path: Path, settle: float | None = None) -> Result:
         try:
-            result = sync_file(path)
+            result = sync_file(path, settle=settle)
         except Exception as exc:  # one file's trouble (a database hiccup) must not end the watch
             log.exception("watch: %s could not be synced", path)
             result = Result(Outcome.FAILED, error=str(exc))
@@ -54,12 +54,12 @@ class Watcher:
         self.report(path, result)
         return result
 
-    def scan(self) -> list[Result]:
-        """Every session file under the folders, once."""
+    def scan(self, settle: float | None = None) -> list[Result]:
+        """Every session file under the folders, once (`settle` 0: store settling tails too)."""
         results = []
         for folder in self.existing():
             for path in sorted(session_files(folder)):
-                results.append(self.sync(path))
+                results.append(self.sync(path, settle))
         return results
 
     def _due(self) -> set[Path]:

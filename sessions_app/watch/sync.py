@@ -85,9 +85,10 @@ def _read(path: Path) -> _Snapshot | None:
     )
 
 
-def _settled(snap: _Snapshot, now_ns: int | None = None) -> bool:
-    settle = float(conf.get("CUTPOINT_WATCH_SETTLE_SECONDS"))
-    return ((now_ns or time.time_ns()) - snap.mtime_ns) / 1e9 >= settle
+def _settled(snap: _Snapshot, settle: float | None) -> bool:
+    if settle is None:
+        settle = float(conf.get("CUTPOINT_WATCH_SETTLE_SECONDS"))
+    return (time.time_ns() - snap.mtime_ns) / 1e9 >= settle
 
 
 def _fingerprint(kind: str, role: str | None, content: Any) -> tuple[str, str, str]:
@@ -109,8 +110,9 @@ def _adopt(path: Path) -> WatchedFile | None:
     return WatchedFile.objects.create(path=str(path), session=session, format=fmt, position=0)
 
 
-def sync_file(path: Path) -> Result:
-    """See the module docstring."""
+def sync_file(path: Path, *, settle: float | None = None) -> Result:
+    """See the module docstring. `settle`: how long the file must have been quiet for a trailing
+    assistant node to be stored (default CUTPOINT_WATCH_SETTLE_SECONDS; 0: a one-off pass)."""
     path = Path(path)
     snap = _read(path)
     watched = WatchedFile.objects.filter(path=str(path)).first() or _adopt(path)
@@ -122,7 +124,7 @@ def sync_file(path: Path) -> Result:
     if not snap.data:
         return Result(Outcome.WAITING)
     if watched is None or watched.session_id is None:
-        return _import_new(path, snap, watched)
+        return _import_new(path, snap, watched, settle)
     if (
         not watched.held
         and not watched.error
@@ -131,7 +133,7 @@ def sync_file(path: Path) -> Result:
         and watched.inode == snap.inode
     ):
         return Result(Outcome.UNCHANGED, watched.session_id)
-    return _append(path, snap, watched)
+    return _append(path, snap, watched, settle)
 
 
 def _fail(path: Path, snap: _Snapshot, watched: WatchedFile | None, exc: Exception) -> Result:
@@ -145,8 +147,8 @@ def _fail(path: Path, snap: _Snapshot, watched: WatchedFile | None, exc: Excepti
     return Result(Outcome.FAILED, watched.session_id, error=message)
 
 
-def _import_new(path: Path, snap: _Snapshot, watched: WatchedFile | None) -> Result:
-    if not _settled(snap):
+def _import_new(path: Path, snap: _Snapshot, watched: WatchedFile | None, settle: float | None) -> Result:
+    if not _settled(snap, settle):
         return Result(Outcome.WAITING, held=True)
     import io
 
@@ -237,7 +239,7 @@ def _new_nodes(session: Session, parsed: Parsed, rewritten: bool) -> list[Import
     return new
 
 
-def _append(path: Path, snap: _Snapshot, watched: WatchedFile) -> Result:
+def _append(path: Path, snap: _Snapshot, watched: WatchedFile, settle: float | None) -> Result:
     assert watched.session_id is not None  # sync_file imports a file without a session instead
     session = Session.all_objects.get(pk=watched.session_id)
     try:
@@ -246,7 +248,12 @@ def _append(path: Path, snap: _Snapshot, watched: WatchedFile) -> Result:
         return _fail(path, snap, watched, exc)
     nodes = parsed.nodes
     held = False
-    if nodes and nodes[-1].entry.kind == MESSAGE and nodes[-1].entry.role == ASSISTANT and not _settled(snap):
+    if (
+        nodes
+        and nodes[-1].entry.kind == MESSAGE
+        and nodes[-1].entry.role == ASSISTANT
+        and not _settled(snap, settle)
+    ):
         nodes = nodes[:-1]  # it may still grow (module docstring)
         held = True
     parsed.nodes = nodes

@@ -46,7 +46,7 @@ class Command(BaseCommand):
         self.stdout.write("watching " + (", ".join(map(str, existing)) or "no existing folder"))
         self.stdout.flush()
         if once:
-            watcher.scan()
+            watcher.scan(settle=0)
             return
         try:
             watcher.run()

@@ -57,7 +57,9 @@ def pi_line(i: int, parent: str | None, text: str) -> tuple[str, str]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--files", type=int, default=1000)
     parser.add_argument("--mb", type=float, default=200)
     parser.add_argument("--writers", type=int, default=20)
@@ -95,7 +97,7 @@ def main() -> None:
     paths = []
     for w in range(args.writers):
         path = live / f"w{w:02d}.jsonl"
-        key, line = pi_line(0, None, f"writer {w} starts")
+        _, line = pi_line(0, None, f"writer {w} starts")
         path.write_text(header + "\n" + line)
         paths.append(path)
     written: dict[tuple[str, str], float] = {}  # (file, key) -> when it was flushed
@@ -154,7 +156,8 @@ def main() -> None:
     p95 = delays[min(len(delays) - 1, int(0.95 * len(delays)))]
     print(
         f"append -> stored, {args.writers} files written at once, {len(delays)} lines: "
-        f"p50 {statistics.median(delays) * 1000:.0f} ms, p95 {p95 * 1000:.0f} ms, max {delays[-1] * 1000:.0f} ms "
+        f"p50 {statistics.median(delays) * 1000:.0f} ms, p95 {p95 * 1000:.0f} ms, "
+        f"max {delays[-1] * 1000:.0f} ms "
         f"(target p95 <= 1000 ms: {'met' if p95 <= 1.0 else 'MISSED'})"
     )
 

@@ -302,6 +302,7 @@ FILE_UPLOAD_HANDLERS = ["sessions_app.views.uploads.LimitedTemporaryFileUploadHa
 CUTPOINT_WORKERS = cutpoint("CUTPOINT_WORKERS")
 CUTPOINT_WATCH_SETTLE_SECONDS = cutpoint("CUTPOINT_WATCH_SETTLE_SECONDS")
 CUTPOINT_WATCH_POLL = cutpoint("CUTPOINT_WATCH_POLL")
+CUTPOINT_WATCH_FOLDERS = cutpoint("CUTPOINT_WATCH_FOLDERS")
 
 LOG_FORMAT = cutpoint("CUTPOINT_LOG_FORMAT")  # "json" for structured logs
 LOGGING: dict[str, Any] = {

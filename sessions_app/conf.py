@@ -53,6 +53,9 @@ DEFAULTS: Final[Mapping[str, Any]] = MappingProxyType(
         # has been quiet this long (Claude Code writes one message as several lines).
         "CUTPOINT_WATCH_SETTLE_SECONDS": 0.5,
         "CUTPOINT_WATCH_POLL": False,  # poll the folders instead of the OS's file events
+        # Folders a server process watches itself ("defaults": the agents' own; os.pathsep between
+        # several): `cutpoint serve --watch` sets it for one of its workers.
+        "CUTPOINT_WATCH_FOLDERS": "",
         # --- the database ----------------------------------------------------------------------
         "CUTPOINT_DB_POOL": True,  # PostgreSQL: psycopg's connection pool
         "CUTPOINT_DB_POOL_MIN": 2,

@@ -100,3 +100,37 @@ class Watcher:
                     raise
                 log.warning("watch: file events unavailable (%s); polling instead", exc)
                 poll = True
+
+
+def start_in_server(spec: str) -> Watcher:
+    """Watch from inside the server process (`cutpoint serve --watch`), on a thread of its own;
+    called on the server's event loop, through which the watcher's live updates then go.
+    `spec`: "defaults", or folders separated by os.pathsep (with "defaults" among them)."""
+    import asyncio
+    import os
+
+    from sessions_app.runtime import live
+    from sessions_app.watch.folders import default_folders
+
+    folders: list[Path] = []
+    for part in spec.split(os.pathsep):
+        if part == "defaults":
+            folders += default_folders().values()
+        elif part:
+            folders.append(Path(part).expanduser())
+    live.publish_through(asyncio.get_running_loop())
+    watcher = Watcher(folders)
+    threading.Thread(target=_run_closing, args=(watcher,), name="cutpoint-watch", daemon=True).start()
+    log.info("watching %s", ", ".join(map(str, folders)))
+    return watcher
+
+
+def _run_closing(watcher: Watcher) -> None:
+    from django.db import connection
+
+    try:
+        watcher.run()
+    except Exception:
+        log.exception("watch: the watcher stopped")
+    finally:
+        connection.close()

@@ -35,7 +35,7 @@ def rollouts(folder: Path, files: int, total_mb: float) -> int:
     from tests.importers.codex_rollout import write_rollout
 
     per_file = total_mb * 1024 * 1024 / files
-    turns = max(1, int(per_file / 4300))  # about 4.3 KB a turn
+    turns = max(1, int(per_file / 6300))  # about 6.3 KB a turn
     size = 0
     for i in range(files):
         day = folder / "2025" / "10" / f"{i % 28 + 1:02d}"
@@ -108,9 +108,13 @@ def main() -> None:
         if result.outcome not in (Outcome.APPENDED, Outcome.IMPORTED) or result.session_id is None:
             return
         now = time.monotonic()
-        keys = Node.objects.filter(session_id=result.session_id).values_list("key", flat=True)
         with lock:
-            for key in keys:
+            waiting = [k for f, k in written if f == str(path) and (f, k) not in stored]
+        found = Node.objects.filter(session_id=result.session_id, key__in=waiting).values_list(
+            "key", flat=True
+        )
+        with lock:
+            for key in found:
                 stored.setdefault((str(path), key), now)
 
     watcher = Watcher([live], poll=False, report=report)

@@ -97,17 +97,20 @@ def _fingerprint(kind: str, role: str | None, content: Any) -> tuple[str, str, s
     return kind, role or "", orjson.dumps(content, option=orjson.OPT_SORT_KEYS).decode()
 
 
-def _adopt(path: Path) -> WatchedFile | None:
-    """A session imported from `path` whose WatchedFile row was never written (killed between)."""
+def _adopt(path: Path, watched: WatchedFile) -> WatchedFile:
+    """A file whose import was started (its row has no session yet) may have been imported all
+    the same, the process killed before the row was updated: find that session by the path its
+    import metadata names. Only rows left pending are looked up, so a scan costs no search."""
     session = (
         Session.objects.filter(metadata__import__file=str(path), metadata__import__watched=True)
         .order_by("-id")
         .first()
     )
-    if session is None:
-        return None
-    fmt = str(session.metadata["import"].get("format", ""))
-    return WatchedFile.objects.create(path=str(path), session=session, format=fmt, position=0)
+    if session is not None:
+        fmt = str(session.metadata["import"].get("format", ""))
+        WatchedFile.objects.filter(pk=watched.pk).update(session=session, format=fmt, position=0, held=True)
+        watched.refresh_from_db()
+    return watched
 
 
 def sync_file(path: Path, *, settle: float | None = None) -> Result:
@@ -115,7 +118,9 @@ def sync_file(path: Path, *, settle: float | None = None) -> Result:
     assistant node to be stored (default CUTPOINT_WATCH_SETTLE_SECONDS; 0: a one-off pass)."""
     path = Path(path)
     snap = _read(path)
-    watched = WatchedFile.objects.filter(path=str(path)).first() or _adopt(path)
+    watched = WatchedFile.objects.filter(path=str(path)).first()
+    if watched is not None and watched.session_id is None and not watched.error:
+        watched = _adopt(path, watched)
     if snap is None:
         return Result(Outcome.GONE, watched.session_id if watched else None)
     unchanged_since = watched is not None and (watched.size, watched.mtime_ns) == (snap.size, snap.mtime_ns)
@@ -152,6 +157,8 @@ def _import_new(path: Path, snap: _Snapshot, watched: WatchedFile | None, settle
         return Result(Outcome.WAITING, held=True)
     import io
 
+    if watched is None:  # marks the import as started (see _adopt)
+        watched = WatchedFile.objects.create(path=str(path))
     buf = io.BytesIO(snap.data)
     try:
         result = import_file(buf, filename=str(path), path_beside=path)
@@ -172,10 +179,7 @@ def _import_new(path: Path, snap: _Snapshot, watched: WatchedFile | None, settle
         "held": False,
         "error": "",
     }
-    if watched is None:
-        WatchedFile.objects.create(path=str(path), **fields)
-    else:
-        WatchedFile.objects.filter(pk=watched.pk).update(**fields)
+    WatchedFile.objects.filter(pk=watched.pk).update(**fields)
     return Result(Outcome.IMPORTED, session.pk, added=result.node_count)
 
 
@@ -211,15 +215,13 @@ def _agents(session: Session, parsed: Parsed) -> dict[int, int]:
 
 def _new_nodes(session: Session, parsed: Parsed, rewritten: bool) -> list[ImportNode]:
     """The parsed nodes the session does not hold, parents renamed to the stored keys they match."""
-    stored = list(
-        Node.objects.filter(session=session).order_by("seq").values_list("key", "kind", "role", "content")
-    )
-    keys = {k for k, _, _, _ in stored}
+    nodes = Node.objects.filter(session=session)
+    keys = set(nodes.values_list("key", flat=True))
     rename: dict[str, str] = {}
     if rewritten:
-        # Same messages under new keys: match in order by what they hold.
+        # Same messages under new keys: match in order by what they hold (only then is content read).
         queue: dict[tuple[str, str, str], list[str]] = {}
-        for key, kind, role, content in stored:
+        for key, kind, role, content in nodes.order_by("seq").values_list("key", "kind", "role", "content"):
             queue.setdefault(_fingerprint(kind, role, content), []).append(key)
         for item in parsed.nodes:
             e = item.entry

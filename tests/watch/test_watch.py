@@ -29,7 +29,7 @@ from sessions_app.watch.loop import Watcher
 from sessions_app.watch.sync import Outcome, Result, sync_file
 from tests.importers.helpers import DATA
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
 
 CLAUDE = DATA / "claude_project" / "3f6b9c2e-81d4-4a57-b0e3-5c7d1a9e2f40.jsonl"
 CLAUDE_SUB = CLAUDE.with_suffix("") / "subagents" / "agent-b7e2c91d.jsonl"

@@ -456,7 +456,7 @@ class WatchedFile(models.Model):
     session = models.ForeignKey(Session, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     format = models.CharField(max_length=16, blank=True, default="")
     position = models.PositiveBigIntegerField(default=0)
-    head = models.CharField(max_length=64, blank=True, default="")  # sha256 of the first 4 KiB read
+    head = models.CharField(max_length=64, blank=True, default="")  # sha256 of the first and last 4 KiB read
     inode = models.PositiveBigIntegerField(default=0)
     size = models.PositiveBigIntegerField(default=0)  # the file's size when last read
     mtime_ns = models.BigIntegerField(default=0)

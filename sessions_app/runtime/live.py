@@ -77,6 +77,15 @@ def publish_through(loop: asyncio.AbstractEventLoop | None) -> None:
     _server_loop = loop
 
 
+def reaches_browsers() -> bool:
+    """Whether a message published from this process can reach an open page: through Redis, or
+    (the in-memory layer) from inside the server process. A stand-alone `cutpoint watch` without
+    Redis has nobody to tell, and skips the work."""
+    from django.conf import settings
+
+    return bool(getattr(settings, "REDIS_URL", "")) or _server_loop is not None
+
+
 def publish(session_id: int, kind: str, payload: dict[str, Any]) -> None:
     """Publish from sync code (not from inside a running event loop's thread)."""
     layer = get_channel_layer()

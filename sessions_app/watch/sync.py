@@ -80,9 +80,14 @@ def _read(path: Path) -> _Snapshot | None:
         return None
     end = raw.rfind(b"\n") + 1
     data = raw[:end]
-    return _Snapshot(
-        data, st.st_size, st.st_ino, st.st_mtime_ns, hashlib.sha256(data[:HEAD_BYTES]).hexdigest()
-    )
+    return _Snapshot(data, st.st_size, st.st_ino, st.st_mtime_ns, _ends(data, len(data)))
+
+
+def _ends(data: bytes, upto: int) -> str:
+    """A hash of the first and last 4 KiB of `data[:upto]`: the same for a file that only grew
+    past `upto` since, different (almost surely) for one rewritten or truncated."""
+    part = data[:upto]
+    return hashlib.sha256(part[:HEAD_BYTES] + b"\0" + part[-HEAD_BYTES:]).hexdigest()
 
 
 def _settled(snap: _Snapshot, settle: float | None) -> bool:
@@ -213,15 +218,24 @@ def _agents(session: Session, parsed: Parsed) -> dict[int, int]:
     return mapping
 
 
-def _new_nodes(session: Session, parsed: Parsed, rewritten: bool) -> list[ImportNode]:
-    """The parsed nodes the session does not hold, parents renamed to the stored keys they match."""
-    nodes = Node.objects.filter(session=session)
-    keys = set(nodes.values_list("key", flat=True))
+def _new_nodes(session: Session, parsed: Parsed) -> list[ImportNode]:
+    """The parsed nodes the session does not hold, parents renamed to the stored keys they match.
+
+    Stored nodes the file no longer names by their key (a file rewritten with new ids: pi's
+    v1 -> v3 migration) are matched to the file's unknown nodes in order, by what they hold; only
+    then is stored content read, and only theirs."""
+    keys = set(Node.objects.filter(session=session).values_list("key", flat=True))
+    named = {item.entry.key for item in parsed.nodes}
+    unnamed = keys - named
     rename: dict[str, str] = {}
-    if rewritten:
-        # Same messages under new keys: match in order by what they hold (only then is content read).
+    if unnamed and not named <= keys:
         queue: dict[tuple[str, str, str], list[str]] = {}
-        for key, kind, role, content in nodes.order_by("seq").values_list("key", "kind", "role", "content"):
+        rows = (
+            Node.objects.filter(session=session, key__in=unnamed)
+            .order_by("seq")
+            .values_list("key", "kind", "role", "content")
+        )
+        for key, kind, role, content in rows:
             queue.setdefault(_fingerprint(kind, role, content), []).append(key)
         for item in parsed.nodes:
             e = item.entry
@@ -259,11 +273,10 @@ def _append(path: Path, snap: _Snapshot, watched: WatchedFile, settle: float | N
         nodes = nodes[:-1]  # it may still grow (module docstring)
         held = True
     parsed.nodes = nodes
-    rewritten = watched.head != snap.head or watched.inode != snap.inode or len(snap.data) < watched.position
     added = 0
     try:
         with transaction.atomic():
-            new = _new_nodes(session, parsed, rewritten)
+            new = _new_nodes(session, parsed)
             if new:
                 agents = _agents(session, parsed)
                 for item in new:
@@ -292,6 +305,8 @@ def _publish(session: Session, key: str) -> None:
     from sessions_app.compaction.vocabulary import LiveKind
     from sessions_app.runtime import live
 
+    if not live.reaches_browsers():
+        return
     node = Node.objects.filter(session=session, key=key).select_related("parent").first()
     if node is not None:
         parent_key = node.parent.key if node.parent else None

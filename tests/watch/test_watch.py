@@ -333,3 +333,27 @@ def test_restart_after_kill_loses_and_duplicates_nothing(tmp_path: Path) -> None
     want = [k for k, _, _ in expected(dest)]
     assert len(keys) == len(set(keys))
     assert keys == want
+
+
+def test_a_repeated_message_is_stored_again(tmp_path: Path) -> None:
+    """Lines with the same text under new ids are new messages, not the stored ones again."""
+    path = tmp_path / "s.jsonl"
+    header = {"type": "session", "version": 3, "id": "s", "timestamp": "2025-12-09T00:00:00.000Z"}
+    lines = [header]
+    parent = None
+    sid = None
+    for i in range(1, 5):
+        entry = {
+            "type": "message",
+            "id": f"{i:08x}",
+            "parentId": parent,
+            "timestamp": "2025-12-09T00:00:00.000Z",
+            "message": {"role": "user", "content": [{"type": "text", "text": "continue"}], "timestamp": i},
+        }
+        lines.append(entry)
+        parent = entry["id"]
+        dump(path, lines)
+        result = sync_file(path, settle=0)
+        sid = result.session_id
+        assert result.added == 1
+    assert sid is not None and Node.objects.filter(session_id=sid).count() == 4

@@ -338,7 +338,12 @@ def test_restart_after_kill_loses_and_duplicates_nothing(tmp_path: Path) -> None
 def test_a_repeated_message_is_stored_again(tmp_path: Path) -> None:
     """Lines with the same text under new ids are new messages, not the stored ones again."""
     path = tmp_path / "s.jsonl"
-    header: dict[str, Any] = {"type": "session", "version": 3, "id": "s", "timestamp": "2025-12-09T00:00:00.000Z"}
+    header: dict[str, Any] = {
+        "type": "session",
+        "version": 3,
+        "id": "s",
+        "timestamp": "2025-12-09T00:00:00.000Z",
+    }
     lines = [header]
     parent = None
     sid = None

@@ -17,8 +17,8 @@ from sessions_app.selectors.costs import CompactionCostRow, CostSum
 
 
 def cost_label(nanos: int, calls: int, unpriced: int) -> str:
-    """"$1.23"; "unknown" when no call has a price; "$1.23 + 4 calls unpriced" when some lack one;
-    "—" without calls."""
+    """The label of a sum: "$1.23"; "unknown" when no call has a price; "$1.23 + 4 calls unpriced"
+    when some lack one; "—" without calls."""
     if calls == 0:
         return "—"
     if unpriced >= calls:

@@ -80,7 +80,22 @@ def _read(path: Path) -> _Snapshot | None:
         return None
     end = raw.rfind(b"\n") + 1
     data = raw[:end]
-    return _Snapshot(data, st.st_size, st.st_ino, st.st_mtime_ns, _ends(data, len(data)))
+    size, mtime = st.st_size, st.st_mtime_ns
+    # Claude Code's sub-agent transcripts are read with the file: a change to one is a change to
+    # it (a failure is retried, a settling tail waits) though the file itself did not change.
+    for sub in _subagent_files(path):
+        try:
+            sub_st = sub.stat()
+        except FileNotFoundError:
+            continue
+        size += sub_st.st_size
+        mtime = max(mtime, sub_st.st_mtime_ns)
+    return _Snapshot(data, size, st.st_ino, mtime, _ends(data, len(data)))
+
+
+def _subagent_files(path: Path) -> list[Path]:
+    folder = path.with_suffix("") / "subagents"
+    return sorted(folder.glob("agent-*.jsonl")) if folder.is_dir() else []
 
 
 def _ends(data: bytes, upto: int) -> str:
@@ -139,6 +154,7 @@ def sync_file(path: Path, *, settle: float | None = None) -> Result:
         not watched.held
         and not watched.error
         and watched.position == len(snap.data)
+        and watched.size == snap.size  # sub-agent transcripts included
         and watched.head == snap.head
         and watched.inode == snap.inode
     ):

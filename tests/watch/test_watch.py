@@ -362,3 +362,20 @@ def test_a_repeated_message_is_stored_again(tmp_path: Path) -> None:
         sid = result.session_id
         assert result.added == 1
     assert sid is not None and Node.objects.filter(session_id=sid).count() == 4
+
+
+def test_a_subagent_line_alone_is_stored(tmp_path: Path) -> None:
+    """The main transcript unchanged, a line added to its sub-agent's file still lands."""
+    dest = tmp_path / "proj" / CLAUDE.name
+    sub = dest.with_suffix("") / "subagents" / CLAUDE_SUB.name
+    sub.parent.mkdir(parents=True)
+    (sub.parent / "agent-b7e2c91d.meta.json").write_bytes(CLAUDE_SUB.with_suffix(".meta.json").read_bytes())
+    dest.write_bytes(CLAUDE.read_bytes())
+    sub_lines = CLAUDE_SUB.read_bytes().splitlines(keepends=True)
+    sub.write_bytes(b"".join(sub_lines[:-1]))
+    first = sync_file(dest, settle=0)
+    assert first.outcome is Outcome.IMPORTED and first.session_id is not None
+    with sub.open("ab") as fh:
+        fh.write(sub_lines[-1])
+    assert sync_file(dest, settle=0).added >= 1
+    assert_same(first.session_id, dest)

@@ -10,10 +10,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sessions_app.compaction import Usage
+from sessions_app.llm.prices import format_usd
 from sessions_app.models import Artifact, CompactionEntry, Node, Session
 from sessions_app.presenters.content import BlockView, block_views, preview
 from sessions_app.presenters.panels import NODE_VIEW
-from sessions_app.selectors import artifacts, compactions, nodes
+from sessions_app.selectors import artifacts, compactions, costs, nodes
 
 
 @dataclass(slots=True)
@@ -29,6 +30,8 @@ class NodeView:
     is_active: bool
     on_path: bool
     data: dict[str, Any] = field(default_factory=dict)
+    cost: str = ""  # a call's price ("unknown" when it has none; "" for a node that is no call)
+    cost_source: str = ""
 
     @property
     def label(self) -> str:
@@ -69,6 +72,7 @@ def node_view(session: Session, node: Node, on_path: bool) -> NodeView:
     data = dict(node.data or {})
     if node.kind == "compaction":
         data.pop("summary", None)  # shown as a summary, not as raw data
+    price = costs.call_price(node.pk) if node.role == "assistant" else None
     return NodeView(
         node=node,
         blocks=block_views(node.content),
@@ -81,4 +85,6 @@ def node_view(session: Session, node: Node, on_path: bool) -> NodeView:
         is_active=node.pk == session.active_node_id,
         on_path=on_path,
         data=data,
+        cost=format_usd(price[0]) if price else "",
+        cost_source=price[1] if price else "",
     )

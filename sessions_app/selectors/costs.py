@@ -82,6 +82,12 @@ def total(session: Session) -> CostSum:
     return CostSum(session.pk, session.cost, session.call_count, session.unpriced_calls)
 
 
+def call_price(node_id: int) -> tuple[int | None, str] | None:
+    """The stored price of the call a node is (cost, source); None when the node is no call."""
+    row = Call.objects.filter(node_id=node_id).values_list("cost", "price_source").first()
+    return (row[0], row[1]) if row else None
+
+
 def latest_day() -> date | None:
     found = Call.objects.aggregate(last=Max("timestamp"))["last"]
     return found.date() if found else None

@@ -122,3 +122,14 @@ def test_cost_pages_need_a_login() -> None:
     for url in (reverse("sessions_app:costs"), reverse("sessions_app:session_costs", args=[1])):
         r = c.get(url)
         assert r.status_code == 302 and "/login" in r["Location"]
+
+
+def test_node_panel_shows_the_call_price(viewer_client: Client) -> None:
+    s = priced_session("one call", 1)
+    key = s.active_node.key if s.active_node else ""
+    html = viewer_client.get(reverse("sessions_app:node_detail", args=[s.pk, key])).content.decode()
+    assert re.search(r'id="node-cost" title="genai-prices [^"]*claude-sonnet-4-0">\$0\.0045<', html)
+    mystery = priced_session("unpriced", 1, model="acme-brain-9")
+    key = mystery.active_node.key if mystery.active_node else ""
+    html = viewer_client.get(reverse("sessions_app:node_detail", args=[mystery.pk, key])).content.decode()
+    assert re.search(r'id="node-cost" title="[^"]*no price for anthropic/acme-brain-9">unknown<', html)

@@ -16,7 +16,7 @@ from django.db.models.functions import Coalesce, TruncDate
 
 from sessions_app.llm.cache_effect import CompactionCost, FollowingCall, compaction_cost
 from sessions_app.llm.prices import CallUsage, price_call
-from sessions_app.models import Call, CompactionEntry, Run, Session
+from sessions_app.models import Call, CompactionEntry, Session
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,8 +103,17 @@ class CompactionCostRow:
     summary_source: str  # where the summary call's price came from, or why there is none
 
 
-def _summary_price(run: Run | None) -> tuple[int | None, str]:
+def _summary_price(entry: CompactionEntry) -> tuple[int | None, str]:
+    run = entry.fork_run
     if run is None:
+        recorded = entry.node.data.get("summary_call") if isinstance(entry.node.data, dict) else None
+        if isinstance(recorded, dict):  # a Codex rollout's compaction: its call's token count
+            usage = CallUsage(
+                *(int(recorded.get(k) or 0) for k in ("input", "output", "cache_read", "cache_write"))
+            )
+            provider, model = str(recorded.get("provider") or ""), str(recorded.get("model") or "")
+            price = price_call(provider, model, usage, entry.node.timestamp)
+            return price.nanos, price.source
         return None, "the summary call is not recorded (imported compaction)"
     if not run.model:
         return None, "no model call (a hook or the extractive summarizer wrote the summary)"
@@ -150,7 +159,7 @@ def compaction_costs(session_id: int, limit: int = 50) -> list[CompactionCostRow
         following[i].append(FollowingCall(provider, model, usage, at))
     rows = []
     for entry, after in zip(entries, following, strict=True):
-        summary, source = _summary_price(entry.fork_run)
+        summary, source = _summary_price(entry)
         cost = compaction_cost(summary, entry.tokens_before, entry.tokens_after, after)
         rows.append(CompactionCostRow(entry, cost, source))
     return rows

@@ -143,3 +143,20 @@ def test_reprice_command_restores_the_stored_prices(tmp_path: Path) -> None:
     )
     assert after == before
     assert "Priced 1 session(s) with genai-prices" in out.getvalue()
+
+
+def test_codex_compaction_summary_call_is_priced(tmp_path: Path) -> None:
+    """Codex writes the summary call's token count right before its `compacted` record; no call
+    claims it, so it is the compaction's own cost. GPT-4o, the fixture's three compactions: line 56
+    reports 8,460 input and 420 output tokens: 8460*2.50 + 420*10 = $0.02535; line 74, 3,760 and
+    380: 3760*2.50 + 380*10 = $0.0132; line 83, 2,300 input of which 2,048 cached and 150 output:
+    252*2.50 + 2048*1.25 + 150*10 = $0.00469."""
+    text = (DATA / "codex_rollout.jsonl").read_text()
+    text = re.sub(r'"model": "gpt-5[.0-9]*-codex"', '"model": "gpt-4o"', text)
+    path = tmp_path / "rollout.jsonl"
+    path.write_text(text)
+    session = import_file(path).session
+    rows = costs.compaction_costs(session.pk)
+    want = [nanos(Decimal(usd)) for usd in ("0.02535", "0.0132", "0.00469")]
+    assert [r.cost.summary for r in rows] == want
+    assert all(r.summary_source.startswith("genai-prices ") for r in rows)

@@ -20,7 +20,6 @@ from sessions_app.formats import detect_format
 from sessions_app.models import Agent, Session
 from sessions_app.store.bulk_import import ImportNode
 
-from .errors import ImportFailed
 from .file_lists import with_file_lists
 from .lines import LineReader, Problems
 
@@ -81,8 +80,6 @@ def parse(data: bytes, name: str, *, format: str = "auto", path: Path | None = N
             raise _Discard(Parsed(fmt, result, agents))
     except _Discard as done:
         return done.parsed
-    except ImportFailed:
-        raise
 
 
 class _Discard(Exception):  # raised to leave the atomic block, so that it rolls back

@@ -24,7 +24,6 @@ import logging
 import os
 import time
 from dataclasses import dataclass
-from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +31,7 @@ from django.db import transaction
 
 from sessions_app import conf
 from sessions_app.compaction.messages import ASSISTANT, MESSAGE
+from sessions_app.compaction.vocabulary import WatchOutcome as Outcome
 from sessions_app.importers import ImportFailed, import_file
 from sessions_app.importers.reparse import Parsed, parse
 from sessions_app.models import Agent, Node, Session, WatchedFile
@@ -41,16 +41,6 @@ from sessions_app.store.import_appends import append_imported
 
 log = logging.getLogger(__name__)
 HEAD_BYTES = 4096
-
-
-class Outcome(StrEnum):
-    IMPORTED = "imported"
-    APPENDED = "appended"
-    UNCHANGED = "unchanged"
-    WAITING = "waiting"  # no complete line yet, or the tail is settling
-    FAILED = "failed"  # reported now
-    SKIPPED = "skipped"  # failed before and unchanged since
-    GONE = "gone"
 
 
 @dataclass(frozen=True, slots=True)

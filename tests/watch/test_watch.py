@@ -379,3 +379,19 @@ def test_a_subagent_line_alone_is_stored(tmp_path: Path) -> None:
         fh.write(sub_lines[-1])
     assert sync_file(dest, settle=0).added >= 1
     assert_same(first.session_id, dest)
+
+
+def test_an_import_whose_record_was_lost_is_adopted(tmp_path: Path) -> None:
+    """Killed after the import committed but before its WatchedFile row was updated: the next
+    pass finds the session by its import metadata instead of importing the file again."""
+    path = tmp_path / "s.jsonl"
+    lines = as_v3(pi_v1(4))
+    dump(path, lines)
+    first = sync_file(path, settle=0)
+    assert first.outcome is Outcome.IMPORTED
+    WatchedFile.objects.filter(path=str(path)).update(session=None, position=0, head="", size=0)
+    dump(path, [*lines, *as_v3(pi_v1(5))[5:]])
+    again = sync_file(path, settle=0)
+    assert again.session_id == first.session_id and again.added == 1
+    assert Session.objects.count() == 1
+    assert Node.objects.filter(session_id=first.session_id).count() == 5

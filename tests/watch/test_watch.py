@@ -388,7 +388,7 @@ def test_an_import_whose_record_was_lost_is_adopted(tmp_path: Path) -> None:
     lines = as_v3(pi_v1(4))
     dump(path, lines)
     first = sync_file(path, settle=0)
-    assert first.outcome is Outcome.IMPORTED
+    assert first.outcome is Outcome.IMPORTED and first.session_id is not None
     WatchedFile.objects.filter(path=str(path)).update(session=None, position=0, head="", size=0)
     dump(path, [*lines, *as_v3(pi_v1(5))[5:]])
     again = sync_file(path, settle=0)

@@ -7,7 +7,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 PG_URL ?= postgres://postgres@127.0.0.1:5432/postgres
 
-.PHONY: run test lint typecheck pytest pytest-pg browser chromium bubblewrap services bench bench-smoke clean
+.PHONY: run test install-check lint typecheck pytest pytest-pg browser chromium bubblewrap services bench bench-smoke clean
 
 # setup.py builds the o200k token counter (C): editing it or its sources reinstalls.
 $(VENV)/.stamp-run: pyproject.toml setup.py sessions_app/o200k/_o200k.c sessions_app/o200k/_o200k_unicode.h
@@ -68,7 +68,11 @@ browser: $(VENV)/.stamp-dev chromium
 bench-smoke: $(VENV)/.stamp-dev services
 	PG_URL=$(PG_URL) $(BIN)/python bench/_smoke.py
 
-test: lint typecheck pytest pytest-pg browser bench-smoke
+# `pip install .` (not editable) into an empty venv, then `cutpoint import` and `cutpoint serve`.
+install-check: $(VENV)/.stamp-dev
+	$(BIN)/pytest -q -m install tests/project/test_install.py
+
+test: lint typecheck pytest pytest-pg browser bench-smoke install-check
 
 bench: $(VENV)/.stamp-dev services
 	@for f in bench/[!_]*.py; do echo "== $$f"; $(BIN)/python $$f || exit 1; done

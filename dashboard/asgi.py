@@ -20,12 +20,19 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
 from dashboard.warmup import warm_up  # noqa: E402
+from sessions_app import conf  # noqa: E402
 from sessions_app.routing import ExactOriginValidator, websocket_urlpatterns  # noqa: E402
-from sessions_app.runtime.sweeper import StartSweeper  # noqa: E402
+from sessions_app.runtime.sweeper import StartSweeper, when_reactor_runs  # noqa: E402
 
 # Daphne imports this module before it accepts a connection: the work a fresh process would do in
 # its first requests is done here, once (dashboard/warmup.py).
 logging.getLogger(__name__).info("warmed up in %s", warm_up())
+
+if conf.get("CUTPOINT_WATCH_FOLDERS"):
+    # `cutpoint serve --watch`: this worker follows the session folders (sessions_app/watch/).
+    from sessions_app.watch.loop import start_in_server
+
+    when_reactor_runs(lambda: start_in_server(str(conf.get("CUTPOINT_WATCH_FOLDERS"))))
 
 application = StartSweeper(
     ProtocolTypeRouter(

@@ -1,7 +1,8 @@
 """Cutpoint settings. Everything that differs between machines comes from the environment.
 
 Environment:
-    CUTPOINT_DATA_DIR      where the SQLite file, artifacts and workspaces live (default ./data)
+    CUTPOINT_DATA_DIR      where the SQLite file, artifacts and workspaces live (default ./data in
+                           a checkout, the per-user data directory once installed: conf.py)
     DATABASE_URL           any dj-database-url URL; default sqlite:///$CUTPOINT_DATA_DIR/cutpoint.sqlite3
     REDIS_URL              switches the channel layer from in-memory to channels_redis
     DJANGO_SECRET_KEY      default: a random key generated once into $CUTPOINT_DATA_DIR/.secret_key
@@ -31,9 +32,12 @@ from django.core.exceptions import ImproperlyConfigured
 from sessions_app.compaction.settings import STRATEGIES, CompactionSettings
 
 # Every CUTPOINT_* default, written once (conf.py imports nothing that needs settings loaded).
-from sessions_app.conf import DEFAULTS
+from sessions_app.conf import DEFAULTS, default_data_dir
 
 BASE_DIR = Path(__file__).resolve().parent.parent
+# Templates and static files: beside the project in a checkout; inside the package once installed
+# with pip (setup.py copies them into dashboard/assets/ when it builds the wheel).
+ASSETS_DIR = BASE_DIR if (BASE_DIR / "templates").is_dir() else Path(__file__).resolve().parent / "assets"
 
 
 def env_bool(name: str, default: bool) -> bool:
@@ -82,7 +86,7 @@ def cutpoint(name: str) -> Any:
     return os.environ.get(name) or default
 
 
-DATA_DIR = Path(os.environ.get("CUTPOINT_DATA_DIR") or BASE_DIR / "data").resolve()
+DATA_DIR = Path(os.environ.get("CUTPOINT_DATA_DIR") or default_data_dir(BASE_DIR)).resolve()
 DATA_DIR.mkdir(parents=True, exist_ok=True)
 ARTIFACT_ROOT = DATA_DIR / "artifacts"
 WORKSPACE_ROOT = DATA_DIR / "workspaces"
@@ -191,7 +195,7 @@ LOGOUT_REDIRECT_URL = "login"
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
-        "DIRS": [BASE_DIR / "templates"],
+        "DIRS": [ASSETS_DIR / "templates"],
         "APP_DIRS": True,
         "OPTIONS": {
             "context_processors": [
@@ -273,7 +277,7 @@ USE_I18N = False
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATICFILES_DIRS = [BASE_DIR / "static"]
+STATICFILES_DIRS = [ASSETS_DIR / "static"]
 STATIC_ROOT = DATA_DIR / "staticfiles"
 STATIC_ROOT.mkdir(exist_ok=True)
 # daphne does not serve static files: whitenoise does, with or without DEBUG. `collectstatic` (run by
@@ -296,6 +300,9 @@ CUTPOINT_UPLOAD_MAX_BYTES = cutpoint("CUTPOINT_UPLOAD_MAX_BYTES")
 FILE_UPLOAD_HANDLERS = ["sessions_app.views.uploads.LimitedTemporaryFileUploadHandler"]
 # daphne processes that `manage.py serve` starts (its --workers).
 CUTPOINT_WORKERS = cutpoint("CUTPOINT_WORKERS")
+CUTPOINT_WATCH_SETTLE_SECONDS = cutpoint("CUTPOINT_WATCH_SETTLE_SECONDS")
+CUTPOINT_WATCH_POLL = cutpoint("CUTPOINT_WATCH_POLL")
+CUTPOINT_WATCH_FOLDERS = cutpoint("CUTPOINT_WATCH_FOLDERS")
 
 LOG_FORMAT = cutpoint("CUTPOINT_LOG_FORMAT")  # "json" for structured logs
 LOGGING: dict[str, Any] = {

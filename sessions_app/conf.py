@@ -9,13 +9,14 @@ so `override_settings` and pytest-django's `settings` fixture take effect at onc
 
 Some names are environment variables only (`CUTPOINT_MAIN_MODEL`, `CUTPOINT_DB_POOL_MAX`, ...):
 settings.py turns them into Django's or Cutpoint's own settings, and their defaults are here too.
-`CUTPOINT_DATA_DIR` is not: its default is a path beside the project (settings.py). The README's
-table of variables documents them all.
+`CUTPOINT_DATA_DIR` is not a setting: settings.py reads it and falls back to `default_data_dir()`.
+The README's table of variables documents them all.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Final
 
@@ -24,6 +25,19 @@ from django.conf import settings
 from sessions_app.compaction.settings import DEFAULT_CONTEXT_WINDOW
 
 _MIB: Final = 1024 * 1024
+APP_NAME: Final = "cutpoint"  # the per-user data directory's name (platformdirs)
+
+
+def default_data_dir(project_dir: Path) -> Path:
+    """Where data lives when CUTPOINT_DATA_DIR is unset: `./data` in a source checkout (what
+    `make run` and `make test` use), the user's data directory (platformdirs: ~/.local/share/cutpoint
+    on Linux) when Cutpoint was installed with pip and runs as the `cutpoint` command."""
+    if (project_dir / "manage.py").is_file():
+        return project_dir / "data"
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
+
 
 DEFAULTS: Final[Mapping[str, Any]] = MappingProxyType(
     {
@@ -35,6 +49,13 @@ DEFAULTS: Final[Mapping[str, Any]] = MappingProxyType(
         "CUTPOINT_LOG_FORMAT": "plain",  # "json": one JSON object per line (dashboard/logformat.py)
         "CUTPOINT_CHANNEL_PREFIX": "cutpoint",  # the Redis channel layer's key prefix
         "CUTPOINT_WORKERS": 2,  # `manage.py serve`: daphne processes
+        # `cutpoint watch` (sessions_app/watch/): a trailing assistant node is stored once its file
+        # has been quiet this long (Claude Code writes one message as several lines).
+        "CUTPOINT_WATCH_SETTLE_SECONDS": 0.5,
+        "CUTPOINT_WATCH_POLL": False,  # poll the folders instead of the OS's file events
+        # Folders a server process watches itself ("defaults": the agents' own; os.pathsep between
+        # several): `cutpoint serve --watch` sets it for one of its workers.
+        "CUTPOINT_WATCH_FOLDERS": "",
         # --- the database ----------------------------------------------------------------------
         "CUTPOINT_DB_POOL": True,  # PostgreSQL: psycopg's connection pool
         "CUTPOINT_DB_POOL_MIN": 2,

@@ -92,6 +92,12 @@ class Session(models.Model):
     node_count = models.PositiveBigIntegerField(default=0)
     compaction_count = models.PositiveIntegerField(default=0)
     call_count = models.PositiveBigIntegerField(default=0)
+    # The priced calls' total in nano-dollars and how many calls have no price (docs/costs.md):
+    # kept with the calls, in the same transaction, so the list sorts on a column.
+    cost = models.BigIntegerField(default=0)
+    unpriced_calls = models.PositiveBigIntegerField(default=0)
+    # The directory the agent worked in (an imported file's cwd): the list groups sessions by it.
+    project = models.CharField(max_length=1000, blank=True, default="", db_index=True)
 
     all_objects = models.Manager()
     objects = SessionManager()
@@ -252,6 +258,13 @@ class Call(models.Model):
     threshold = models.PositiveBigIntegerField(null=True, blank=True)  # as recorded at the call
     window = models.PositiveBigIntegerField(null=True, blank=True)
     auto_compaction = models.BooleanField(null=True, blank=True)
+    # The price (docs/costs.md): nano-dollars, NULL when unknown; where it came from and when.
+    # db_default: store/calls.py inserts the rows in SQL, then store/call_prices.py fills these.
+    provider = models.CharField(max_length=64, blank=True, default="", db_default="")
+    model = models.CharField(max_length=200, blank=True, default="", db_default="")
+    cost = models.BigIntegerField(null=True, blank=True)
+    price_source = models.CharField(max_length=300, blank=True, default="", db_default="")
+    priced_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["session", "n"], name="call_n_unique_in_session")]
@@ -436,3 +449,24 @@ class ApiToken(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.prefix}…)"
+
+
+class WatchedFile(models.Model):
+    """A session file `cutpoint watch` follows (sessions_app/watch/): the session it fills, how far
+    it was read (`position`: bytes of complete lines, written in the same transaction as the nodes
+    read from them) and what the file looked like then, to tell growth from a rewrite."""
+
+    path = models.CharField(max_length=1000, unique=True)
+    session = models.ForeignKey(Session, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    format = models.CharField(max_length=16, blank=True, default="")
+    position = models.PositiveBigIntegerField(default=0)
+    head = models.CharField(max_length=64, blank=True, default="")  # sha256 of the first and last 4 KiB read
+    inode = models.PositiveBigIntegerField(default=0)
+    size = models.PositiveBigIntegerField(default=0)  # the file's size when last read
+    mtime_ns = models.BigIntegerField(default=0)
+    held = models.BooleanField(default=False)  # the last node waits for the file to settle
+    error = models.TextField(blank=True, default="")  # why it cannot be read ("" : it can)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"watched {self.path}"

@@ -224,6 +224,18 @@ SUMMARIZER_EVENTS: Final[dict[str, EventType]] = {
 }
 
 
+class WatchOutcome(StrEnum):
+    """What one pass of `cutpoint watch` over a session file did (sessions_app/watch/sync.py)."""
+
+    IMPORTED = "imported"
+    APPENDED = "appended"
+    UNCHANGED = "unchanged"
+    WAITING = "waiting"  # no complete line yet, or the tail is settling
+    FAILED = "failed"  # reported now
+    SKIPPED = "skipped"  # failed before and unchanged since
+    GONE = "gone"
+
+
 class LiveKind(StrEnum):
     """The kind of a live update sent to open dashboard pages (runtime/live.py); the page's
     script reads the ones it acts on from the page (`data-kinds` on `#live`)."""

@@ -101,6 +101,16 @@ class ImportResult:
     seconds: float = 0.0
 
 
+def project_dir(metadata: dict[str, Any]) -> str:
+    """The directory an imported session's agent worked in, as the file records it (Claude Code
+    and Codex: `cwd`; pi: its header's `cwd`); "" when it gives none."""
+    cwd = metadata.get("cwd")
+    header = metadata.get("header")
+    if not isinstance(cwd, str) and isinstance(header, dict):
+        cwd = header.get("cwd")
+    return cwd[:1000] if isinstance(cwd, str) else ""
+
+
 @contextlib.contextmanager
 def _open(
     source: str | os.PathLike[str] | IO[bytes], filename: str | None
@@ -133,6 +143,7 @@ def import_file(
     progress: Progress | None = None,
     progress_every: int = 8 * 1024 * 1024,
     files_beside: bool | None = None,
+    path_beside: Path | None = None,
 ) -> ImportResult:
     """Import one session file (a path or a binary file object) as a new session.
 
@@ -187,6 +198,8 @@ def import_file(
             files_beside = isinstance(source, str | os.PathLike) and filename is None
         if files_beside and isinstance(source, str | os.PathLike):
             importer.path = Path(source)
+        elif path_beside is not None:  # read from a copy, but the files beside it are at this path
+            importer.path = path_beside
         title = clean_text(title) if title else title
         chunked = chunked_import()
         created: Session | None = None
@@ -229,8 +242,9 @@ def import_file(
                         **importer.metadata,
                     }
                 }
+                session.project = project_dir(importer.metadata)
                 session.importing = False
-                session.save(update_fields=["title", "metadata", "importing", "updated_at"])
+                session.save(update_fields=["title", "metadata", "project", "importing", "updated_at"])
                 if importer.last_activity is not None:
                     # The session's own last activity, not the import time (auto_now skipped).
                     session.updated_at = parse_timestamp(importer.last_activity)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from sessions_app.presenters.costs import session_cost_label
 from sessions_app.presenters.stats import ContextStats, context_stats
 from sessions_app.runtime.compaction_guard import GuardStop, stopped
 from sessions_app.selectors import agents, compactions, nodes, sessions
@@ -24,6 +25,7 @@ class Header:
     task: CompactionTask | None
     parent_session: Session | None
     child_sessions: list[Session]
+    cost: str  # the session's calls priced (presenters/costs.py): "unknown" rather than $0
     guard: GuardStop | None = None  # automatic compaction stopped (docs/compaction.md, G6)
 
 
@@ -46,4 +48,5 @@ def build_header(session: Session) -> Header:
         parent_session=parent,
         child_sessions=children,
         guard=stopped(session.pk),
+        cost=session_cost_label(session),
     )

@@ -10,9 +10,10 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from sessions_app.compaction import Usage
+from sessions_app.llm.prices import format_usd
 from sessions_app.presenters.content import BlockView, block_views, preview
 from sessions_app.presenters.panels import NODE_VIEW
-from sessions_app.selectors import artifacts, compactions, nodes
+from sessions_app.selectors import artifacts, compactions, costs, nodes
 
 if TYPE_CHECKING:
     from sessions_app.models import Artifact, CompactionEntry, Node, Session
@@ -31,6 +32,8 @@ class NodeView:
     is_active: bool
     on_path: bool
     data: dict[str, Any] = field(default_factory=dict)
+    cost: str = ""  # a call's price ("unknown" when it has none; "" for a node that is no call)
+    cost_source: str = ""
 
     @property
     def label(self) -> str:
@@ -71,6 +74,7 @@ def node_view(session: Session, node: Node, on_path: bool) -> NodeView:
     data = dict(node.data or {})
     if node.kind == "compaction":
         data.pop("summary", None)  # shown as a summary, not as raw data
+    price = costs.call_price(node.pk) if node.role == "assistant" else None
     return NodeView(
         node=node,
         blocks=block_views(node.content),
@@ -83,4 +87,6 @@ def node_view(session: Session, node: Node, on_path: bool) -> NodeView:
         is_active=node.pk == session.active_node_id,
         on_path=on_path,
         data=data,
+        cost=format_usd(price[0]) if price else "",
+        cost_source=price[1] if price else "",
     )

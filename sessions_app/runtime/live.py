@@ -25,6 +25,7 @@ task's stream boxes on it, so a retry's text never follows the dead attempt's (c
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any
 
@@ -65,10 +66,34 @@ async def apublish(session_id: int, kind: str, payload: dict[str, Any]) -> None:
         log.warning("live update %s for session %s not delivered", kind, session_id, exc_info=True)
 
 
+# The server's event loop, when a thread of the server process publishes (`cutpoint serve
+# --watch`): the in-memory layer's queues belong to that loop, so a message from another thread
+# must be handed to it, not sent from a loop of the thread's own.
+_server_loop: asyncio.AbstractEventLoop | None = None
+
+
+def publish_through(loop: asyncio.AbstractEventLoop | None) -> None:
+    global _server_loop
+    _server_loop = loop
+
+
+def reaches_browsers() -> bool:
+    """Whether a message published from this process can reach an open page: through Redis, or
+    (the in-memory layer) from inside the server process. A stand-alone `cutpoint watch` without
+    Redis has nobody to tell, and skips the work."""
+    from django.conf import settings
+
+    return bool(getattr(settings, "REDIS_URL", "")) or _server_loop is not None
+
+
 def publish(session_id: int, kind: str, payload: dict[str, Any]) -> None:
     """Publish from sync code (not from inside a running event loop's thread)."""
     layer = get_channel_layer()
     if layer is None:
+        return
+    loop = _server_loop
+    if loop is not None and not loop.is_closed():
+        asyncio.run_coroutine_threadsafe(apublish(session_id, kind, payload), loop)
         return
     try:
         async_to_sync(layer.group_send)(group_name(session_id), _message(session_id, kind, payload))

@@ -25,6 +25,7 @@ from sessions_app.compaction.messages import ASSISTANT, COMPACTION, KINDS, MESSA
 from sessions_app.compaction.tokens import estimate_entry
 from sessions_app.compaction.vocabulary import EventType
 from sessions_app.models import Event, Node, Session
+from sessions_app.store.call_prices import price_calls
 from sessions_app.store.calls import derive_calls
 from sessions_app.store.errors import ConflictError, StoreError, UnknownNodeError
 from sessions_app.store.sql import (
@@ -180,8 +181,9 @@ def append(
         cursor.execute(
             APPEND_SESSION_SQL, [node.pk, next_seq + 1, db_datetime(now), int(is_compaction), session.pk]
         )
-        if kind == MESSAGE and role == ASSISTANT:
-            derive_calls(session.pk, from_seq=next_seq, before=calls)
+        is_call = kind == MESSAGE and role == ASSISTANT
+        if is_call and derive_calls(session.pk, from_seq=next_seq, before=calls):
+            price_calls(session.pk, after_n=calls)
     node._state.adding = False
     node._state.db = connection.alias
     session.active_node_id = node.pk

@@ -31,6 +31,7 @@ from sessions_app.compaction.tokens import estimate_entries
 from sessions_app.compaction.vocabulary import CompactionReason
 from sessions_app.models import Call, Chain, CompactionEntry, Node, Session
 from sessions_app.store.batch_writer import BatchWriter
+from sessions_app.store.call_prices import price_calls
 from sessions_app.store.calls import derive_calls
 from sessions_app.store.chains import ChainBuilder
 from sessions_app.store.errors import StoreError
@@ -561,11 +562,12 @@ def import_entries(
         Chain.objects.bulk_create(chains.rows(sid), batch_size=500)
         # The counters and per-call rows the pages read instead of the nodes (store/calls.py).
         cursor.execute(
-            f"UPDATE {SESSION_TABLE} SET node_count = %s, compaction_count = %s, call_count = 0 "
-            "WHERE id = %s",
+            f"UPDATE {SESSION_TABLE} SET node_count = %s, compaction_count = %s, call_count = 0, cost = 0, "
+            "unpriced_calls = 0 WHERE id = %s",
             [seq, len(compactions), sid],
         )
-        derive_calls(sid, before=0)
+        if derive_calls(sid, before=0):
+            price_calls(sid)
 
         wanted = active_key() if callable(active_key) else active_key
         if wanted is None:

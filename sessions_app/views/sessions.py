@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from django import forms
@@ -20,7 +21,9 @@ from sessions_app.importers.otlp import import_otlp, sniff_head
 from sessions_app.models import CompactionTask, Session, SourceChoices
 from sessions_app.params import Params
 from sessions_app.presenters.audit import retention_label, retention_level
+from sessions_app.presenters.costs import session_cost_label
 from sessions_app.presenters.stats import context_stats
+from sessions_app.selectors import grouping
 from sessions_app.selectors.compactions import active_task
 from sessions_app.selectors.sessions import sessions_queryset
 from sessions_app.views._common import HtmxHttpRequest, staff_required, wants_partial
@@ -60,32 +63,60 @@ def _row(s: Session, task: CompactionTask | None) -> dict[str, Any]:
         "worst": worst,
         "worst_label": retention_label(worst),
         "worst_level": retention_level(worst),
+        "cost": session_cost_label(s),
     }
 
 
-def _list_context(query: str, source: str, state: str, page_number: int) -> dict[str, Any]:
+@dataclass(frozen=True, slots=True)
+class ListQuery:
+    """What the list shows: the filters, the order and the grouping (selectors/grouping.py)."""
+
+    query: str = ""
+    source: str = ""
+    state: str = ""
+    sort: str = ""
+    group: str = ""
+    project: str = ""
+
+    @classmethod
+    def of(cls, params: Params) -> ListQuery:
+        return cls(
+            query=params.text("q"),
+            source=params.choice("source", SOURCE_VALUES),
+            state=params.choice("state", STATE_VALUES),
+            sort=params.choice("sort", grouping.SORT_VALUES),
+            group=params.choice("group", grouping.GROUP_VALUES),
+            project=params.text("project", max_length=1000),
+        )
+
+
+def _list_context(q: ListQuery, page_number: int) -> dict[str, Any]:
     """The list's page of rows and its filters; a session being compacted shows its task."""
-    page = Paginator(sessions_queryset(query, source, state), PAGE_SIZE).get_page(page_number)
+    listed = grouping.arrange(
+        sessions_queryset(q.query, q.source, q.state), sort=q.sort, group=q.group, project=q.project
+    )
+    page = Paginator(listed, PAGE_SIZE).get_page(page_number)
     rows = [_row(s, active_task(s.pk) if getattr(s, "compacting", False) else None) for s in page.object_list]
     return {
         "page": page,
         "rows": rows,
-        "query": query,
-        "source": source,
-        "state": state,
+        "query": q.query,
+        "source": q.source,
+        "state": q.state,
         "sources": SOURCES,
         "states": STATES,
+        "sort": q.sort,
+        "group": q.group,
+        "project": q.project,
+        "sorts": grouping.SORTS,
+        "groups": grouping.GROUPS,
+        "projects": grouping.projects(),
     }
 
 
 def session_list(request: HtmxHttpRequest) -> HttpResponse:
     params = Params(request)
-    context = _list_context(
-        params.text("q"),
-        params.choice("source", SOURCE_VALUES),
-        params.choice("state", STATE_VALUES),
-        params.page(),
-    )
+    context = _list_context(ListQuery.of(params), params.page())
     context.update(
         {
             "form": ImportForm(),
@@ -181,5 +212,5 @@ def session_import(request: HtmxHttpRequest) -> HttpResponse:
     context = {"form": form, "import_error": error, "open_import": True, "import_sources": IMPORT_SOURCES}
     if wants_partial(request):
         return TemplateResponse(request, "sessions/session_list.html#import", context)
-    context.update(_list_context("", "", "", 1))
+    context.update(_list_context(ListQuery(), 1))
     return TemplateResponse(request, "sessions/session_list.html", context, status=status)

@@ -78,7 +78,9 @@ How it maps (choices made here):
 - `compacted` is a compaction node that keeps nothing from before it (`first_kept` = itself,
   docs/compaction.md rule C1, as for Claude Code), summary = `message`, `tokens_before` = the
   `total_tokens` of the last token_count before it, `tokens_after` = the input of the first call
-  after it. Its `replacement_history` items follow it as nodes, mapped like any response item,
+  after it; a token_count right before it that no call claimed is its own summary call's usage
+  (`data["summary_call"]`, priced as the compaction's cost, docs/costs.md). Its
+  `replacement_history` items follow it as nodes, mapped like any response item,
   except the user message that repeats `message` (the summary already stands for it); so the
   context built from the store is the summary plus what Codex's history held. An empty `message`
   (remote compaction) gets a placeholder summary saying so, because a compaction with an empty

@@ -83,6 +83,14 @@ class Rollout(Items):
         self._ts = timestamp
         first, self._first = self._first, False
         t = record.get("type")
+        if (
+            t != "event_msg"
+            or not isinstance(record.get("payload"), dict)
+            or record["payload"].get("type") != "token_count"
+        ):
+            held_usage, self._unclaimed = self._unclaimed, None
+            if t == "compacted":  # a count no call claimed, right before: the compaction's own call
+                self._unclaimed = held_usage
         if isinstance(t, str) and t in RECORD_TYPES:
             payload = record.get("payload")
             if not isinstance(payload, dict):
@@ -219,7 +227,10 @@ class Rollout(Items):
         self._last_total = total or given + output
         waiting = self._waiting
         if waiting is None:
+            # Kept for a compaction that may follow at once: its summary call's usage.
+            self._unclaimed = {"input": max(given - cached, 0), "cache_read": cached, "output": output}
             return False
+        self._unclaimed = None
         if cached > given:
             note(
                 self.issues,
@@ -280,6 +291,11 @@ class Rollout(Items):
         }
         if extra:
             data["extra"] = extra
+        if self._unclaimed is not None:
+            # The summary call's usage (the token count right before the record, no call's own),
+            # priced as the compaction's own cost (docs/costs.md).
+            data["summary_call"] = {**self._unclaimed, "model": self._model or "", "provider": self._provider}
+            self._unclaimed = None
         self._emit(Node(self._entry(key, COMPACTION, data=data), self._line, comp))
         self._after = comp
         if history:

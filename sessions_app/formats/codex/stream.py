@@ -67,6 +67,8 @@ class Stream:
         self._calls: dict[str, Call] = {}
         self._after: Compaction | None = None  # waiting for tokens_after
         self._last_total = 0  # total_tokens of the last token_count: a compaction's tokens_before
+        # The usage of the last token_count no call claimed, while no other record has come since.
+        self._unclaimed: dict[str, Any] | None = None
         self._model: str | None = None
         self._effort: str | None = None
         self._provider = DEFAULT_PROVIDER

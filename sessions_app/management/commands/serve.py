@@ -12,6 +12,7 @@ With more than one worker, set REDIS_URL (live updates must cross processes) and
 
 from __future__ import annotations
 
+import os
 import signal
 import socket
 import subprocess
@@ -34,6 +35,14 @@ class Command(BaseCommand):
         parser.add_argument("--port", type=int, default=8000)
         parser.add_argument("--no-restart", action="store_true", help="exit when a worker exits")
         parser.add_argument(
+            "--watch",
+            action="store_true",
+            help="the first worker also follows the agents' session folders (cutpoint watch)",
+        )
+        parser.add_argument(
+            "--watch-folder", action="append", default=[], help="a folder to watch besides the defaults"
+        )
+        parser.add_argument(
             "--proxy-headers",
             action="store_true",
             help="trust X-Forwarded-For (only behind a proxy that sets it; else clients choose their IP)",
@@ -47,6 +56,8 @@ class Command(BaseCommand):
         port: int,
         no_restart: bool,
         proxy_headers: bool,
+        watch: bool = False,
+        watch_folder: list[str] | None = None,
         **opts: Any,
     ) -> None:
         if workers < 1:
@@ -72,8 +83,14 @@ class Command(BaseCommand):
                 sock.close()
             raise CommandError(f"cannot listen on {host}:{port}: {exc}") from exc
 
+        watch_spec = os.pathsep.join(["defaults", *(watch_folder or [])]) if watch or watch_folder else ""
+
         def start(sock: socket.socket) -> subprocess.Popen[bytes]:
             fd = sock.fileno()
+            env = dict(os.environ)
+            env.pop("CUTPOINT_WATCH_FOLDERS", None)
+            if watch_spec and sock is sockets[0]:  # one watcher: the first worker's
+                env["CUTPOINT_WATCH_FOLDERS"] = watch_spec
             cmd = [
                 sys.executable,
                 "-m",
@@ -83,7 +100,7 @@ class Command(BaseCommand):
                 *(["--proxy-headers"] if proxy_headers else []),
                 "dashboard.asgi:application",
             ]
-            return subprocess.Popen(cmd, pass_fds=(fd,))
+            return subprocess.Popen(cmd, pass_fds=(fd,), env=env)
 
         procs = [start(sock) for sock in sockets]
         self.stdout.write(

@@ -4,16 +4,16 @@ the dashboard's own origin: sessions_app.routing.ExactOriginValidator)."""
 import logging
 import os
 
-from django.core.asgi import get_asgi_application
-
 from dashboard.daphne_bodies import SpooledBodies, install
+from dashboard.sync_handler import get_asgi_application
 
 # Under daphne (`make run`, `manage.py serve`: daphne imports this module before it accepts a
 # connection), large request bodies reach Django from Twisted's temporary file, never from memory.
 install()
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "dashboard.settings")
-# Django must be set up before importing anything that touches models.
+# Django must be set up before importing anything that touches models. Its handler runs the
+# middleware and the view in one thread, in one go (dashboard/sync_handler.py).
 django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402

@@ -19,13 +19,14 @@ django_asgi_app = get_asgi_application()
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
-from dashboard.warmup import warm_up  # noqa: E402
+from dashboard.warmup import start_serving  # noqa: E402
 from sessions_app.routing import ExactOriginValidator, websocket_urlpatterns  # noqa: E402
 from sessions_app.runtime.sweeper import StartSweeper  # noqa: E402
 
 # Daphne imports this module before it accepts a connection: the work a fresh process would do in
-# its first requests is done here, once (dashboard/warmup.py).
-logging.getLogger(__name__).info("warmed up in %s", warm_up())
+# its first requests is done here, once, and only then does a `manage.py serve` worker's socket
+# listen (dashboard/warmup.py).
+logging.getLogger(__name__).info("warmed up in %s", start_serving())
 
 application = StartSweeper(
     ProtocolTypeRouter(

@@ -26,7 +26,8 @@ from sessions_app.presenters.node import node_view
 from sessions_app.presenters.panels import PANELS, Panel, default_panel, get_panel
 from sessions_app.selectors.compactions import is_compacting
 from sessions_app.selectors.nodes import has_node, shown_node
-from sessions_app.views._common import HtmxHttpRequest, get_session, wants_partial
+from sessions_app.selectors.sessions import session_with_compacting
+from sessions_app.views._common import HtmxHttpRequest, found, get_session, wants_partial
 from sessions_app.views._render_once import cached_once
 
 # Positions along one line of the tree (`?a=`/`?b=`): a line is never longer than a session.
@@ -121,7 +122,10 @@ def _page(request: HtmxHttpRequest, session: Session, panel: Panel, focus: str |
     the CSRF token rendered into it is swapped for the requesting user's own on every hit."""
     focus = focus or Params(request).key("node")
     user = request.user
-    busy = is_compacting(session.pk)
+    # Read with the session by the session view (session_with_compacting), else asked here.
+    busy = getattr(session, "compacting_now", None)
+    if busy is None:
+        busy = is_compacting(session.pk)
     # len() looks at pending messages without marking them shown (iterating would).
     cacheable = request.method == "GET" and not busy and len(messages.get_messages(request)) == 0
     token = get_token(request)
@@ -153,7 +157,7 @@ def session_page(request: HtmxHttpRequest, session: Session, *, status: int = 20
 
 
 def session_detail(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
-    return session_page(request, get_session(session_id))
+    return session_page(request, found(session_with_compacting(session_id), "Session"))
 
 
 def session_panel(request: HtmxHttpRequest, session_id: int, panel: str) -> HttpResponse:

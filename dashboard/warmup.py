@@ -6,21 +6,39 @@ counter. Under load those first requests queue every request behind them: 50 cli
 fresh workers saw a p95 of seconds until this was done (bench/load.py, issue 17). Doing it at
 start costs the same once and leaves the first requests as fast as the later ones.
 
+It also opens the database connection pool with its minimum of connections: the first requests
+of a fresh process otherwise each waited for a connect.
+
+Under `manage.py serve` a worker's socket starts listening only after all this
+(`start_serving`): the supervisor binds each worker's socket without listening and waits for every
+worker to listen before it says it is serving, so no connection queues on a cold worker (issue
+35). A worker that is restarted finds its socket still listening: the connections queued on it
+wait for its warm-up, as they did.
+
 Nothing here may stop the server from starting: a template that does not compile is logged and
-fails again, visibly, when it is rendered.
+fails again, visibly, when it is rendered; a database that cannot be reached is logged.
 """
 
 from __future__ import annotations
 
 import logging
+import os
+import socket
 import time
 from pathlib import Path
+from typing import Any
 
+from django.db import connection
 from django.template import TemplateSyntaxError, engines
 from django.template.utils import get_app_template_dirs
 from django.urls import get_resolver
 
+# Set by `manage.py serve` for each worker: the descriptor of its bound, not yet listening socket.
+from sessions_app.management.commands.serve import BACKLOG, LISTEN_FD
+
 log = logging.getLogger(__name__)
+
+POOL_OPEN_SECONDS = 10.0
 
 
 def template_names() -> list[str]:
@@ -36,8 +54,39 @@ def template_names() -> list[str]:
     return sorted(names)
 
 
+def open_pool(wrapper: Any = connection, timeout: float = POOL_OPEN_SECONDS) -> int:
+    """Open the database wrapper's connection pool and wait for its minimum of connections (none
+    without a pool: SQLite, or CUTPOINT_DB_POOL=0); the connections it holds then."""
+    pool = getattr(wrapper, "pool", None)
+    if pool is None:
+        return 0
+    pool.open(wait=True, timeout=timeout)  # Django opens it at the first query, without waiting
+    return int(pool.get_stats().get("pool_size", 0))
+
+
+def listen_when_warm() -> bool:
+    """Listen on the socket `manage.py serve` handed over, if it did (else False)."""
+    fd = os.environ.get(LISTEN_FD)
+    if not fd:
+        return False
+    sock = socket.socket(fileno=os.dup(int(fd)))  # a second descriptor: daphne keeps the first
+    try:
+        sock.listen(BACKLOG)
+    finally:
+        sock.close()
+    return True
+
+
+def start_serving() -> dict[str, float]:
+    """Warm up, then listen: the first connection finds the worker warm."""
+    spent = warm_up()
+    listen_when_warm()
+    return spent
+
+
 def warm_up() -> dict[str, float]:
-    """Import the views, compile the templates, build the token counter; the seconds of each."""
+    """Import the views, compile the templates, build the token counter, open the database
+    connections; the seconds of each."""
     # Imported here: the counter pulls in the engine, which the settings module must not.
     from sessions_app.o200k import counter
 
@@ -58,4 +107,11 @@ def warm_up() -> dict[str, float]:
     t0 = time.perf_counter()
     counter()
     spent["token_counter"] = time.perf_counter() - t0
+
+    t0 = time.perf_counter()
+    try:
+        open_pool()
+    except Exception:  # the database may come up later: requests will say so, the server starts
+        log.exception("the database connection pool could not be opened at start")
+    spent["database"] = time.perf_counter() - t0
     return spent

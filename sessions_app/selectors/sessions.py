@@ -84,6 +84,15 @@ def session_by_id(session_id: int) -> Session | None:
     return Session.objects.filter(pk=session_id).first()
 
 
+def session_with_compacting(session_id: int) -> Session | None:
+    """`session_by_id`, with `compacting_now` (a compaction task is pending or running) read in
+    the same query: the session page asks both on every request (issue 35)."""
+    active = CompactionTask.objects.filter(
+        session_id=OuterRef("pk"), status__in=CompactionTask.ACTIVE_STATUSES
+    )
+    return Session.objects.filter(pk=session_id).annotate(compacting_now=Exists(active)).first()
+
+
 def refreshed(session: Session) -> Session:
     """The same session object with its row read again (an action has just changed it)."""
     session.refresh_from_db()

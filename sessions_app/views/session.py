@@ -10,7 +10,6 @@ import hashlib
 from typing import Any
 
 from django.contrib import messages
-from django.core.cache import cache
 from django.http import Http404, HttpResponse
 from django.middleware.csrf import get_token
 from django.template.loader import render_to_string
@@ -27,7 +26,9 @@ from sessions_app.presenters.node import node_view
 from sessions_app.presenters.panels import PANELS, Panel, default_panel, get_panel
 from sessions_app.selectors.compactions import is_compacting
 from sessions_app.selectors.nodes import has_node, shown_node
-from sessions_app.views._common import HtmxHttpRequest, get_session, wants_partial
+from sessions_app.selectors.sessions import session_with_compacting
+from sessions_app.views._common import HtmxHttpRequest, found, get_session, wants_partial
+from sessions_app.views._render_once import cached_once
 
 # Positions along one line of the tree (`?a=`/`?b=`): a line is never longer than a session.
 MAX_INDEX = 10**9
@@ -35,6 +36,15 @@ TREE_CACHE_SECONDS = 600
 # Short: a few things on the page change without a node being written (another session naming
 # this one its parent, an artifact attached just after its node): they show within this long.
 PAGE_CACHE_SECONDS = 10
+
+
+def is_text(value: object) -> bool:
+    return isinstance(value, str)
+
+
+def is_page(value: object) -> bool:
+    """A cached page: its HTML and the CSRF token rendered into it."""
+    return isinstance(value, tuple) and len(value) == 2 and all(isinstance(v, str) for v in value)
 
 
 def _node_context(session: Session, index: tree_p.TreeIndex, key: str | None) -> dict[str, Any]:
@@ -51,14 +61,14 @@ def _tree_html(request: HtmxHttpRequest, session: Session, index: tree_p.TreeInd
     holds no form and nothing per user, so it is safe to share (docs/architecture.md)."""
     digest = hashlib.sha1((focus or "").encode()).hexdigest()[:16]
     key = f"cutpoint:tree:{session.pk}:{session.active_node_id}:{session.next_seq}:{digest}"
-    html = cache.get(key)
-    if not isinstance(html, str):
+
+    def render() -> str:
         tree = tree_p.build_tree(session, index, focus_key=focus)
-        html = scrub_surrogates(
+        return scrub_surrogates(
             render_to_string("sessions/_tree.html#tree", {"session": session, "tree": tree}, request)
         )
-        cache.set(key, html, TREE_CACHE_SECONDS)
-    return html
+
+    return cached_once(key, TREE_CACHE_SECONDS, render, is_text)
 
 
 def _panel_html(request: HtmxHttpRequest, session: Session, panel: Panel, token: str | None = None) -> str:
@@ -80,11 +90,7 @@ def _panel_html(request: HtmxHttpRequest, session: Session, panel: Panel, token:
     state = repr((session.metadata.get("compaction"), session.context_window, session.model_profile))
     digest = hashlib.sha1(f"{state}|{request.GET.urlencode()}|{can_act}".encode()).hexdigest()[:20]
     key = f"cutpoint:panel:{panel.id}:{session.pk}:{session.active_node_id}:{session.next_seq}:{digest}"
-    html = cache.get(key)
-    if not isinstance(html, str):
-        html = render()
-        cache.set(key, html, panel.cache_seconds)
-    return html
+    return cached_once(key, panel.cache_seconds, render, is_text)
 
 
 def _render_page(
@@ -116,7 +122,10 @@ def _page(request: HtmxHttpRequest, session: Session, panel: Panel, focus: str |
     the CSRF token rendered into it is swapped for the requesting user's own on every hit."""
     focus = focus or Params(request).key("node")
     user = request.user
-    busy = is_compacting(session.pk)
+    # Read with the session by the session view (session_with_compacting), else asked here.
+    busy = getattr(session, "compacting_now", None)
+    if busy is None:
+        busy = is_compacting(session.pk)
     # len() looks at pending messages without marking them shown (iterating would).
     cacheable = request.method == "GET" and not busy and len(messages.get_messages(request)) == 0
     token = get_token(request)
@@ -127,13 +136,13 @@ def _page(request: HtmxHttpRequest, session: Session, panel: Panel, focus: str |
         f"{session.next_seq}:{panel.id}:{focus or ''}:{request.GET.urlencode()}"
     )
     key = "cutpoint:page:" + hashlib.sha1(state.encode()).hexdigest()
-    cached = cache.get(key)
-    if isinstance(cached, tuple) and len(cached) == 2:
-        html, old = cached
-        return HttpResponse(html.replace(old, token))
-    html = _render_page(request, session, panel, focus, token)
-    cache.set(key, (html, token), PAGE_CACHE_SECONDS)
-    return HttpResponse(html)
+
+    def render() -> tuple[str, str]:
+        return _render_page(request, session, panel, focus, token), token
+
+    # Concurrent misses render once (views/_render_once.py); the others swap the token in.
+    html, old = cached_once(key, PAGE_CACHE_SECONDS, render, is_page)
+    return HttpResponse(html if old == token else html.replace(old, token))
 
 
 def session_page(request: HtmxHttpRequest, session: Session, *, status: int = 200) -> HttpResponse:
@@ -148,7 +157,7 @@ def session_page(request: HtmxHttpRequest, session: Session, *, status: int = 20
 
 
 def session_detail(request: HtmxHttpRequest, session_id: int) -> HttpResponse:
-    return session_page(request, get_session(session_id))
+    return session_page(request, found(session_with_compacting(session_id), "Session"))
 
 
 def session_panel(request: HtmxHttpRequest, session_id: int, panel: str) -> HttpResponse:

@@ -1,9 +1,12 @@
-"""A fresh server process imports the views, compiles the templates and builds the token counter
-before it accepts a connection (dashboard/warmup.py)."""
+"""A fresh server process imports the views, compiles the templates, builds the token counter and
+opens its database connections before it accepts a connection; under `manage.py serve` its socket
+listens only after that (dashboard/warmup.py)."""
 
 from __future__ import annotations
 
 import logging
+import socket
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -12,7 +15,9 @@ from django.template import engines
 from django.template.backends.django import DjangoTemplates
 from django.template.loaders.cached import Loader as CachedLoader
 
-from dashboard.warmup import template_names, warm_up
+from dashboard import warmup
+from dashboard.warmup import listen_when_warm, start_serving, template_names, warm_up
+from sessions_app.management.commands.serve import LISTEN_FD, listening, wait_until_listening
 from sessions_app.o200k import counter
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -45,7 +50,7 @@ def test_warm_up_compiles_every_template_and_builds_the_counter() -> None:
     counter.cache_clear()
     cached_loader().reset()
     spent = warm_up()
-    assert set(spent) == {"urls", "templates", "token_counter"}
+    assert set(spent) == {"urls", "templates", "token_counter", "database"}
     assert all(seconds >= 0 for seconds in spent.values())
     assert set(template_names()) <= cached_names()
     assert counter.cache_info().currsize == 1  # built, not left to the first request
@@ -61,3 +66,81 @@ def test_a_template_that_does_not_compile_is_logged_and_the_rest_still_compiled(
         warm_up()
     assert "template broken.html does not compile" in caplog.text
     assert "fine.html" in cached_names() and "broken.html" not in cached_names()
+
+
+@pytest.fixture
+def bound() -> Iterator[socket.socket]:
+    """A socket as `manage.py serve` hands it to a worker: bound, not listening."""
+    sock = socket.socket()
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+    sock.bind(("127.0.0.1", 0))
+    yield sock
+    sock.close()
+
+
+def refused(sock: socket.socket) -> bool:
+    try:
+        socket.create_connection(sock.getsockname(), timeout=5).close()
+    except ConnectionRefusedError:
+        return True
+    return False
+
+
+def test_the_socket_listens_only_after_the_warm_up(
+    bound: socket.socket, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    seen: list[tuple[bool, bool]] = []
+
+    def warm_up_watched() -> dict[str, float]:
+        seen.append((listening(bound), refused(bound)))
+        return {"urls": 0.0}
+
+    monkeypatch.setattr(warmup, "warm_up", warm_up_watched)
+    monkeypatch.setenv(LISTEN_FD, str(bound.fileno()))
+    assert start_serving() == {"urls": 0.0}
+    assert seen == [(False, True)]  # during the warm-up a client was refused, not queued
+    assert listening(bound) and not refused(bound)
+
+
+def test_without_a_socket_handed_over_nothing_listens(
+    bound: socket.socket, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv(LISTEN_FD, raising=False)
+    assert listen_when_warm() is False
+    assert not listening(bound)
+
+
+class Worker:
+    def __init__(self, code: int | None = None) -> None:
+        self.code = code
+
+    def poll(self) -> int | None:
+        return self.code
+
+
+def test_the_supervisor_waits_for_every_socket_to_listen(bound: socket.socket) -> None:
+    other = socket.socket()
+    other.bind(("127.0.0.1", 0))
+    other.listen()
+    try:
+        assert wait_until_listening([other], [Worker()], timeout=5) is True
+        # One socket not listening yet: not ready, and the wait ends when its worker exits.
+        assert wait_until_listening([other, bound], [Worker(), Worker(code=1)], timeout=30) is False
+        assert wait_until_listening([other, bound], [Worker(), Worker()], timeout=0.2) is False
+        bound.listen()
+        assert wait_until_listening([other, bound], [Worker(), Worker()], timeout=5) is True
+    finally:
+        other.close()
+
+
+def test_a_database_that_cannot_be_reached_is_logged_and_the_warm_up_goes_on(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    def unreachable() -> int:
+        raise OSError("connection refused")
+
+    monkeypatch.setattr(warmup, "open_pool", unreachable)
+    with caplog.at_level(logging.ERROR, logger="dashboard.warmup"):
+        spent = warm_up()
+    assert "database connection pool could not be opened" in caplog.text
+    assert set(spent) == {"urls", "templates", "token_counter", "database"}

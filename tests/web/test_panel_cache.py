@@ -132,3 +132,20 @@ def test_every_form_of_a_cached_page_carries_the_requests_token(staff):
         assert len(found) == 1, "one token for the whole page"
         tokens.append(found.pop())
     assert tokens[0] != tokens[1]
+
+
+def test_the_session_and_whether_it_compacts_are_read_in_one_query(django_assert_num_queries):
+    from sessions_app.models import CompactionTask
+    from sessions_app.selectors.sessions import session_with_compacting
+
+    session = build_session(compactions=0).session
+    with django_assert_num_queries(1):
+        read = session_with_compacting(session.pk)
+        assert read is not None and vars(read)["compacting_now"] is False
+    CompactionTask.objects.create(session=session, trigger="manual", reason="manual", status="pending")
+    read = session_with_compacting(session.pk)
+    assert read is not None and vars(read)["compacting_now"] is True
+    CompactionTask.objects.filter(session=session).update(status="completed")
+    read = session_with_compacting(session.pk)
+    assert read is not None and vars(read)["compacting_now"] is False
+    assert session_with_compacting(session.pk + 10_000) is None

@@ -6,6 +6,11 @@ connections evenly over the workers. With one socket shared by all, whichever wo
 accepted a burst of connections, and kept-alive clients stayed unevenly split (issue 17). A worker
 that is restarted gets its socket back, so the connections queued on it are served.
 
+A socket is bound here but listens only once its worker has warmed up (dashboard/warmup.py: the
+worker calls listen on it, named by SERVE_LISTEN_FD), and "serving on" is printed once every
+worker listens: a cold start no longer queues 50 clients on workers still importing and opening
+connections (issue 35).
+
 With more than one worker, set REDIS_URL (live updates must cross processes) and use PostgreSQL
 (many writers). A worker that exits is restarted; SIGTERM or Ctrl-C stops them all.
 """
@@ -18,12 +23,36 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
 from typing import Any
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from sessions_app import conf
+
+LISTEN_FD = "SERVE_LISTEN_FD"  # read by the worker (dashboard/warmup.py)
+BACKLOG = 1024  # the worker's listen() backlog
+WARM_UP_SECONDS = 300  # a worker that is still not listening then is announced anyway, with a warning
+
+
+def listening(sock: socket.socket) -> bool:
+    return bool(sock.getsockopt(socket.SOL_SOCKET, socket.SO_ACCEPTCONN))
+
+
+def wait_until_listening(
+    sockets: Sequence[socket.socket], procs: Sequence[Any], timeout: float
+) -> bool:
+    """True once every socket listens (its worker has warmed up); False when a worker exited
+    first or `timeout` seconds passed."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if all(listening(sock) for sock in sockets):
+            return True
+        if any(proc.poll() is not None for proc in procs):
+            return False
+        time.sleep(0.05)  # supervision tick while the workers warm up
+    return False
 
 
 class Command(BaseCommand):
@@ -76,8 +105,7 @@ class Command(BaseCommand):
                 sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
                 sock.bind((host, port))
                 port = sock.getsockname()[1]  # with --port 0, the others join the one chosen
-                sock.listen(1024)
-                sock.set_inheritable(True)
+                sock.set_inheritable(True)  # its worker listens on it once warm (see the doc)
         except OSError as exc:
             for sock in sockets:
                 sock.close()
@@ -100,9 +128,11 @@ class Command(BaseCommand):
                 *(["--proxy-headers"] if proxy_headers else []),
                 "dashboard.asgi:application",
             ]
-            return subprocess.Popen(cmd, pass_fds=(fd,), env=env)
+            return subprocess.Popen(cmd, pass_fds=(fd,), env={**env, LISTEN_FD: str(fd)})
 
         procs = [start(sock) for sock in sockets]
+        if not wait_until_listening(sockets, procs, WARM_UP_SECONDS):
+            self.stderr.write("warning: not every worker listens yet (one exited or is still warming up)")
         self.stdout.write(
             f"serving on http://{host}:{port}/ with {workers} worker(s): {[p.pid for p in procs]}"
         )

@@ -1,0 +1,71 @@
+"""The ASGI handler runs the middleware and the view in the request's thread in one go: a request
+crosses between the event loop and that thread a few times, not once per middleware hook
+(dashboard/sync_handler.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from asgiref.sync import AsyncToSync, SyncToAsync
+from channels.testing import HttpCommunicator
+from django.core.handlers.asgi import ASGIHandler
+
+from dashboard.sync_handler import SyncChainASGIHandler
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def crossings(monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, int]]:
+    """How often code went from the loop to a thread (sync_to_async) and back (async_to_sync)."""
+    counts = {"sync_to_async": 0, "async_to_sync": 0}
+    to_thread, to_loop = SyncToAsync.__call__, AsyncToSync.__call__
+
+    async def counted_to_thread(self: Any, *args: Any, **kwargs: Any) -> Any:
+        counts["sync_to_async"] += 1
+        return await to_thread(self, *args, **kwargs)
+
+    def counted_to_loop(self: Any, *args: Any, **kwargs: Any) -> Any:
+        counts["async_to_sync"] += 1
+        return to_loop(self, *args, **kwargs)
+
+    monkeypatch.setattr(SyncToAsync, "__call__", counted_to_thread)
+    monkeypatch.setattr(AsyncToSync, "__call__", counted_to_loop)
+    yield counts
+
+
+async def get(app: ASGIHandler, path: str) -> dict[str, Any]:
+    communicator = HttpCommunicator(app, "GET", path, headers=[(b"host", b"127.0.0.1")])
+    response: dict[str, Any] = await communicator.get_response(timeout=30)
+    return response
+
+
+async def test_the_login_page_is_served_with_the_middleware_applied(crossings: dict[str, int]) -> None:
+    response = await get(SyncChainASGIHandler(), "/login/")
+    headers = {k.decode().lower(): v.decode() for k, v in response["headers"]}
+    assert response["status"] == 200
+    assert b"<form" in response["body"]
+    assert headers["x-frame-options"] == "DENY"  # XFrameOptionsMiddleware ran
+    assert "csrftoken=" in headers.get("set-cookie", "")  # CsrfViewMiddleware ran
+
+
+async def test_a_request_crosses_between_loop_and_thread_a_few_times_only(
+    crossings: dict[str, int],
+) -> None:
+    await get(SyncChainASGIHandler(), "/login/")
+    ours = dict(crossings)
+    crossings.update(sync_to_async=0, async_to_sync=0)
+    await get(ASGIHandler(), "/login/")
+    django_s = dict(crossings)
+    # The whole chain goes to the thread once; the request signals and closing the response are
+    # Django's own crossings.
+    assert ours["async_to_sync"] == 0
+    assert ours["sync_to_async"] <= 4
+    assert django_s["sync_to_async"] + django_s["async_to_sync"] > 2 * ours["sync_to_async"]
+
+
+async def test_a_missing_page_is_a_404_not_an_error(crossings: dict[str, int]) -> None:
+    response = await get(SyncChainASGIHandler(), "/login/nowhere/")
+    assert response["status"] in (302, 404)  # the login wall or the resolver: never a 500

@@ -1,0 +1,92 @@
+"""Requests that miss one cached rendering at the same time render it once; the others take that
+copy (sessions_app/views/_render_once.py)."""
+
+from __future__ import annotations
+
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import pytest
+from django.core.cache import cache
+
+from sessions_app.views import _render_once
+from sessions_app.views._render_once import cached_once
+
+THREADS = 8
+
+
+def is_str(value: object) -> bool:
+    return isinstance(value, str)
+
+
+class CountingCache:
+    """The real cache, with the number of reads seen so far (a condition others can wait on)."""
+
+    def __init__(self) -> None:
+        self.reads = 0
+        self.changed = threading.Condition()
+
+    def get(self, key: str) -> Any:
+        value = cache.get(key)
+        with self.changed:
+            self.reads += 1
+            self.changed.notify_all()
+        return value
+
+    def set(self, key: str, value: Any, seconds: int) -> None:
+        cache.set(key, value, seconds)
+
+
+@pytest.fixture
+def counting(monkeypatch: pytest.MonkeyPatch) -> CountingCache:
+    cache.clear()
+    fake = CountingCache()
+    monkeypatch.setattr(_render_once, "cache", fake)
+    return fake
+
+
+def test_concurrent_misses_render_once_and_all_get_that_rendering(counting: CountingCache) -> None:
+    renders = 0
+
+    def render() -> str:
+        nonlocal renders
+        renders += 1
+        # Hold the first rendering until every request has looked in the cache and missed.
+        with counting.changed:
+            assert counting.changed.wait_for(lambda: counting.reads >= THREADS, timeout=30)
+        return f"page {renders}"
+
+    with ThreadPoolExecutor(THREADS) as pool:
+        futures = [pool.submit(cached_once, "k", 60, render, is_str) for _ in range(THREADS)]
+        results = [f.result(timeout=60) for f in futures]
+    assert renders == 1
+    assert results == ["page 1"] * THREADS
+    assert cache.get("k") == "page 1"
+    assert _render_once._locks == {}  # nothing kept per key once it is rendered
+
+
+def test_a_cached_value_is_served_without_rendering(counting: CountingCache) -> None:
+    cache.set("k", "cached", 60)
+
+    def render() -> str:
+        raise AssertionError("rendered although cached")
+
+    assert cached_once("k", 60, render, is_str) == "cached"
+
+
+def test_a_value_of_the_wrong_shape_is_rendered_again(counting: CountingCache) -> None:
+    cache.set("k", ("old", "format", "three"), 60)
+    assert cached_once("k", 60, lambda: "fresh", is_str) == "fresh"
+    assert cache.get("k") == "fresh"
+
+
+def test_a_failed_rendering_is_not_cached_and_the_next_request_renders(counting: CountingCache) -> None:
+    def fail() -> str:
+        raise RuntimeError("database gone")
+
+    with pytest.raises(RuntimeError):
+        cached_once("k", 60, fail, is_str)
+    assert cache.get("k") is None
+    assert cached_once("k", 60, lambda: "second", is_str) == "second"
+    assert _render_once._locks == {}

@@ -10,12 +10,23 @@ title and last activity are the rollout's own. Problems follow the importers' po
 (`importers/__init__.py`): a payload that is not an object or a record without a type is a bad
 line; a field of the wrong type is repaired (an error without `skip_bad_lines`); unknown record
 and item types, calls without an output and outputs without a call are warnings.
+
+Sub-agents (issue 32): Codex CLI writes a thread its `spawn_agent` tool started to a rollout of its
+own, in the same `sessions/YYYY/MM/DD/` folder, whose session_meta names the parent thread
+(`formats/codex/meta.py`, `Spawn`). When a rollout is imported by path, the rollouts beside it
+that name its thread as their parent are read after it: each is an Agent (role "sub", parent the
+main agent, `metadata.agent_id` its thread id, as Claude Code's sub-agents) owning that file's
+nodes, keyed `S<n>:L<line>` so the two files' line numbers never meet; its turns are runs of its
+own (importers/runs.py). A sub-agent spawned another day sits in another folder and is not found.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
+
+import orjson
 
 from sessions_app.compaction.vocabulary import EventType
 from sessions_app.formats import codex
@@ -23,10 +34,41 @@ from sessions_app.formats.fields import valid_timestamp
 from sessions_app.models import Agent, Event, Session
 from sessions_app.store import ImportCompaction, ImportNode
 
+from .lines import LineReader
 from .writer import TITLE_MAX, FormatImporter
 
 _EVENT_BATCH = 500
 CONTEXT_COMPACTED = "context_compacted"  # Codex's event_msg after it compacted its context
+ROLLOUT_GLOB = "rollout-*.jsonl"
+_HEAD_MAX_BYTES = 1024 * 1024  # a session_meta line holds the base instructions: tens of KB
+
+
+def _first_line(path: Path) -> Any:
+    """The first record of a file as JSON, or None when it cannot be read as one."""
+    try:
+        with path.open("rb") as fh:
+            head = fh.readline(_HEAD_MAX_BYTES)
+        return orjson.loads(head)
+    except (OSError, orjson.JSONDecodeError):
+        return None
+
+
+def subagent_rollouts(rollout: Path, thread_id: str) -> list[tuple[Path, codex.Spawn]]:
+    """The rollouts beside `rollout` whose session_meta says `thread_id` spawned them, in name
+    (so start time) order."""
+    out: list[tuple[Path, codex.Spawn]] = []
+    try:
+        paths = sorted(p for p in rollout.parent.glob(ROLLOUT_GLOB) if p.is_file() and p != rollout)
+    except OSError:
+        return out
+    for path in paths:
+        rec = _first_line(path)
+        if not (isinstance(rec, dict) and rec.get("type") == "session_meta"):
+            continue
+        spawn = codex.spawned_by(rec.get("payload"))
+        if spawn is not None and spawn.parent_thread_id == thread_id:
+            out.append((path, spawn))
+    return out
 
 
 class CodexImporter(FormatImporter):
@@ -51,6 +93,7 @@ class CodexImporter(FormatImporter):
         # The parser learns a compaction's tokens_after from a later call; the store reads the
         # ImportCompaction once every entry is consumed, so it is copied over at the end.
         self._compactions: list[tuple[codex.Compaction, ImportCompaction]] = []
+        self._sub_files: list[str] = []
 
     def active_key(self) -> str | None:
         return self.rollout.last_key
@@ -70,9 +113,12 @@ class CodexImporter(FormatImporter):
             bad = rollout.add(n, rec, ts)
             if bad is not None:
                 problems.bad(n, bad)
-            yield from self._drain(n)
+            yield from self._drain(n, rollout, self.main)
         rollout.finish()
-        yield from self._drain(0)
+        yield from self._drain(0, rollout, self.main)
+        thread = rollout.meta.session_ids[0] if rollout.meta.session_ids else None
+        if self.path is not None and thread is not None:
+            yield from self._subagents(self.path, thread)
         self._flush_events(force=True)
         problems.raise_if_failed()
         for parsed, imported in self._compactions:
@@ -84,12 +130,69 @@ class CodexImporter(FormatImporter):
             Session.all_objects.filter(pk=self.session.pk).update(context_window=rollout.context_window)
         title = rollout.title
         self.title = title[:TITLE_MAX] if title else None
+        if self._sub_files:
+            self.metadata["subagent_files"] = self._sub_files
 
-    def _drain(self, line: int) -> Iterator[ImportNode]:
+    def _subagents(self, path: Path, thread: str) -> Iterator[ImportNode]:
+        """The sub-agents' rollouts beside the file, each read to its end (module docstring)."""
+        problems = self.problems
+        main_file = problems.file
+        for i, (sub_path, spawn) in enumerate(subagent_rollouts(path, thread), start=1):
+            if problems.full:
+                break
+            agent = Agent.objects.create(
+                session=self.session,
+                parent=self.main,
+                definition_name="codex:subagent",
+                role="sub",
+                metadata={
+                    "source": "codex",
+                    "agent_id": spawn.thread_id,
+                    "agent_nickname": spawn.nickname,
+                    "agent_role": spawn.role,
+                    "depth": spawn.depth,
+                    "file": sub_path.name,
+                },
+            )
+            self.agents += 1
+            rollout = codex.Rollout()
+            rollout.key_prefix = f"S{i}:"
+            problems.file = f"{main_file} › {sub_path.name}"
+            last_ts: str | None = None
+            last = 1
+            try:
+                with sub_path.open("rb") as fh:
+                    reader = LineReader(
+                        fh, problems.file, max_line_bytes=self.reader.max_line_bytes, warn=problems.warn
+                    )
+                    for n, rec, problem in reader:
+                        last = n
+                        if problems.full:
+                            break
+                        if rec is None:
+                            problems.bad(n, problem or "unreadable line")
+                            continue
+                        ts = rec.get("timestamp")
+                        if valid_timestamp(ts):
+                            self.saw_time(ts)
+                            last_ts = ts
+                        else:
+                            ts = last_ts
+                        bad = rollout.add(n, rec, ts)
+                        if bad is not None:
+                            problems.bad(n, bad)
+                        yield from self._drain(n, rollout, agent)
+            except OSError as exc:
+                problems.warn(last, f"cannot read the sub-agent rollout: {exc.strerror or exc}")
+            rollout.finish()
+            yield from self._drain(0, rollout, agent)
+            self._sub_files.append(sub_path.name)
+            problems.file = main_file
+
+    def _drain(self, line: int, rollout: codex.Rollout, owner: Agent) -> Iterator[ImportNode]:
         """What the last record produced: problems reported on its line, events kept, nodes
         handed to the store (none once the import has failed: reading goes on only to report)."""
         problems = self.problems
-        rollout = self.rollout
         for issue in rollout.issues:
             problems.repaired(line, issue.problem, issue.repair)
         rollout.issues.clear()
@@ -97,12 +200,12 @@ class CodexImporter(FormatImporter):
             problems.warn(at, text)
         rollout.notes.clear()
         for rec in rollout.kept:
-            self._event(rec)
+            self._event(rec, owner)
         rollout.kept.clear()
         ready = rollout.ready
         if not ready:
             return
-        agent = int(self.main.pk)
+        agent = int(owner.pk)
         failed = problems.failed
         for node in ready:
             entry = node.entry
@@ -122,7 +225,7 @@ class CodexImporter(FormatImporter):
             yield ImportNode(entry, agent_id=agent, compaction=imported)
         ready.clear()
 
-    def _event(self, rec: dict[str, Any]) -> None:
+    def _event(self, rec: dict[str, Any], owner: Agent) -> None:
         if self.problems.failed:
             return
         type_, payload = EventType.IMPORT_RECORD, rec
@@ -143,7 +246,7 @@ class CodexImporter(FormatImporter):
         self._events.append(
             Event(
                 session_id=self.session.pk,
-                agent_id=self.main.pk,
+                agent_id=owner.pk,
                 type=type_,
                 payload=payload,
                 timestamp=self.record_time(rec, self._last_ts),

@@ -12,6 +12,7 @@ whole history", docs/architecture.md). Everything returned is plain text; templa
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -38,6 +39,7 @@ SEARCH_LIMIT = 30
 SALIENT_CHARS = 240
 SUB_AGENT_TOOLS = frozenset({"task", "agent"})
 # What agent.fork_agent answers (runtime/loop.py, AgentLoop._spawn_agent).
+CODEX_SPAWN = "spawn_agent"  # Codex CLI's tool that starts a sub-agent thread
 _FORK_ANSWER = re.compile(r"^\[sub-agent [^,\]]*, session (\d+):")
 
 
@@ -189,9 +191,20 @@ def _salient(text: str, failed: bool) -> str:
     return "(no output)"
 
 
-def _import_agent_id(data: Any) -> str | None:
-    """The sub-agent a Claude Code Task result names (`toolUseResult.agentId` of its record)."""
-    extra = data.get("extra") if isinstance(data, dict) else None
+def _import_agent_id(data: Any, content: Any = None) -> str | None:
+    """The sub-agent an imported tool result names: a Claude Code Task result's
+    `toolUseResult.agentId`, or the `agent_id` (the new thread's id) of the JSON a Codex
+    `spawn_agent` call answers with (importers/codex.py)."""
+    if not isinstance(data, dict):
+        return None
+    if data.get("tool_name") == CODEX_SPAWN:
+        try:
+            answer = json.loads(_texts(content))
+        except ValueError:
+            return None
+        value = answer.get("agent_id") if isinstance(answer, dict) else None
+        return value if isinstance(value, str) and value else None
+    extra = data.get("extra")
     record = extra.get("record") if isinstance(extra, dict) else None
     result = record.get("toolUseResult") if isinstance(record, dict) else None
     value = result.get("agentId") if isinstance(result, dict) else None
@@ -219,7 +232,7 @@ def build_rows(session: Session, shape: sel.PathShape, a: int, b: int) -> list[R
     arts = sel.artifacts_of(session.pk, ids, refs)
     compactions = sel.compactions_of(session.pk, shape, raws)
     subs = sel.sub_agents_by_import_id(
-        session.pk, [x for r in raws if r[3] == Role.TOOL_RESULT and (x := _import_agent_id(r[5]))]
+        session.pk, [x for r in raws if r[3] == Role.TOOL_RESULT and (x := _import_agent_id(r[5], r[4]))]
     )
     sub_agents = sub_agent_ids(session.pk)
     forked = {
@@ -236,7 +249,7 @@ def build_rows(session: Session, shape: sel.PathShape, a: int, b: int) -> list[R
         row.sub_agent_row = agent is not None and agent in sub_agents
         if role == Role.TOOL_RESULT:
             result = _result(raw, arts)
-            agent_ref = _import_agent_id(d)
+            agent_ref = _import_agent_id(d, content)
             if agent_ref is not None:
                 result.sub_agent = subs.get(agent_ref)
             m = _FORK_ANSWER.match(result.text)

@@ -199,7 +199,7 @@ class SubAgent:
 
 
 def sub_agents_by_import_id(session_id: int, import_ids: Iterable[str]) -> dict[str, SubAgent]:
-    """Imported sub-agents (Claude Code sidechains) by the id their transcript gave them, with how
+    """Imported sub-agents (Claude Code sidechains, Codex spawned threads) by the id their transcript gave them, with how
     many nodes they wrote and their last node (the leaf of their own path)."""
     wanted = sorted(set(import_ids))
     if not wanted:
@@ -213,7 +213,8 @@ def sub_agents_by_import_id(session_id: int, import_ids: Iterable[str]) -> dict[
         nodes = Node.objects.filter(agent_id=pk)
         leaf = nodes.order_by("-seq").values_list("key", flat=True).first()
         info = meta.get("meta") if isinstance(meta.get("meta"), dict) else {}
-        label = str(info.get("agentType") or name) if isinstance(info, dict) else name
+        # Claude Code's sidecar names the agent type; Codex's session_meta a role and nickname.
+        label = str(info.get("agentType") or meta.get("agent_role") or meta.get("agent_nickname") or name)
         out[str(meta.get("agent_id"))] = SubAgent(pk, label, nodes.count(), leaf)
     return out
 

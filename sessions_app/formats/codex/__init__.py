@@ -101,7 +101,7 @@ from __future__ import annotations
 
 from .calls import call_block
 from .content import INSTRUCTIONS, TURN_ABORTED, blocks, context_type, prompt_title, text_of
-from .meta import Meta
+from .meta import Meta, Spawn, spawned_by
 from .outputs import ExecFacts, exec_facts, output_content
 from .records import (
     ITEM_TYPES,
@@ -117,6 +117,8 @@ from .rollout import NO_SUMMARY, NO_SUMMARY_NO_ITEMS, Rollout
 from .stream import API, DEFAULT_PROVIDER, WINDOW, Compaction, Node
 
 __all__ = [
+    "Spawn",
+    "spawned_by",
     "API",
     "DEFAULT_PROVIDER",
     "INSTRUCTIONS",

@@ -41,3 +41,44 @@ class Meta:
             out["legacy_format"] = True
         out["repeated_events_left_out"] = self.repeated_events
         return out
+
+
+@dataclass(frozen=True, slots=True)
+class Spawn:
+    """Who started a sub-agent rollout. Codex CLI writes a spawned agent's thread to a rollout file
+    of its own whose session_meta `source` is `{"subagent": {"thread_spawn": {...}}}` (serde's
+    form of `SessionSource::SubAgent(SubAgentSource::ThreadSpawn { parent_thread_id, depth,
+    agent_nickname, agent_role, .. })`, codex-rs/protocol/src/protocol.rs)."""
+
+    thread_id: str
+    parent_thread_id: str
+    depth: int | None
+    nickname: str | None
+    role: str | None
+
+
+def spawned_by(payload: Any) -> Spawn | None:
+    """The spawn a session_meta payload records, or None (a main rollout, a review or compact
+    sub-agent, or fields of the wrong type)."""
+    if not isinstance(payload, dict):
+        return None
+    source = payload.get("source")
+    sub = source.get("subagent") if isinstance(source, dict) else None
+    spawn = sub.get("thread_spawn") if isinstance(sub, dict) else None
+    if not isinstance(spawn, dict):
+        return None
+    thread, parent = payload.get("id"), spawn.get("parent_thread_id")
+    if not (isinstance(thread, str) and thread and isinstance(parent, str) and parent):
+        return None
+
+    def text(*values: Any) -> str | None:
+        return next((v for v in values if isinstance(v, str) and v), None)
+
+    depth = spawn.get("depth")
+    return Spawn(
+        thread,
+        parent,
+        depth if isinstance(depth, int) and not isinstance(depth, bool) else None,
+        text(spawn.get("agent_nickname"), payload.get("agent_nickname")),
+        text(spawn.get("agent_role"), payload.get("agent_role")),
+    )

@@ -96,13 +96,13 @@ class Rollout(Items):
             if not isinstance(payload, dict):
                 return f"a {t} record whose payload is {describe(payload)}, not an object"
             if t == "response_item":
-                self._item(f"L{line}", payload, rest(record, _RECORD_KEYS))
+                self._item(f"{self.key_prefix}L{line}", payload, rest(record, _RECORD_KEYS))
             elif t == "event_msg":
                 self._event_msg(record, payload)
             elif t == "turn_context":
                 self._turn_context(record, payload)
             elif t == "compacted":
-                self._compacted(f"L{line}", payload, rest(record, _RECORD_KEYS))
+                self._compacted(f"{self.key_prefix}L{line}", payload, rest(record, _RECORD_KEYS))
             else:
                 self._session_meta(payload)
                 self.kept.append(record)
@@ -121,12 +121,12 @@ class Rollout(Items):
             return f'a record whose "type" is {describe(t)}, not a string'
         if t in ITEM_TYPES and "payload" not in record:  # older rollouts: bare response items
             self.meta.legacy = True
-            self._item(f"L{line}", rest(record, frozenset({"timestamp"})), {})
+            self._item(f"{self.key_prefix}L{line}", rest(record, frozenset({"timestamp"})), {})
             return None
         self.notes.append((line, f"unknown record type {t[:40]!r}: kept as a custom node"))
         self._close()
         data = {"custom_type": f"codex.record.{t[:40]}", "data": rest(record, frozenset({"timestamp"}))}
-        self._emit(Node(self._entry(f"L{line}", CUSTOM, data=data), line))
+        self._emit(Node(self._entry(f"{self.key_prefix}L{line}", CUSTOM, data=data), line))
         return None
 
     def _session_meta(self, p: dict[str, Any]) -> None:
@@ -160,7 +160,7 @@ class Rollout(Items):
         if effort is not None and not isinstance(effort, str):
             note(self.issues, f"payload.effort is {describe(effort)}, not a string", "it is left out")
             effort = None
-        key = f"L{self._line}"
+        key = f"{self.key_prefix}L{self._line}"
         if model and model != self._model:
             self._close()
             self._model = model
@@ -187,7 +187,7 @@ class Rollout(Items):
             if waiting is not None and waiting.usage is None:
                 waiting.stop_reason = StopReason.ABORTED.value
             data = {"custom_type": TURN_ABORTED, "data": rest(p, frozenset({"type"}))}
-            self._emit(Node(self._entry(f"L{self._line}", CUSTOM, data=data), self._line))
+            self._emit(Node(self._entry(f"{self.key_prefix}L{self._line}", CUSTOM, data=data), self._line))
             return
         if isinstance(kind, str) and kind in _REPEATS and _repeats(p, _REPEATS[kind], self._said.get(kind)):
             self.meta.repeated_events += 1

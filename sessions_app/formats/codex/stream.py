@@ -61,6 +61,9 @@ class Stream:
         self.first_prompt: str | None = None
         self.latest: str | None = None  # the latest valid timestamp (set by the caller's check)
         self.last_key: str | None = None
+        # Put before every key: a sub-agent's rollout read into the same session as its parent's
+        # gets its own (`S<n>:`), so line numbers of two files never name the same node.
+        self.key_prefix = ""
         self._held: list[Node] = []
         self._open: Entry | None = None  # the assistant node model output items are added to
         self._waiting: Entry | None = None  # the latest assistant node without usage

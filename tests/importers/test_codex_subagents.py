@@ -1,0 +1,87 @@
+"""Codex sub-agents (issue 32): a thread Codex's `spawn_agent` started is a rollout of its own in
+the same folder (data/codex_subagents/README.md says where the shape comes from). Imported by path,
+the parent's rollout brings its sub-agents' rollouts along: each an Agent of its own under the main
+agent, owning that file's nodes, with its turns as runs of its own; other sessions in the folder
+stay out."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from sessions_app.formats.codex import spawned_by
+from sessions_app.importers import import_file
+from sessions_app.models import Agent, Event, Node, Run
+
+from .helpers import DATA
+
+pytestmark = pytest.mark.django_db
+
+FOLDER = DATA / "codex_subagents"
+PARENT_ID = "019a2b3c-4d5e-7f60-8a1b-2c3d4e5f6a70"
+CHILD_ID = "019a2b3c-6e7f-7a81-9b2c-3d4e5f6a7b81"
+PARENT = FOLDER / f"rollout-2026-03-02T10-00-00-{PARENT_ID}.jsonl"
+CHILD = FOLDER / f"rollout-2026-03-02T10-00-05-{CHILD_ID}.jsonl"
+
+
+def test_the_spawned_rollout_is_a_sub_agent_with_its_own_nodes_and_runs() -> None:
+    result = import_file(PARENT)
+    session = result.session
+    main = Agent.objects.get(session=session, role="main")
+    sub = Agent.objects.get(session=session, role="sub")  # exactly one: the stranger stays out
+    assert sub.parent_id == main.pk
+    assert sub.definition_name == "codex:subagent"
+    assert sub.metadata["agent_id"] == CHILD_ID
+    assert (sub.metadata["agent_nickname"], sub.metadata["agent_role"], sub.metadata["depth"]) == (
+        "Kepler",
+        "explorer",
+        1,
+    )
+    assert session.metadata["import"]["subagent_files"] == [CHILD.name]
+
+    sub_nodes = Node.objects.filter(session=session, agent=sub)
+    assert sub_nodes.exists()
+    assert all(k.startswith("S1:L") for k in sub_nodes.values_list("key", flat=True))
+    texts = " ".join(str(c) for c in sub_nodes.values_list("content", flat=True))
+    assert "inventory/cart.py:12" in texts  # the sub-agent's own shell output
+    assert not Node.objects.filter(session=session, agent=main, content__icontains="cart.py:12").exists()
+    # Its first node starts a chain of its own; the unrelated session's prompt is nowhere.
+    first = sub_nodes.order_by("seq").first()
+    assert first is not None and first.parent_id is None
+    assert not Node.objects.filter(session=session, content__icontains="Unrelated session").exists()
+    assert not Node.objects.filter(session=session, content__icontains="Not the parent").exists()
+
+    runs = {r.agent_id: r for r in Run.objects.filter(session=session)}
+    assert set(runs) == {main.pk, sub.pk}
+    calls = Node.objects.filter(agent=sub, kind="message", role="assistant")
+    assert calls.exists() and set(calls.values_list("run_id", flat=True)) == {runs[sub.pk].pk}
+    sub_run = runs[sub.pk]
+    assert (sub_run.input_tokens, sub_run.output_tokens) == (1800 + 2000, 40 + 25)
+    assert sub_run.started_at.isoformat() == "2026-03-02T10:00:05.200000+00:00"  # its prompt's time
+    # The sub-agent's session_meta record is kept as an event of the sub-agent.
+    assert Event.objects.filter(session=session, agent=sub, payload__type="session_meta").exists()
+
+
+def test_a_sub_agent_rollout_alone_or_an_upload_brings_nothing_along(tmp_path: Path) -> None:
+    alone = tmp_path / PARENT.name
+    shutil.copy(PARENT, alone)
+    session = import_file(alone).session
+    assert not Agent.objects.filter(session=session, role="sub").exists()
+    with PARENT.open("rb") as fh:  # a file object: no folder to look in
+        uploaded = import_file(fh, filename=PARENT.name).session
+    assert not Agent.objects.filter(session=uploaded, role="sub").exists()
+
+
+def test_spawned_by_reads_only_thread_spawns() -> None:
+    spawn = spawned_by(
+        {"id": "c", "source": {"subagent": {"thread_spawn": {"parent_thread_id": "p", "depth": 2}}}}
+    )
+    assert spawn is not None and (spawn.parent_thread_id, spawn.depth, spawn.nickname) == ("p", 2, None)
+    assert spawned_by({"id": "c", "source": "cli"}) is None
+    assert spawned_by({"id": "c", "source": {"subagent": "review"}}) is None
+    assert spawned_by({"id": "c", "source": {"subagent": {"other": "guardian"}}}) is None
+    assert spawned_by({"id": 3, "source": {"subagent": {"thread_spawn": {"parent_thread_id": "p"}}}}) is None
+    assert spawned_by({"id": "c", "source": {"subagent": {"thread_spawn": {"parent_thread_id": 7}}}}) is None
+    assert spawned_by([]) is None

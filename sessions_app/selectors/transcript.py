@@ -199,8 +199,8 @@ class SubAgent:
 
 
 def sub_agents_by_import_id(session_id: int, import_ids: Iterable[str]) -> dict[str, SubAgent]:
-    """Imported sub-agents (Claude Code sidechains, Codex spawned threads) by the id their transcript gave them, with how
-    many nodes they wrote and their last node (the leaf of their own path)."""
+    """Imported sub-agents (Claude Code sidechains, Codex spawned threads) by the id their file gave
+    them, with how many nodes they wrote and their last node (the leaf of their own path)."""
     wanted = sorted(set(import_ids))
     if not wanted:
         return {}
@@ -212,7 +212,8 @@ def sub_agents_by_import_id(session_id: int, import_ids: Iterable[str]) -> dict[
         meta = metadata if isinstance(metadata, dict) else {}
         nodes = Node.objects.filter(agent_id=pk)
         leaf = nodes.order_by("-seq").values_list("key", flat=True).first()
-        info = meta.get("meta") if isinstance(meta.get("meta"), dict) else {}
+        raw_info = meta.get("meta")
+        info: dict[str, Any] = raw_info if isinstance(raw_info, dict) else {}
         # Claude Code's sidecar names the agent type; Codex's session_meta a role and nickname.
         label = str(info.get("agentType") or meta.get("agent_role") or meta.get("agent_nickname") or name)
         out[str(meta.get("agent_id"))] = SubAgent(pk, label, nodes.count(), leaf)

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from sessions_app.formats.codex import spawned_by
-from sessions_app.importers import import_file
-from sessions_app.models import Agent, Event, Node, Run
+from sessions_app.importers import ImportFailed, import_file
+from sessions_app.models import Agent, Event, Node, Run, Session
 
 from .helpers import DATA
 
@@ -85,3 +85,18 @@ def test_spawned_by_reads_only_thread_spawns() -> None:
     assert spawned_by({"id": 3, "source": {"subagent": {"thread_spawn": {"parent_thread_id": "p"}}}}) is None
     assert spawned_by({"id": "c", "source": {"subagent": {"thread_spawn": {"parent_thread_id": 7}}}}) is None
     assert spawned_by([]) is None
+
+
+def test_a_bad_line_in_the_sub_agents_rollout_fails_the_import_naming_that_file(tmp_path: Path) -> None:
+    shutil.copy(PARENT, tmp_path)
+    (tmp_path / CHILD.name).write_text(CHILD.read_text() + "{not json\n")
+    (tmp_path / "rollout-2026-03-02T12-00-00-garbage.jsonl").write_text("\x00 not a record\n")
+    before = Session.all_objects.count()
+    with pytest.raises(ImportFailed) as failed:
+        import_file(tmp_path / PARENT.name)
+    assert CHILD.name in str(failed.value)
+    assert Session.all_objects.count() == before  # nothing written
+    # Skipping bad lines keeps the rest of the sub-agent's rollout (the garbage file is no one's).
+    result = import_file(tmp_path / PARENT.name, skip_bad_lines=True)
+    sub = Agent.objects.get(session=result.session, role="sub")
+    assert Node.objects.filter(agent=sub, content__icontains="cart.py:12").exists()

@@ -117,8 +117,6 @@ from .rollout import NO_SUMMARY, NO_SUMMARY_NO_ITEMS, Rollout
 from .stream import API, DEFAULT_PROVIDER, WINDOW, Compaction, Node
 
 __all__ = [
-    "Spawn",
-    "spawned_by",
     "API",
     "DEFAULT_PROVIDER",
     "INSTRUCTIONS",
@@ -136,6 +134,7 @@ __all__ = [
     "Meta",
     "Node",
     "Rollout",
+    "Spawn",
     "blocks",
     "call_block",
     "context_type",
@@ -145,5 +144,6 @@ __all__ = [
     "is_legacy_header",
     "output_content",
     "prompt_title",
+    "spawned_by",
     "text_of",
 ]

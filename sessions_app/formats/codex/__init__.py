@@ -55,6 +55,8 @@ How it maps (choices made here):
 
 - A session is one chain: every node is the child of the one before; keys are `L<line>`
   (`L<line>.<i>` for the i-th replacement item of a compaction). The active node is the last.
+  A sub-agent's rollout read into its parent's session is a chain of its own, its keys prefixed
+  (`key_prefix`, `S<n>:`); `spawned_by` reads who spawned it from its session_meta.
 - Consecutive model output items (reasoning, assistant message, calls) form ONE assistant node
   per model call: the call's usage is the `last_token_usage` of the `token_count` that follows
   (input = input_tokens - cached, cache_read = cached, output, total; reasoning_output_tokens

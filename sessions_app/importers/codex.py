@@ -53,10 +53,10 @@ def _first_line(path: Path) -> Any:
         return None
 
 
-def subagent_rollouts(rollout: Path, thread_id: str) -> list[tuple[Path, codex.Spawn]]:
-    """The rollouts beside `rollout` whose session_meta says `thread_id` spawned them, in name
-    (so start time) order."""
-    out: list[tuple[Path, codex.Spawn]] = []
+def spawned_rollouts(rollout: Path) -> dict[str, list[tuple[Path, codex.Spawn]]]:
+    """The rollouts beside `rollout` that a spawn started, by the thread that spawned them, each
+    list in name (so start time) order. The folder is read once, first lines only."""
+    out: dict[str, list[tuple[Path, codex.Spawn]]] = {}
     try:
         paths = sorted(p for p in rollout.parent.glob(ROLLOUT_GLOB) if p.is_file() and p != rollout)
     except OSError:
@@ -66,8 +66,8 @@ def subagent_rollouts(rollout: Path, thread_id: str) -> list[tuple[Path, codex.S
         if not (isinstance(rec, dict) and rec.get("type") == "session_meta"):
             continue
         spawn = codex.spawned_by(rec.get("payload"))
-        if spawn is not None and spawn.parent_thread_id == thread_id:
-            out.append((path, spawn))
+        if spawn is not None:
+            out.setdefault(spawn.parent_thread_id, []).append((path, spawn))
     return out
 
 
@@ -134,15 +134,25 @@ class CodexImporter(FormatImporter):
             self.metadata["subagent_files"] = self._sub_files
 
     def _subagents(self, path: Path, thread: str) -> Iterator[ImportNode]:
-        """The sub-agents' rollouts beside the file, each read to its end (module docstring)."""
+        """The sub-agents' rollouts beside the file, each read to its end (module docstring); a
+        sub-agent's own sub-agents follow it, under it (Codex lets spawned threads spawn too)."""
         problems = self.problems
         main_file = problems.file
-        for i, (sub_path, spawn) in enumerate(subagent_rollouts(path, thread), start=1):
+        by_parent = spawned_rollouts(path)
+        pending = [(sub_path, spawn, self.main) for sub_path, spawn in by_parent.get(thread, [])]
+        seen = {path}
+        i = 0
+        while pending:
+            sub_path, spawn, parent = pending.pop(0)
             if problems.full:
                 break
+            if sub_path in seen:  # a parent cycle between files must not loop
+                continue
+            seen.add(sub_path)
+            i += 1
             agent = Agent.objects.create(
                 session=self.session,
-                parent=self.main,
+                parent=parent,
                 definition_name="codex:subagent",
                 role="sub",
                 metadata={
@@ -188,6 +198,7 @@ class CodexImporter(FormatImporter):
             yield from self._drain(0, rollout, agent)
             self._sub_files.append(sub_path.name)
             problems.file = main_file
+            pending.extend((p, sp, agent) for p, sp in by_parent.get(spawn.thread_id, []))
 
     def _drain(self, line: int, rollout: codex.Rollout, owner: Agent) -> Iterator[ImportNode]:
         """What the last record produced: problems reported on its line, events kept, nodes

@@ -6,6 +6,7 @@ stay out."""
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -100,3 +101,34 @@ def test_a_bad_line_in_the_sub_agents_rollout_fails_the_import_naming_that_file(
     result = import_file(tmp_path / PARENT.name, skip_bad_lines=True)
     sub = Agent.objects.get(session=result.session, role="sub")
     assert Node.objects.filter(agent=sub, content__icontains="cart.py:12").exists()
+
+
+def test_a_sub_agents_own_sub_agent_is_read_under_it(tmp_path: Path) -> None:
+    shutil.copy(PARENT, tmp_path)
+    shutil.copy(CHILD, tmp_path)
+    grandchild = "019a2b3d-0000-7000-8000-00000000abcd"
+    meta = {
+        "id": grandchild,
+        "source": {"subagent": {"thread_spawn": {"parent_thread_id": CHILD_ID, "depth": 2}}},
+    }
+    records = [
+        {"timestamp": "2026-03-02T10:00:09.000Z", "type": "session_meta", "payload": meta},
+        {
+            "timestamp": "2026-03-02T10:00:09.100Z",
+            "type": "response_item",
+            "payload": {
+                "type": "message",
+                "role": "user",
+                "content": [{"type": "input_text", "text": "Look deeper."}],
+            },
+        },
+    ]
+    (tmp_path / f"rollout-2026-03-02T10-00-09-{grandchild}.jsonl").write_text(
+        "".join(json.dumps(r) + "\n" for r in records)
+    )
+    session = import_file(tmp_path / PARENT.name).session
+    child = Agent.objects.get(session=session, metadata__agent_id=CHILD_ID)
+    deep = Agent.objects.get(session=session, metadata__agent_id=grandchild)
+    assert deep.parent_id == child.pk and deep.metadata["depth"] == 2
+    prompt = Node.objects.get(agent=deep, role="user")
+    assert prompt.key == "S2:L2" and prompt.run is not None and prompt.run.agent_id == deep.pk

@@ -78,7 +78,9 @@ def _compact_now_works_on_the_long_session(monkeypatch: pytest.MonkeyPatch) -> N
     client = Client()
     client.force_login(operator)
     handed: list[int] = []
-    monkeypatch.setattr(compact_fork.CompactionJob, "start", lambda job, **kw: handed.append(job.task_id))
+    monkeypatch.setattr(
+        compact_fork.CompactionJob, "start_in_background", lambda job, **kw: handed.append(job.task_id)
+    )
     response = client.post(reverse("sessions_app:compact_now", args=[ready.pk]), HTTP_HX_REQUEST="true")
     assert response.status_code == 200 and response["X-Cutpoint-Outcome"] == "ok", response.content[:400]
     outcome = async_to_sync(compact_fork.CompactionJob.resume(handed[0]).run)()

@@ -249,6 +249,10 @@ class LiveKind(StrEnum):
     COMPACT_STALE = "compact_stale"
     COMPACT_FAILED = "compact_failed"
     RUN = "run"
+    COMPACT_GUARD = "compact_guard"  # the thrash guard stopped or resumed automatic compaction (G6–G7)
+    # Never sent by itself: a `node_appended` whose node is a context edit also counts as this
+    # kind (presenters/live.py), so the panels that show edits refresh on it and not on every node.
+    EDIT_APPENDED = "edit_appended"
     SNAPSHOT = "snapshot"  # the page's whole live state, after a (re)connect or a pause
     RESYNC = "resync"  # a snapshot after the channel layer lost messages: every panel re-fetched
 

@@ -21,7 +21,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.html import format_html
 
-from sessions_app.compaction.vocabulary import ACTIVE_TASK_STATUSES, LiveKind
+from sessions_app.compaction.vocabulary import ACTIVE_TASK_STATUSES, LiveKind, NodeKind
 from sessions_app.middleware import scrub_surrogates
 from sessions_app.presenters.header import active_task, build_header
 from sessions_app.presenters.panels import TASK_CHANGED, refreshed_by, views_refreshed_by
@@ -198,6 +198,15 @@ def refresh_targets(kind: str, *extra: str) -> str:
     return " ".join(dict.fromkeys([*extra, *views_refreshed_by(kind), *refreshed_by(kind)]))
 
 
+def appended_targets(payload: dict[str, Any]) -> str:
+    """`data-refresh` for a `node_appended`: a context edit also makes stale what shows edits (the
+    timeline), which an ordinary node leaves alone (a redraw per node is too busy)."""
+    targets = refresh_targets(LiveKind.NODE_APPENDED)
+    if payload.get("kind") == NodeKind.CONTEXT_EDIT:
+        targets = refresh_targets(LiveKind.EDIT_APPENDED, *targets.split())
+    return targets
+
+
 @_utf8_safe
 def update(
     session_id: int, kind: str, payload: dict[str, Any], can_act: bool, run_id: int | None = None
@@ -217,9 +226,11 @@ def update(
             row_html
             + header_fragment(session, can_act)
             + signal_fragment(
-                kind, refresh=refresh_targets(kind), active=str(payload.get("key") or ""), new=new_id
+                kind, refresh=appended_targets(payload), active=str(payload.get("key") or ""), new=new_id
             )
         )
+    if kind == LiveKind.COMPACT_GUARD:  # the header carries the guard's banner
+        return header_fragment(session, can_act) + signal_fragment(kind, refresh=refresh_targets(kind))
     if kind in TASK_CHANGED:
         return (
             task_fragment(session, task_id if isinstance(task_id, int) else None)

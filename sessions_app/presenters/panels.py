@@ -55,6 +55,10 @@ TASK_CHANGED = frozenset(
     }
 )
 RUN_ENDED = frozenset({LiveKind.RUN})
+# Rows of the compaction timeline that are not tasks: the thrash guard's stops and resumes and the
+# context edits (docs/compaction.md, G6–G7, E1–E7).
+GUARD_CHANGED = frozenset({LiveKind.COMPACT_GUARD})
+EDITED = frozenset({LiveKind.EDIT_APPENDED})
 
 
 @dataclass(frozen=True, slots=True)
@@ -203,13 +207,13 @@ def _charts(request: HttpRequest, session: Session) -> dict[str, Any]:
     return {"charts": build_charts(session, threshold, window, x_axis)}
 
 
-@panel("timeline", "Compactions", refresh_on=TASK_CHANGED)
+@panel("timeline", "Compactions", refresh_on=TASK_CHANGED | GUARD_CHANGED | EDITED)
 def _timeline(request: HttpRequest, session: Session) -> dict[str, Any]:
     return {"timeline": timeline(session)}
 
 
-# Runs and their events: a run starts with its first node, switches and tasks write events.
-@panel("runs", "Runs & events", refresh_on=PATH_CHANGED | TASK_CHANGED | RUN_ENDED)
+# Runs and their events: a run starts with its first node; switches, tasks and the guard write events.
+@panel("runs", "Runs & events", refresh_on=PATH_CHANGED | TASK_CHANGED | RUN_ENDED | GUARD_CHANGED)
 def _runs(request: HttpRequest, session: Session) -> dict[str, Any]:
     params = Params(request)
     show_hidden = params.flag("hidden")

@@ -114,7 +114,7 @@ def stop(session_id: int, reason: str, *, run_id: int | None = None, **figures: 
         event = Event.objects.create(
             session_id=session_id, run_id=run_id, type=EventType.COMPACT_GUARD_STOPPED, payload=payload
         )
-        live.publish_on_commit(session_id, LiveKind.TASK, {"guard": "stopped", "reason": reason})
+        live.publish_on_commit(session_id, LiveKind.COMPACT_GUARD, {"state": "stopped", "reason": reason})
     return GuardStop(event.pk, reason, payload)
 
 
@@ -156,5 +156,5 @@ def resume(session_id: int, *, by: str = "") -> bool:
             type=EventType.COMPACT_GUARD_RESUMED,
             payload={"stop_event": current.event_id, "by": by, "active_node": active},
         )
-        live.publish_on_commit(session_id, LiveKind.TASK, {"guard": "resumed"})
+        live.publish_on_commit(session_id, LiveKind.COMPACT_GUARD, {"state": "resumed", "reason": ""})
     return True

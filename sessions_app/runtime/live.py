@@ -17,6 +17,10 @@ Kinds and payloads:
     compact_stale     {task_id, run_id, reason}
     compact_failed    {task_id, run_id, error}
     run               {run_id, status, end_reason, trigger}
+    compact_guard     {state, reason}    state: "stopped" | "resumed" (runtime/compaction_guard.py)
+
+A `node_appended` whose `kind` is a context edit also counts as `edit_appended` for what the page
+refreshes (presenters/live.py); that kind is never sent by itself.
 
 `attempt` counts the claims of a task: a retry after its worker died is attempt 2. Its
 `compact_started` (`fresh_stream`: true) goes out before its first delta, and the page empties the

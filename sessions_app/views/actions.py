@@ -113,7 +113,7 @@ def _start(
     except compact_fork.CompactionRefused as exc:
         return _done(request, session, messages.WARNING, f"Refused: {exc.reason}", refused=True)
     kept = job.first_kept  # read before the job starts: a run takes its plan
-    job.start()
+    job.start_in_background()
     label = "Recovery compaction" if trigger == Trigger.RECOVERY else "Compaction"
     text = f"{label} task #{job.task_id} started"
     if first_kept is not None:

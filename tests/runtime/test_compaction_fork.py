@@ -679,10 +679,10 @@ async def test_spawn_from_a_sync_view_thread_runs_on_the_server_loop(settings: A
 
     def view_like() -> int:
         job = compact_fork.CompactionJob.request(session, trigger="manual")
-        job.start()
+        job.start_in_background()
         return job.task_id
 
-    # start() was queued on this loop before the sync call's own completion: it has run by now.
+    # start_in_background() was queued on this loop before the sync call's own completion: it has run by now.
     task_id = await sync_to_async(view_like)()
     await spawn.drain()
     row = await CompactionTask.objects.select_related("compaction").aget(pk=task_id)

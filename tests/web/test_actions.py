@@ -26,7 +26,9 @@ ACTIONS = ["compact_now", "recover", "resume_compaction", "switch_node", "undo_c
 def started(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
     calls: list[Any] = []
     monkeypatch.setattr(
-        compact_fork.CompactionJob, "start", lambda job, **kw: calls.append(("compact", job.task_id))
+        compact_fork.CompactionJob,
+        "start_in_background",
+        lambda job, **kw: calls.append(("compact", job.task_id)),
     )
 
     def start_prompt(sid: int, prompt: str) -> ClaimedRun:
@@ -196,14 +198,14 @@ def test_manual_compaction_runs_end_to_end_with_the_offline_provider(
     s = built.session
     before = CompactionEntry.objects.filter(node__session=s).count()
     captured: list[int] = []
-    original = compact_fork.CompactionJob.start
-    compact_fork.CompactionJob.start = lambda job, **kw: captured.append(job.task_id)  # type: ignore[method-assign]
+    original = compact_fork.CompactionJob.start_in_background
+    compact_fork.CompactionJob.start_in_background = lambda job, **kw: captured.append(job.task_id)  # type: ignore[method-assign]
     try:
         staff_client.post(
             reverse("sessions_app:compact_now", args=[s.pk]), {"instructions": f"note {XSS}"}, **HX
         )
     finally:
-        compact_fork.CompactionJob.start = original  # type: ignore[method-assign]
+        compact_fork.CompactionJob.start_in_background = original  # type: ignore[method-assign]
     outcome = async_to_sync(compact_fork.CompactionJob.resume(captured[0]).run)()
     assert outcome.status == "completed", outcome.error
     assert CompactionEntry.objects.filter(node__session=s).count() == before + 1

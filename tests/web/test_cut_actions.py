@@ -32,7 +32,9 @@ ACTIONS = ["compact_with_settings", "compact_up_to_here", "compact_now"]
 def started(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Tasks the views hand to the background, kept here instead of run."""
     calls: list[int] = []
-    monkeypatch.setattr(compact_fork.CompactionJob, "start", lambda job, **kw: calls.append(job.task_id))
+    monkeypatch.setattr(
+        compact_fork.CompactionJob, "start_in_background", lambda job, **kw: calls.append(job.task_id)
+    )
     return calls
 
 

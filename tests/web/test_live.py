@@ -17,9 +17,14 @@ from django.urls import reverse
 
 from dashboard.asgi import application
 from sessions_app import store
+from sessions_app.compaction.context import context_entries
+from sessions_app.compaction.edits import PruneSettings, edit_data, plan_pruning
+from sessions_app.compaction.messages import CONTEXT_EDIT
+from sessions_app.compaction.vocabulary import LiveKind
 from sessions_app.llm.offline import OfflineProvider
 from sessions_app.models import Agent, CompactionTask, Event, Node, Run, Session
-from sessions_app.runtime import live
+from sessions_app.retention.salient import describe_result
+from sessions_app.runtime import compaction_guard, live
 from sessions_app.runtime.loop import AgentLoop
 from tests.web.builders import XSS, XSS_ESCAPED, Built, build_session
 
@@ -253,6 +258,93 @@ async def test_active_node_switch_asks_for_a_tree_refresh(data: tuple[Built, Use
     msg = await comm.receive_from(3)
     assert f'data-active="{b.keys[2]}"' in msg
     assert {"tree", "context", "cut"} <= _refreshed(msg)
+    await comm.disconnect()
+
+
+async def test_a_context_edit_refreshes_the_timeline_and_an_ordinary_node_does_not(
+    data: tuple[Built, User, User],
+) -> None:
+    """The pruning tier's edit node is announced like every node (`node_appended`); the page is
+    also told to re-fetch the compaction timeline, which then lists the edit (issue 34)."""
+    b, viewer, _ = data
+    comm, _ = await _connect(f"/ws/sessions/{b.session.pk}/", viewer)
+    await comm.receive_from(3)
+
+    def append(kind: str) -> dict[str, Any]:
+        session = Session.objects.get(pk=b.session.pk)
+        path = store.context_path_entries(session)
+        if kind == CONTEXT_EDIT:
+            for i in range(3):  # results large enough that clearing them frees something
+                call = store.append(
+                    session,
+                    path[-1].key,
+                    kind="message",
+                    role="assistant",
+                    content=[
+                        {"type": "tool_call", "id": f"r{i}", "name": "read", "arguments": {"path": "a.py"}}
+                    ],
+                )
+                store.append(
+                    session,
+                    call.key,
+                    kind="message",
+                    role="tool_result",
+                    content=[{"type": "text", "text": "".join(f"line {j}: x = {j}\n" for j in range(150))}],
+                    data={"tool_call_id": f"r{i}", "tool_name": "read", "is_error": False},
+                )
+                path = store.context_path_entries(session)
+            settings = PruneSettings(True, protect_tokens=50, min_saving_tokens=1)
+            plan = plan_pruning(context_entries(path), settings, describe_result)
+            assert plan is not None, "the built session has tool results to clear"
+            node = store.append(session, path[-1].key, kind=CONTEXT_EDIT, data=edit_data(plan, settings))
+        else:
+            node = store.append(
+                session, path[-1].key, kind=kind, role="user", content=[{"type": "text", "text": "hi"}]
+            )
+        return live.node_appended(node, path[-1].key)
+
+    plain = await sync_to_async(append)("message")
+    await _publish(b.session.pk, LiveKind.NODE_APPENDED, plain)
+    msg = await comm.receive_from(3)
+    assert "timeline" not in _refreshed(msg) and {"context", "cut", "runs"} <= _refreshed(msg)
+
+    edit = await sync_to_async(append)(CONTEXT_EDIT)
+    await _publish(b.session.pk, LiveKind.NODE_APPENDED, edit)
+    msg = await comm.receive_from(3)
+    assert f'data-active="{edit["key"]}"' in msg  # still a node: the tree row and the path panels
+    assert {"timeline", "context", "cut", "runs"} <= _refreshed(msg)
+    await comm.disconnect()
+
+    def timeline_panel() -> str:
+        client = Client()
+        client.force_login(viewer)
+        url = reverse("sessions_app:session_panel", args=[b.session.pk, "timeline"])
+        return client.get(url, HTTP_HX_REQUEST="true").content.decode()
+
+    html = await sync_to_async(timeline_panel)()
+    assert 'hx-trigger="cp:refresh-timeline from:body' in html
+    assert "context edit" in html and edit["key"][:10] in html
+
+
+async def test_the_thrash_guard_stop_and_resume_reach_the_header_and_the_timeline(
+    data: tuple[Built, User, User],
+) -> None:
+    """Stopping and resuming automatic compaction (G6–G7) publish their own kind: the header's banner
+    appears and goes (the reason escaped), and the timeline and events re-fetch (issue 34)."""
+    b, viewer, _ = data
+    comm, _ = await _connect(f"/ws/sessions/{b.session.pk}/", viewer)
+    await comm.receive_from(3)
+
+    await sync_to_async(compaction_guard.stop)(b.session.pk, f"too large {XSS}")
+    msg = await comm.receive_from(3)
+    assert f'data-kind="{LiveKind.COMPACT_GUARD}"' in msg
+    assert 'id="guard-banner"' in msg and XSS_ESCAPED in msg and XSS not in msg
+    assert {"timeline", "runs"} <= _refreshed(msg)
+
+    assert await sync_to_async(compaction_guard.resume)(b.session.pk, by="operator")
+    msg = await comm.receive_from(3)
+    assert 'id="session-header"' in msg and 'id="guard-banner"' not in msg
+    assert {"timeline", "runs"} <= _refreshed(msg)
     await comm.disconnect()
 
 

@@ -90,6 +90,9 @@ def test_live_kinds_refresh_the_panels_that_declare_them() -> None:
     assert "timeline" in refreshed_by("compact_started")
     assert refreshed_by("compact_delta") == []  # deltas append to the stream, nothing re-fetches
     assert refresh_targets("active_node", "tree").split()[0] == "tree"
+    # The timeline lists the guard's stops and the context edits, but does not redraw per node.
+    assert "timeline" in refreshed_by("compact_guard") and "timeline" in refreshed_by("edit_appended")
+    assert "timeline" not in refreshed_by("node_appended")
 
 
 def test_session_list_history_restore_gets_the_whole_page(viewer_client: Client, db: None) -> None:

@@ -4,7 +4,7 @@ command line and the demo (docs/architecture.md, "A compaction's data walk").
 
     job = CompactionJob.request(session, trigger=Trigger.MANUAL)  # refused, or planned once
     outcome = await job.run(audit="after")                        # claim → fork → apply → audit
-    job.start()                                                   # the same, in the background
+    job.start_in_background()                                     # the same, without waiting
 
 `CompactionJob.resume(task_id)` is a task requested earlier, or in another process (a retry): it
 is planned from its row when it runs. The session's settings are computed once per request.
@@ -101,7 +101,7 @@ class CompactionJob:
             self.audited = asyncio.get_running_loop().create_task(audit_outcome(outcome, provider))
         return outcome
 
-    def start(self, *, provider: Provider | None = None) -> None:
+    def start_in_background(self, *, provider: Provider | None = None) -> None:
         """Run it without waiting, on the server's event loop when there is one, audited after."""
         spawn(self.run(provider=provider, audit="after"), name=f"cutpoint-compaction-{self.task_id}")
 

@@ -125,5 +125,5 @@ def recover_orphaned_tasks(*, older_than: timedelta = ORPHAN_AFTER, restart: boo
     retried = [r.task_id for r in recover_orphans(older_than=older_than) if r.action == RETRIED]
     if restart:
         for task_id in retried:
-            CompactionJob.resume(task_id).start()
+            CompactionJob.resume(task_id).start_in_background()
     return retried

@@ -47,6 +47,7 @@ class Parsed:
     agents: dict[int, AgentSpec] = field(default_factory=dict)  # scratch agent id -> what it is
     events: list[EventSpec] = field(default_factory=list)
     lines: dict[str, int] = field(default_factory=dict)  # node key -> its line in the file
+    carry: dict[str, Any] = field(default_factory=dict)  # the importer's `carry()` at the end
 
 
 def parse(
@@ -57,6 +58,7 @@ def parse(
     path: Path | None = None,
     resume_line: int | None = None,
     trust_parents: bool = False,
+    carry: dict[str, Any] | None = None,
 ) -> Parsed:
     """The nodes `data` (whole lines of a session file) holds. Raises ImportFailed as an import
     would; writes nothing.
@@ -96,6 +98,8 @@ def parse(
             importer.start(scratch, first_record)
             if trust_parents:
                 importer.order.seen = _AllSeen()
+            if carry:
+                importer.carry_on(carry)
             nodes = importer.nodes()
             if not importer.compactions_list_files:
                 nodes = with_file_lists(nodes)
@@ -110,7 +114,7 @@ def parse(
                 .order_by("id")
                 .values_list("agent_id", "type", "payload", "timestamp")
             ]
-            raise _Discard(Parsed(fmt, result, agents, events, dict(importer.lines)))
+            raise _Discard(Parsed(fmt, result, agents, events, dict(importer.lines), importer.carry()))
     except _Discard as done:
         return done.parsed
 

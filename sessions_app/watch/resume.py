@@ -104,6 +104,7 @@ def read_tail(path: Path, watched: WatchedFile) -> Tail | None:
             line,
             old,
             len(first) + len(data),
+            len(first),
             st.st_size,
             st.st_ino,
             st.st_mtime_ns,
@@ -122,8 +123,14 @@ def _head_of(path: Path, end: int) -> str:
 
 
 def state_after(
-    data: bytes, data_offset: int, data_line: int, lines: dict[str, int], last_key: str | None, done: int
-) -> dict[str, int]:
+    data: bytes,
+    data_offset: int,
+    data_line: int,
+    lines: dict[str, int],
+    last_key: str | None,
+    done: int,
+    carry: dict[str, Any],
+) -> dict[str, Any]:
     """The resume point for the next reading: a line start at least WINDOW bytes before the end
     of `data` (the file's lines from `data_offset`, numbered from `data_line`) and no later than
     the line of the last node read (`last_key`), whose importer state a resumed reading needs."""
@@ -139,4 +146,4 @@ def state_after(
         if nl < 0:
             break
         at, n = nl + 1, n + 1
-    return {"offset": data_offset + best_at, "line": best_n, "done": done}
+    return {"offset": data_offset + best_at, "line": best_n, "done": done, "carry": carry}

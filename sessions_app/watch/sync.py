@@ -196,7 +196,7 @@ def _import_new(path: Path, snap: _Snapshot, watched: WatchedFile | None, settle
         "mtime_ns": snap.mtime_ns,
         "held": False,
         "error": "",
-        "resume": resume.state_after(snap.data, 0, 1, {}, None, snap.data.count(b"\n")),
+        "resume": resume.state_after(snap.data, 0, 1, {}, None, snap.data.count(b"\n"), result.carry),
     }
     WatchedFile.objects.filter(pk=watched.pk).update(**fields)
     return Result(Outcome.IMPORTED, session.pk, added=result.node_count)
@@ -285,7 +285,7 @@ def _append(path: Path, snap: _Snapshot, watched: WatchedFile, settle: float | N
     done = snap.data.count(b"\n")
     if held and last_key is not None:
         done = parsed.lines.get(last_key, done + 1) - 1
-    state = resume.state_after(snap.data, 0, 1, parsed.lines, last_key, done)
+    state = resume.state_after(snap.data, 0, 1, parsed.lines, last_key, done, parsed.carry)
     added = 0
     try:
         with transaction.atomic():
@@ -328,13 +328,21 @@ def _append_tail(path: Path, tail: resume.Tail, watched: WatchedFile, settle: fl
     """Append what a file that only grew added (watch/resume.py). None: read it whole instead
     (its tail does not read on its own, or a node it names a parent that is not stored)."""
     assert watched.session_id is not None
-    if tail.position == watched.position and not watched.held and tail.size == watched.size:
+    if tail.position == watched.position and not watched.held:  # no new complete line
+        if tail.size != watched.size:
+            WatchedFile.objects.filter(pk=watched.pk).update(size=tail.size, mtime_ns=tail.mtime_ns)
         return Result(Outcome.UNCHANGED, watched.session_id)
     session = Session.all_objects.get(pk=watched.session_id)
     name, fmt = str(path), watched.format
+    carry = watched.resume.get("carry") or {}
     try:
         parsed = parse(
-            tail.data[: tail.end], name, format=fmt, resume_line=tail.resume_line, trust_parents=True
+            tail.data[: tail.end],
+            name,
+            format=fmt,
+            resume_line=tail.resume_line,
+            trust_parents=True,
+            carry=carry,
         )
     except ImportFailed:
         return None
@@ -356,7 +364,12 @@ def _append_tail(path: Path, tail: resume.Tail, watched: WatchedFile, settle: fl
     if events and tail.old_end > tail.lines_from:
         try:  # the events of the lines read before: the same importer, stopped at the old position
             before = parse(
-                tail.data[: tail.old_end], name, format=fmt, resume_line=tail.resume_line, trust_parents=True
+                tail.data[: tail.old_end],
+                name,
+                format=fmt,
+                resume_line=tail.resume_line,
+                trust_parents=True,
+                carry=carry,
             )
         except ImportFailed:
             return None
@@ -364,7 +377,9 @@ def _append_tail(path: Path, tail: resume.Tail, watched: WatchedFile, settle: fl
     new_done = tail.last_line
     if held and last_key is not None:
         new_done = parsed.lines.get(last_key, new_done + 1) - 1
-    state = resume.state_after(tail.lines, tail.offset, tail.line, parsed.lines, last_key, new_done)
+    state = resume.state_after(
+        tail.lines, tail.offset, tail.line, parsed.lines, last_key, new_done, parsed.carry
+    )
     added = 0
     try:
         with transaction.atomic():

@@ -206,6 +206,7 @@ def main() -> None:
     assert not missing, f"{len(missing)} lines never stored"
     for path in paths:
         sid = WatchedFile.objects.get(path=str(path)).session_id
+        assert sid is not None
         keys = list(Node.objects.filter(session_id=sid).values_list("key", flat=True))
         assert len(keys) == len(set(keys)) == args.appends + 1, (path, len(keys))
     delays = sorted(stored[k] - written[k] for k in written)

@@ -90,8 +90,8 @@ def test_append_parses_only_the_new_lines(tmp_path: Path, monkeypatch: Any, fmt:
     assert watched.position == path.stat().st_size
     assert watched.session_id is not None
     assert_same(watched.session_id, path)
-    with path.open("rb") as fh:
-        once = import_file(fh, filename=str(path)).session
+    with path.open("rb") as final:
+        once = import_file(final, filename=str(path)).session
     assert events(watched.session_id) == events(once.pk), "the events differ from a one-shot import"
     if fmt != "pi":  # pi files have no records that are not nodes
         assert len(events(once.pk)) > events_first, "no event in the appended lines: nothing checked"
@@ -110,3 +110,35 @@ def test_a_rewrite_is_still_read_whole(tmp_path: Path) -> None:
     assert result.outcome == Outcome.APPENDED and result.added == 1
     assert watched.session_id is not None
     assert_same(watched.session_id, path)
+
+
+def test_dying_inside_a_resumed_append_loses_and_repeats_nothing(tmp_path: Path, monkeypatch: Any) -> None:
+    """The nodes, the events, the position and the resume point are one transaction: a process
+    dying after the nodes were written but before it committed leaves the file to be read again
+    from the old resume point, and the next sync stores each line once."""
+    lines = (DATA / "codex_rollout.jsonl").read_bytes().splitlines(keepends=True)
+    path = tmp_path / "codex.jsonl"
+    path.write_bytes(b"".join(lines[:40]))
+    assert sync_file(path, settle=0).outcome == Outcome.IMPORTED
+    before = WatchedFile.objects.get(path=str(path))
+    with path.open("ab") as fh:
+        fh.write(b"".join(lines[40:]))
+    real = sync.append_imported
+
+    def dies(*args: Any, **kw: Any) -> Any:
+        real(*args, **kw)
+        raise KeyboardInterrupt  # what a kill leaves: nothing after this line ran
+
+    monkeypatch.setattr(sync, "append_imported", dies)
+    with pytest.raises(KeyboardInterrupt):
+        sync_file(path, settle=0)
+    after = WatchedFile.objects.get(path=str(path))
+    assert (after.position, after.resume) == (before.position, before.resume)
+    monkeypatch.setattr(sync, "append_imported", real)
+    assert resume.read_tail(path, after) is not None  # still resumed, not read whole
+    assert sync_file(path, settle=0).outcome == Outcome.APPENDED
+    assert after.session_id is not None
+    assert_same(after.session_id, path)
+    with path.open("rb") as final:
+        once = import_file(final, filename=str(path)).session
+    assert events(after.session_id) == events(once.pk)

@@ -67,7 +67,10 @@ def read_tail(path: Path, watched: WatchedFile) -> Tail | None:
     offset, line, pos = state.get("offset"), state.get("line"), watched.position
     if watched.format not in FORMATS or not isinstance(offset, int) or not isinstance(line, int):
         return None
-    if path.with_suffix("").joinpath("subagents").is_dir() or not 0 <= offset <= pos:
+    if not 0 <= offset <= pos:
+        return None
+    sub_size, sub_mtime = subagents(path)
+    if sub_size != state.get("sub", 0):  # a sub-agent transcript changed: read with them
         return None
     try:
         with path.open("rb") as fh:
@@ -105,12 +108,33 @@ def read_tail(path: Path, watched: WatchedFile) -> Tail | None:
             old,
             len(first) + len(data),
             len(first),
-            st.st_size,
+            st.st_size + sub_size,
             st.st_ino,
-            st.st_mtime_ns,
+            max(st.st_mtime_ns, sub_mtime),
             head,
         )
-    return Tail(data, 0, 1, pos, end, 0, st.st_size, st.st_ino, st.st_mtime_ns, head)
+    return Tail(
+        data, 0, 1, pos, end, 0, st.st_size + sub_size, st.st_ino, max(st.st_mtime_ns, sub_mtime), head
+    )
+
+
+def subagent_files(path: Path) -> list[Path]:
+    """Claude Code's sub-agent transcripts of the session file `path`: read with it."""
+    folder = path.with_suffix("") / "subagents"
+    return sorted(folder.glob("agent-*.jsonl")) if folder.is_dir() else []
+
+
+def subagents(path: Path) -> tuple[int, int]:
+    """The sub-agent transcripts' size in all and latest modification time (ns)."""
+    size = mtime = 0
+    for sub in subagent_files(path):
+        try:
+            st = sub.stat()
+        except FileNotFoundError:
+            continue
+        size += st.st_size
+        mtime = max(mtime, st.st_mtime_ns)
+    return size, mtime
 
 
 def _head_of(path: Path, end: int) -> str:
@@ -130,6 +154,7 @@ def state_after(
     last_key: str | None,
     done: int,
     carry: dict[str, Any],
+    sub: int,
 ) -> dict[str, Any]:
     """The resume point for the next reading: a line start at least WINDOW bytes before the end
     of `data` (the file's lines from `data_offset`, numbered from `data_line`) and no later than
@@ -146,4 +171,4 @@ def state_after(
         if nl < 0:
             break
         at, n = nl + 1, n + 1
-    return {"offset": data_offset + best_at, "line": best_n, "done": done, "carry": carry}
+    return {"offset": data_offset + best_at, "line": best_n, "done": done, "carry": carry, "sub": sub}

@@ -4,10 +4,13 @@
 - A new file is imported as any file is (`importers.import_file`, bulk), then recorded in
   `WatchedFile`. Should the process die in between, the next start finds the session by the path
   its import metadata names and adopts it.
-- A known file is read again and the nodes whose keys the session does not hold yet are appended
-  (`store.import_appends.append_imported`), with `WatchedFile.position` moved in the same
-  transaction: killed at any moment, a restart finds either both or neither, and the keys make a
-  second reading add nothing twice.
+- A known file that only grew is read from a line a little before its stored position
+  (watch/resume.py): the nodes of the new lines the session does not hold yet are appended
+  (`store.import_appends.append_imported`), with the events of the new lines, and
+  `WatchedFile.position` and `resume` move in the same transaction: killed at any moment, a
+  restart finds either all or nothing, and the keys make a second reading add nothing twice.
+- Any other change (and a resumed reading that cannot stand on its own) reads the file whole and
+  appends the nodes whose keys the session does not hold yet, under the same transaction.
 - A file rewritten in place (pi rewrites v1/v2 files as v3, with new ids), truncated or replaced:
   its nodes are matched to the stored ones in order by what they hold (kind, role, content), so
   the same messages under new ids are recognized, and only what is really new is appended.
@@ -60,6 +63,7 @@ class _Snapshot:
     inode: int
     mtime_ns: int
     head: str
+    sub: int  # the size of the sub-agent transcripts in `size`
 
 
 def _read(path: Path) -> _Snapshot | None:
@@ -71,22 +75,11 @@ def _read(path: Path) -> _Snapshot | None:
         return None
     end = raw.rfind(b"\n") + 1
     data = raw[:end]
-    size, mtime = st.st_size, st.st_mtime_ns
     # Claude Code's sub-agent transcripts are read with the file: a change to one is a change to
     # it (a failure is retried, a settling tail waits) though the file itself did not change.
-    for sub in _subagent_files(path):
-        try:
-            sub_st = sub.stat()
-        except FileNotFoundError:
-            continue
-        size += sub_st.st_size
-        mtime = max(mtime, sub_st.st_mtime_ns)
-    return _Snapshot(data, size, st.st_ino, mtime, _ends(data, len(data)))
-
-
-def _subagent_files(path: Path) -> list[Path]:
-    folder = path.with_suffix("") / "subagents"
-    return sorted(folder.glob("agent-*.jsonl")) if folder.is_dir() else []
+    sub_size, sub_mtime = resume.subagents(path)
+    size, mtime = st.st_size + sub_size, max(st.st_mtime_ns, sub_mtime)
+    return _Snapshot(data, size, st.st_ino, mtime, _ends(data, len(data)), sub_size)
 
 
 def _ends(data: bytes, upto: int) -> str:
@@ -196,7 +189,9 @@ def _import_new(path: Path, snap: _Snapshot, watched: WatchedFile | None, settle
         "mtime_ns": snap.mtime_ns,
         "held": False,
         "error": "",
-        "resume": resume.state_after(snap.data, 0, 1, {}, None, snap.data.count(b"\n"), result.carry),
+        "resume": resume.state_after(
+            snap.data, 0, 1, {}, None, snap.data.count(b"\n"), result.carry, snap.sub
+        ),
     }
     WatchedFile.objects.filter(pk=watched.pk).update(**fields)
     return Result(Outcome.IMPORTED, session.pk, added=result.node_count)
@@ -285,7 +280,7 @@ def _append(path: Path, snap: _Snapshot, watched: WatchedFile, settle: float | N
     done = snap.data.count(b"\n")
     if held and last_key is not None:
         done = parsed.lines.get(last_key, done + 1) - 1
-    state = resume.state_after(snap.data, 0, 1, parsed.lines, last_key, done, parsed.carry)
+    state = resume.state_after(snap.data, 0, 1, parsed.lines, last_key, done, parsed.carry, snap.sub)
     added = 0
     try:
         with transaction.atomic():
@@ -378,7 +373,14 @@ def _append_tail(path: Path, tail: resume.Tail, watched: WatchedFile, settle: fl
     if held and last_key is not None:
         new_done = parsed.lines.get(last_key, new_done + 1) - 1
     state = resume.state_after(
-        tail.lines, tail.offset, tail.line, parsed.lines, last_key, new_done, parsed.carry
+        tail.lines,
+        tail.offset,
+        tail.line,
+        parsed.lines,
+        last_key,
+        new_done,
+        parsed.carry,
+        int(watched.resume.get("sub", 0)),
     )
     added = 0
     try:

@@ -7,6 +7,7 @@ up holding what a one-shot reading of the final file holds, nodes and events ali
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +19,7 @@ from sessions_app.models import Event, WatchedFile
 from sessions_app.watch import resume, sync
 from sessions_app.watch.sync import Outcome, sync_file
 from tests.importers.helpers import DATA
-from tests.watch.test_watch import as_v3, assert_same, dump, pi_v1
+from tests.watch.test_watch import CLAUDE, CLAUDE_SUB, as_v3, assert_same, dump, pi_v1
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
 
@@ -33,6 +34,7 @@ def _pi(tmp: Path) -> Path:
 
 SOURCES = {
     "claude": lambda tmp: DATA / "claude_session.jsonl",
+    "claude-subagents": lambda tmp: CLAUDE,
     "codex": lambda tmp: DATA / "codex_rollout.jsonl",
     "pi": _pi,
 }
@@ -52,6 +54,8 @@ def test_append_parses_only_the_new_lines(tmp_path: Path, monkeypatch: Any, fmt:
     assert sum(map(len, lines[1:half])) > 3 * CONTEXT, "too short to tell a re-read from a resume"
     path = tmp_path / "watched" / f"{fmt}.jsonl"
     path.parent.mkdir()
+    if fmt == "claude-subagents":  # the transcripts are read with the file; they do not change
+        shutil.copytree(CLAUDE_SUB.parent, path.with_suffix("") / "subagents")
     path.write_bytes(b"".join(lines[:half]))
     monkeypatch.setattr(resume, "WINDOW", CONTEXT)
     first = sync_file(path, settle=0)

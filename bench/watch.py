@@ -1,7 +1,8 @@
 """`cutpoint watch` (issue 33): the first pass over a folder of session files, and the delay from a
 line appended to a file to its node being stored while many files grow at once.
 
-python bench/watch.py [--files 1000] [--mb 200] [--writers 20] [--appends 30] [--smoke]
+python bench/watch.py [--files 1000] [--mb 200] [--writers 20] [--appends 30]
+                      [--big-mb 50] [--big-appends 50] [--big-only] [--smoke]
 
 1. Initial scan: `--files` synthetic Codex CLI rollouts (tests/importers/codex_rollout.py) of
    `--mb` in all, imported by one pass of the watcher: files/s, MB/s, the process's peak RSS.
@@ -10,6 +11,10 @@ python bench/watch.py [--files 1000] [--mb 200] [--writers 20] [--appends 30] [-
    the OS's file events; for each line, the time from its write (flushed) to its node being in
    the database, seen by the watcher's own report of each sync. Printed: p50, p95, max (target:
    p95 <= 1 s). Every line must be stored exactly once.
+3. Append to a big file: one pi v3 file of `--big-mb`, imported, then grown by `--big-appends`
+   lines one at a time, each followed by one sync of the file (`sync_file`, what the watcher runs
+   on a change): ms per appended line, p50 and max. `--big-only` runs this part alone (to run it
+   against an older checkout: copy this file into its bench/).
 
 Throwaway database (bench/_django.py: SQLite in a temp dir unless DATABASE_URL is set).
 """
@@ -56,6 +61,46 @@ def pi_line(i: int, parent: str | None, text: str) -> tuple[str, str]:
     return key, json.dumps(entry) + "\n"
 
 
+def big_append(work: Path, mb: float, appends: int) -> None:
+    from sessions_app.watch.sync import Outcome, sync_file
+
+    folder = work / "big"
+    folder.mkdir()
+    path = folder / "big.jsonl"
+    header = json.dumps(
+        {"type": "session", "version": 3, "id": "big", "timestamp": "2025-12-09T00:00:00.000Z"}
+    )
+    want = mb * 1024 * 1024
+    size, i, parent = 0, 0, None
+    with path.open("w") as fh:
+        fh.write(header + "\n")
+        while size < want:
+            parent, line = pi_line(i, parent, f"line {i} " + "word " * 400)
+            fh.write(line)
+            size += len(line)
+            i += 1
+    t0 = time.perf_counter()
+    assert sync_file(path, settle=0).outcome is Outcome.IMPORTED
+    imported = time.perf_counter() - t0
+    took = []
+    with path.open("a") as fh:
+        for _ in range(appends):
+            parent, line = pi_line(i, parent, f"appended {i} " + "word " * 400)
+            i += 1
+            fh.write(line)
+            fh.flush()
+            t0 = time.perf_counter()
+            result = sync_file(path, settle=0)
+            took.append(time.perf_counter() - t0)
+            assert result.outcome is Outcome.APPENDED and result.added == 1, result
+    took.sort()
+    print(
+        f"append to a {path.stat().st_size / 1e6:.0f} MB file (pi, {i} lines, imported in {imported:.1f} s): "
+        f"{statistics.median(took) * 1000:.1f} ms per appended line (p50 of {appends}; "
+        f"max {took[-1] * 1000:.1f} ms)"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -64,10 +109,14 @@ def main() -> None:
     parser.add_argument("--mb", type=float, default=200)
     parser.add_argument("--writers", type=int, default=20)
     parser.add_argument("--appends", type=int, default=30)
+    parser.add_argument("--big-mb", type=float, default=50)
+    parser.add_argument("--big-appends", type=int, default=50)
+    parser.add_argument("--big-only", action="store_true")
     add_smoke(parser)
     args = parser.parse_args()
     if args.smoke:
         args.files, args.mb, args.writers, args.appends = 10, 1, 4, 3
+        args.big_mb, args.big_appends = 1, 3
     setup()
     from django.db import close_old_connections
 
@@ -76,6 +125,9 @@ def main() -> None:
     from sessions_app.watch.sync import Outcome, Result
 
     work = Path(tempfile.mkdtemp(prefix="cutpoint-watch-bench-"))
+    big_append(work, args.big_mb, args.big_appends)
+    if args.big_only:
+        return
     scan_dir = work / "scan"
     size = rollouts(scan_dir, args.files, args.mb)
     watcher = Watcher([scan_dir], poll=False)
@@ -154,6 +206,7 @@ def main() -> None:
     assert not missing, f"{len(missing)} lines never stored"
     for path in paths:
         sid = WatchedFile.objects.get(path=str(path)).session_id
+        assert sid is not None
         keys = list(Node.objects.filter(session_id=sid).values_list("key", flat=True))
         assert len(keys) == len(set(keys)) == args.appends + 1, (path, len(keys))
     delays = sorted(stored[k] - written[k] for k in written)

@@ -465,6 +465,9 @@ class WatchedFile(models.Model):
     size = models.PositiveBigIntegerField(default=0)  # the file's size when last read
     mtime_ns = models.BigIntegerField(default=0)
     held = models.BooleanField(default=False)  # the last node waits for the file to settle
+    # Where a growing file's next reading resumes (sessions_app/watch/resume.py): a line start a
+    # little before `position` and its line number, written with `position`.
+    resume = models.JSONField(default=dict, blank=True)
     error = models.TextField(blank=True, default="")  # why it cannot be read ("" : it can)
     updated_at = models.DateTimeField(auto_now=True)
 

@@ -98,6 +98,7 @@ class ImportResult:
     events: int = 0  # Event rows for records that are not nodes (Claude Code and Codex metadata)
     agents: int = 0
     runs: int = 0  # the turns written as runs (importers/runs.py)
+    carry: dict[str, Any] = field(default_factory=dict)  # FormatImporter.carry (`cutpoint watch`)
     seconds: float = 0.0
 
 
@@ -271,4 +272,5 @@ def import_file(
         agents=importer.agents,
         runs=run_count,
         seconds=time.perf_counter() - t0,
+        carry=importer.carry(),
     )

@@ -111,6 +111,9 @@ def subagent_files(transcript: Path) -> list[Path]:
         return []
 
 
+_CARRIED = 200  # aliases and tool names carried to a resumed reading (`carry`)
+
+
 class ClaudeImporter(FormatImporter):
     source = "claude"
     compactions_list_files = False
@@ -159,6 +162,19 @@ class ClaudeImporter(FormatImporter):
 
     def active_key(self) -> str | None:
         return self._active or self._last_main or self._last_any
+
+    def carry(self) -> dict[str, Any]:
+        # A resumed reading re-reads only the last few lines (sessions_app/watch/resume.py): the
+        # latest aliases (a message's later lines' uuids, which its children name as parent) and
+        # tool names are carried; an older one missing sends the watcher back to the whole file.
+        return {
+            "alias": dict(list(self._alias.items())[-_CARRIED:]),
+            "tool_names": dict(list(self._tool_names.items())[-_CARRIED:]),
+        }
+
+    def carry_on(self, state: dict[str, Any]) -> None:
+        self._alias.update(state.get("alias") or {})
+        self._tool_names.update(state.get("tool_names") or {})
 
     # --- the stream -------------------------------------------------------------------------
 

@@ -98,6 +98,17 @@ class CodexImporter(FormatImporter):
     def active_key(self) -> str | None:
         return self.rollout.last_key
 
+    def carry(self) -> dict[str, Any]:
+        # The model and effort last set: a resumed reading must not take the first turn context it
+        # re-reads for a change (each is the last value, so the state at the end serves).
+        r = self.rollout
+        return {"model": r._model, "effort": r._effort, "provider": r._provider}
+
+    def carry_on(self, state: dict[str, Any]) -> None:
+        r = self.rollout
+        r._model, r._effort = state.get("model"), state.get("effort")
+        r._provider = state.get("provider") or r._provider
+
     def nodes(self) -> Iterator[ImportNode]:
         problems = self.problems
         rollout = self.rollout

@@ -191,6 +191,14 @@ class FormatImporter(abc.ABC):
     def nodes(self) -> Iterator[ImportNode]:
         """Every node to write, parents before children."""
 
+    def carry(self) -> dict[str, Any]:
+        """What a reading resumed further on needs that the lines re-read before the position may
+        not tell again (sessions_app/watch/resume.py); JSON."""
+        return {}
+
+    def carry_on(self, state: dict[str, Any]) -> None:  # noqa: B027 (most formats carry nothing)
+        """Take up `carry()`'s state, right after `start`."""
+
     @abc.abstractmethod
     def active_key(self) -> str | None:
         """The key of the node that becomes active once everything is written."""

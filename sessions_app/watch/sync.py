@@ -4,10 +4,13 @@
 - A new file is imported as any file is (`importers.import_file`, bulk), then recorded in
   `WatchedFile`. Should the process die in between, the next start finds the session by the path
   its import metadata names and adopts it.
-- A known file is read again and the nodes whose keys the session does not hold yet are appended
-  (`store.import_appends.append_imported`), with `WatchedFile.position` moved in the same
-  transaction: killed at any moment, a restart finds either both or neither, and the keys make a
-  second reading add nothing twice.
+- A known file that only grew is read from a line a little before its stored position
+  (watch/resume.py): the nodes of the new lines the session does not hold yet are appended
+  (`store.import_appends.append_imported`), with the events of the new lines, and
+  `WatchedFile.position` and `resume` move in the same transaction: killed at any moment, a
+  restart finds either all or nothing, and the keys make a second reading add nothing twice.
+- Any other change (and a resumed reading that cannot stand on its own) reads the file whole and
+  appends the nodes whose keys the session does not hold yet, under the same transaction.
 - A file rewritten in place (pi rewrites v1/v2 files as v3, with new ids), truncated or replaced:
   its nodes are matched to the stored ones in order by what they hold (kind, role, content), so
   the same messages under new ids are recognized, and only what is really new is appended.
@@ -34,10 +37,11 @@ from sessions_app.compaction.messages import ASSISTANT, MESSAGE
 from sessions_app.compaction.vocabulary import WatchOutcome as Outcome
 from sessions_app.importers import ImportFailed, import_file
 from sessions_app.importers.reparse import Parsed, parse
-from sessions_app.models import Agent, Node, Session, WatchedFile
+from sessions_app.models import Agent, Event, Node, Session, WatchedFile
 from sessions_app.store.bulk_import import ImportNode
 from sessions_app.store.errors import StoreError
 from sessions_app.store.import_appends import append_imported
+from sessions_app.watch import resume
 
 log = logging.getLogger(__name__)
 HEAD_BYTES = 4096
@@ -59,6 +63,7 @@ class _Snapshot:
     inode: int
     mtime_ns: int
     head: str
+    sub: int  # the size of the sub-agent transcripts in `size`
 
 
 def _read(path: Path) -> _Snapshot | None:
@@ -70,22 +75,11 @@ def _read(path: Path) -> _Snapshot | None:
         return None
     end = raw.rfind(b"\n") + 1
     data = raw[:end]
-    size, mtime = st.st_size, st.st_mtime_ns
     # Claude Code's sub-agent transcripts are read with the file: a change to one is a change to
     # it (a failure is retried, a settling tail waits) though the file itself did not change.
-    for sub in _subagent_files(path):
-        try:
-            sub_st = sub.stat()
-        except FileNotFoundError:
-            continue
-        size += sub_st.st_size
-        mtime = max(mtime, sub_st.st_mtime_ns)
-    return _Snapshot(data, size, st.st_ino, mtime, _ends(data, len(data)))
-
-
-def _subagent_files(path: Path) -> list[Path]:
-    folder = path.with_suffix("") / "subagents"
-    return sorted(folder.glob("agent-*.jsonl")) if folder.is_dir() else []
+    sub_size, sub_mtime = resume.subagents(path)
+    size, mtime = st.st_size + sub_size, max(st.st_mtime_ns, sub_mtime)
+    return _Snapshot(data, size, st.st_ino, mtime, _ends(data, len(data)), sub_size)
 
 
 def _ends(data: bytes, upto: int) -> str:
@@ -95,7 +89,7 @@ def _ends(data: bytes, upto: int) -> str:
     return hashlib.sha256(part[:HEAD_BYTES] + b"\0" + part[-HEAD_BYTES:]).hexdigest()
 
 
-def _settled(snap: _Snapshot, settle: float | None) -> bool:
+def _settled(snap: _Snapshot | resume.Tail, settle: float | None) -> bool:
     if settle is None:
         settle = float(conf.get("CUTPOINT_WATCH_SETTLE_SECONDS"))
     return (time.time_ns() - snap.mtime_ns) / 1e9 >= settle
@@ -127,8 +121,14 @@ def sync_file(path: Path, *, settle: float | None = None) -> Result:
     """See the module docstring. `settle`: how long the file must have been quiet for a trailing
     assistant node to be stored (default CUTPOINT_WATCH_SETTLE_SECONDS; 0: a one-off pass)."""
     path = Path(path)
-    snap = _read(path)
     watched = WatchedFile.objects.filter(path=str(path)).first()
+    if watched is not None and watched.session_id is not None and not watched.error:
+        tail = resume.read_tail(path, watched)
+        if tail is not None:
+            done = _append_tail(path, tail, watched, settle)
+            if done is not None:
+                return done
+    snap = _read(path)
     if watched is not None and watched.session_id is None and not watched.error:
         watched = _adopt(path, watched)
     if snap is None:
@@ -189,6 +189,9 @@ def _import_new(path: Path, snap: _Snapshot, watched: WatchedFile | None, settle
         "mtime_ns": snap.mtime_ns,
         "held": False,
         "error": "",
+        "resume": resume.state_after(
+            snap.data, 0, 1, {}, None, snap.data.count(b"\n"), result.carry, snap.sub
+        ),
     }
     WatchedFile.objects.filter(pk=watched.pk).update(**fields)
     return Result(Outcome.IMPORTED, session.pk, added=result.node_count)
@@ -269,16 +272,15 @@ def _append(path: Path, snap: _Snapshot, watched: WatchedFile, settle: float | N
     except ImportFailed as exc:
         return _fail(path, snap, watched, exc)
     nodes = parsed.nodes
-    held = False
-    if (
-        nodes
-        and nodes[-1].entry.kind == MESSAGE
-        and nodes[-1].entry.role == ASSISTANT
-        and not _settled(snap, settle)
-    ):
+    last_key = nodes[-1].entry.key if nodes else None
+    held = _holds(nodes, snap, settle)
+    if held:
         nodes = nodes[:-1]  # it may still grow (module docstring)
-        held = True
     parsed.nodes = nodes
+    done = snap.data.count(b"\n")
+    if held and last_key is not None:
+        done = parsed.lines.get(last_key, done + 1) - 1
+    state = resume.state_after(snap.data, 0, 1, parsed.lines, last_key, done, parsed.carry, snap.sub)
     added = 0
     try:
         with transaction.atomic():
@@ -297,11 +299,122 @@ def _append(path: Path, snap: _Snapshot, watched: WatchedFile, settle: float | N
                 held=held,
                 error="",
                 format=parsed.format,
+                resume=state,
             )
             if added:
                 _publish(session, new[-1].entry.key)
     except StoreError as exc:
         return _fail(path, snap, watched, exc)
+    outcome = Outcome.APPENDED if added else Outcome.UNCHANGED
+    return Result(outcome, session.pk, added=added, held=held)
+
+
+def _holds(nodes: list[ImportNode], snap: _Snapshot | resume.Tail, settle: float | None) -> bool:
+    """A trailing assistant node waits for the file to settle (module docstring)."""
+    return bool(
+        nodes
+        and nodes[-1].entry.kind == MESSAGE
+        and nodes[-1].entry.role == ASSISTANT
+        and not _settled(snap, settle)
+    )
+
+
+def _append_tail(path: Path, tail: resume.Tail, watched: WatchedFile, settle: float | None) -> Result | None:
+    """Append what a file that only grew added (watch/resume.py). None: read it whole instead
+    (its tail does not read on its own, or a node it names a parent that is not stored)."""
+    assert watched.session_id is not None
+    if tail.position == watched.position and not watched.held:  # no new complete line
+        if tail.size != watched.size:
+            WatchedFile.objects.filter(pk=watched.pk).update(size=tail.size, mtime_ns=tail.mtime_ns)
+        return Result(Outcome.UNCHANGED, watched.session_id)
+    session = Session.all_objects.get(pk=watched.session_id)
+    name, fmt = str(path), watched.format
+    carry = watched.resume.get("carry") or {}
+    try:
+        parsed = parse(
+            tail.data[: tail.end],
+            name,
+            format=fmt,
+            resume_line=tail.resume_line,
+            trust_parents=True,
+            carry=carry,
+        )
+    except ImportFailed:
+        return None
+    done = int(watched.resume.get("done", 0))
+    last_key = parsed.nodes[-1].entry.key if parsed.nodes else None
+    # Nodes of lines stored already are skipped, and so are those a fresh importer state made up
+    # from the re-read lines (a Codex model "change" at the first turn context it sees).
+    nodes = [n for n in parsed.nodes if parsed.lines.get(n.entry.key, done + 1) > done]
+    held = _holds(nodes, tail, settle)
+    if held:
+        nodes = nodes[:-1]
+    stored = set(
+        Node.objects.filter(session=session, key__in=[n.entry.key for n in nodes]).values_list(
+            "key", flat=True
+        )
+    )
+    new = [n for n in nodes if n.entry.key not in stored]
+    events = parsed.events
+    if events and tail.old_end > tail.lines_from:
+        try:  # the events of the lines read before: the same importer, stopped at the old position
+            before = parse(
+                tail.data[: tail.old_end],
+                name,
+                format=fmt,
+                resume_line=tail.resume_line,
+                trust_parents=True,
+                carry=carry,
+            )
+        except ImportFailed:
+            return None
+        events = events[len(before.events) :]
+    new_done = tail.last_line
+    if held and last_key is not None:
+        new_done = parsed.lines.get(last_key, new_done + 1) - 1
+    state = resume.state_after(
+        tail.lines,
+        tail.offset,
+        tail.line,
+        parsed.lines,
+        last_key,
+        new_done,
+        parsed.carry,
+        int(watched.resume.get("sub", 0)),
+    )
+    added = 0
+    try:
+        with transaction.atomic():
+            agents = _agents(session, parsed) if new or events else {}
+            if new:
+                for item in new:
+                    item.agent_id = agents.get(item.agent_id) if item.agent_id is not None else None
+                added = append_imported(session, new).nodes
+            if events:
+                Event.objects.bulk_create(
+                    Event(
+                        session=session,
+                        agent_id=agents.get(e.agent) if e.agent is not None else None,
+                        type=e.type,
+                        payload=e.payload,
+                        timestamp=e.timestamp,
+                    )
+                    for e in events
+                )
+            WatchedFile.objects.filter(pk=watched.pk).update(
+                position=tail.position,
+                head=tail.head,
+                inode=tail.inode,
+                size=tail.size,
+                mtime_ns=tail.mtime_ns,
+                held=held,
+                error="",
+                resume=state,
+            )
+            if added:
+                _publish(session, new[-1].entry.key)
+    except StoreError:
+        return None  # a parent the re-read lines did not reach: the whole file decides
     outcome = Outcome.APPENDED if added else Outcome.UNCHANGED
     return Result(outcome, session.pk, added=added, held=held)
 

@@ -179,7 +179,7 @@ def pi_v1(n: int) -> list[dict[str, Any]]:
         lines.append(
             {
                 "type": "message",
-                "timestamp": f"2025-12-09T00:00:{i:02d}.000Z",
+                "timestamp": f"2025-12-09T00:{i // 60:02d}:{i % 60:02d}.000Z",
                 "message": {
                     "role": role,
                     "content": [{"type": "text", "text": f"message {i}"}],

@@ -7,6 +7,7 @@ from typing import Literal
 
 from .boundary import Boundary, find_boundary
 from .budget import context_tokens
+from .context import is_valid_compaction
 from .convert import to_llm
 from .cut import find_cut_default, find_cut_pi
 from .fileops import FileOps
@@ -174,6 +175,15 @@ def _locate(path: list[Entry], cut: PlannedCut, start: int) -> tuple[int, int, b
     return first_kept, turn_start, cut.turn_start is not None
 
 
+def _applied(path: list[Entry], settings: CompactionSettings, previous_compaction: int) -> int | None:
+    """The index of the compaction that shapes the context, when the boundary's tells it (so the
+    context's size is found without a second search): in default mode it is the boundary's; in
+    pi mode the boundary's is the last compaction whatever it holds, the applied one if valid."""
+    if not settings.is_pi or previous_compaction < 0 or is_valid_compaction(path[previous_compaction]):
+        return previous_compaction
+    return None
+
+
 def _preparation(
     path: list[Entry],
     settings: CompactionSettings,
@@ -216,7 +226,9 @@ def _preparation(
         summarize=summarize,
         turn_prefix=turn_prefix,
         kept=kept,
-        tokens_before=context_tokens(path, settings).tokens,
+        tokens_before=context_tokens(
+            path, settings, applied=_applied(path, settings, previous_compaction)
+        ).tokens,
         previous_summary=previous_summary,
         read_files=read_files,
         modified_files=modified_files,

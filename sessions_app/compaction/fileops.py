@@ -13,6 +13,7 @@ from typing import Any, Final
 from .messages import ASSISTANT, MESSAGE, Block, Entry
 from .patch import patch_files
 from .shell_files import shell_files
+from .stored_digest import NO_DIGESTS, Digests
 
 
 @dataclass(slots=True)
@@ -21,16 +22,18 @@ class FileOps:
     written: set[str] = field(default_factory=set)
     edited: set[str] = field(default_factory=set)
 
-    def add_entries(self, entries: Iterable[Entry]) -> None:
+    def add_entries(self, entries: Iterable[Entry], digests: Digests = NO_DIGESTS) -> None:
         """Record the files tool calls read, wrote and edited (`file_calls`); paths are taken
-        verbatim. An entry the store loaded with its digest names its calls there (digest.py)."""
+        verbatim. An entry with a digest in `digests` (the store's, beside the path it loaded;
+        retention/digest.py) names its calls there."""
         targets = {"read": self.read, "write": self.written, "edit": self.edited}
         tools = FILE_TOOLS
         for e in entries:
             if e.kind != MESSAGE or e.role != ASSISTANT:
                 continue
-            if e.digest is not None:
-                self.add_calls(e.digest.file_calls)
+            d = digests.get(e.key) if digests else None
+            if d is not None:
+                self.add_calls(d.file_calls)
                 continue
             if type(e) is not Entry and not getattr(e, "may_call_file_tools", _yes)():
                 # Entries read lazily from a pi file can rule themselves out without being decoded.

@@ -8,6 +8,10 @@ those and its entry; its content (and a tool result's call id, tool name and err
 from the entry the first time anything asks, so whoever renders the context pays for the
 payloads it renders, and a count of the messages pays for none. It compares equal to the plain
 message with the same fields; copies and pickles become plain messages.
+
+An entry of a stored path whose body is still to be fetched reads it with a query where its
+message's payload is first used, not where the context was built: code that hands such a context
+to an event loop reads the bodies first (`store.load_bodies`), as it does for a plan.
 """
 
 from __future__ import annotations

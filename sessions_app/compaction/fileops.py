@@ -28,9 +28,9 @@ class FileOps:
         retention/digest.py) names its calls there."""
         targets = {"read": self.read, "write": self.written, "edit": self.edited}
         tools = FILE_TOOLS
-        for e in entries:
-            if e.kind != MESSAGE or e.role != ASSISTANT:
-                continue
+        # Assistants only, picked by a comprehension: a span is mostly other entries, and skipping
+        # them in the loop below costs twice as much.
+        for e in [e for e in entries if e.role == ASSISTANT and e.kind == MESSAGE]:
             d = digests.get(e.key) if digests else None
             if d is not None:
                 self.add_calls(d.file_calls)

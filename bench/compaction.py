@@ -177,13 +177,15 @@ def main() -> None:
             return out
 
         for _ in range(runs):
-            path = timed("path_load_ms", lambda: store.context_path_entries(session, digests=True))
-            prep = timed("prepare_ms", lambda path=path: prepare(path, settings))
+            path, digests = timed("path_load_ms", lambda: store.context_path_with_digests(session))
+            prep = timed(
+                "prepare_ms", lambda path=path, digests=digests: prepare(path, settings, digests=digests)
+            )
             assert isinstance(prep, Preparation)
             timed("build_requests_ms", lambda prep=prep: build_requests(prep, None))
             payload = CompactionPayload(summary=summary, first_kept=prep.first_kept, tokens_before=1)
             timed("carry_over_ms", lambda prep=prep, payload=payload: carry_over(prep, payload))
-            del path, prep
+            del path, digests, prep
         return (
             {k: round(statistics.median(v), 1) for k, v in times.items()},
             {k: round(statistics.median(v), 1) for k, v in cpu.items()},

@@ -138,7 +138,7 @@ SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
 
 INSTALLED_APPS = [
-    "daphne",
+    "dashboard.apps.DaphneConfig",  # daphne, its server imported only to serve (dashboard/apps.py)
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",

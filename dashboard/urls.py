@@ -2,14 +2,14 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from sessions_app.views.otlp import receive_traces
+from sessions_app.views.lazy import LazyView
 
 urlpatterns = [
     path("login/", auth_views.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),
     # OTLP/HTTP's standard path, at the root as exporters expect (docs/telemetry.md).
-    path("v1/traces", receive_traces, name="otlp_traces"),
+    path("v1/traces", LazyView("sessions_app.views.otlp.receive_traces"), name="otlp_traces"),
     path("", include("sessions_app.urls")),
 ]
 

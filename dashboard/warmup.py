@@ -1,10 +1,11 @@
 """What a fresh server process does once, before it accepts a connection.
 
 A worker that has just started would otherwise do it inside its first requests: import every view
-and presenter (the URL resolver imports them lazily), compile every template, and build the token
-counter. Under load those first requests queue every request behind them: 50 clients against two
-fresh workers saw a p95 of seconds until this was done (bench/load.py, issue 17). Doing it at
-start costs the same once and leaves the first requests as fast as the later ones.
+and presenter (the URL configuration only names them, sessions_app/views/lazy.py), compile every
+template, and build the token counter. Under load those first requests queue every request behind
+them: 50 clients against two fresh workers saw a p95 of seconds until this was done (bench/load.py,
+issue 17). Doing it at start costs the same once and leaves the first requests as fast as the later
+ones.
 
 It also opens the database connection pool with its minimum of connections: the first requests
 of a fresh process otherwise each waited for a connect.
@@ -31,10 +32,11 @@ from typing import Any
 from django.db import connection
 from django.template import TemplateSyntaxError, engines
 from django.template.utils import get_app_template_dirs
-from django.urls import get_resolver
+from django.urls import URLPattern, URLResolver, get_resolver
 
 # Set by `manage.py serve` for each worker: the descriptor of its bound, not yet listening socket.
 from sessions_app.management.commands.serve import BACKLOG, LISTEN_FD
+from sessions_app.views.lazy import LazyView
 
 log = logging.getLogger(__name__)
 
@@ -78,21 +80,38 @@ def listen_when_warm() -> bool:
 
 
 def start_serving() -> dict[str, float]:
-    """Warm up, then listen: the first connection finds the worker warm."""
-    spent = warm_up()
+    """Warm up, then listen: the first connection finds the worker warm.
+
+    The pool is opened only in a `manage.py serve` worker: any other process that imports the ASGI
+    module (a test process at collection, daphne started by hand) may not have its final database
+    settings yet, and a pool opened now would keep serving the database it was opened on (a test
+    run's queries then went to the real database instead of its test copy)."""
+    spent = warm_up(open_database=bool(os.environ.get(LISTEN_FD)))
     listen_when_warm()
     return spent
 
 
-def warm_up() -> dict[str, float]:
+def lazy_views(patterns: list[URLPattern | URLResolver]) -> list[LazyView]:
+    """The views of these URL patterns, included ones too, that are not imported until asked."""
+    found: list[LazyView] = []
+    for pattern in patterns:
+        if isinstance(pattern, URLResolver):
+            found += lazy_views(pattern.url_patterns)
+        elif isinstance(pattern.callback, LazyView):
+            found.append(pattern.callback)
+    return found
+
+
+def warm_up(open_database: bool = True) -> dict[str, float]:
     """Import the views, compile the templates, build the token counter, open the database
-    connections; the seconds of each."""
+    connections (when asked); the seconds of each."""
     # Imported here: the counter pulls in the engine, which the settings module must not.
     from sessions_app.o200k import counter
 
     spent: dict[str, float] = {}
     t0 = time.perf_counter()
-    get_resolver().url_patterns  # noqa: B018 - importing every view is the point
+    for view in lazy_views(get_resolver().url_patterns):
+        view.resolve()  # the URL configuration names the views; importing them is the point
     spent["urls"] = time.perf_counter() - t0
 
     t0 = time.perf_counter()
@@ -108,6 +127,8 @@ def warm_up() -> dict[str, float]:
     counter()
     spent["token_counter"] = time.perf_counter() - t0
 
+    if not open_database:
+        return spent
     t0 = time.perf_counter()
     try:
         open_pool()

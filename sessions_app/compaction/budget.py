@@ -39,7 +39,9 @@ def last_usage(path: list[Entry]) -> Usage | None:
     return None
 
 
-def context_tokens(path: list[Entry], settings: CompactionSettings | None = None) -> ContextTokens:
+def context_tokens(
+    path: list[Entry], settings: CompactionSettings | None = None, *, applied: int | None = None
+) -> ContextTokens:
     """Tokens the context built from `path` occupies: last usable usage + estimates after it.
 
     Default mode only trusts usage reported after the applied compaction (earlier reports measured
@@ -56,7 +58,7 @@ def context_tokens(path: list[Entry], settings: CompactionSettings | None = None
     # From the end, so only the entries after the last report are estimated (matters for lazily
     # parsed files, where estimating means parsing). Default mode: the summary and the kept tail
     # were measured before the compaction, so their usage is stale.
-    c, before = context_before(path)
+    c, before = context_before(path, applied)  # `applied`: the caller knew the compaction's index
     for i in range(len(path) - 1, c, -1):
         e = path[i]
         if e.kind == CONTEXT_EDIT:

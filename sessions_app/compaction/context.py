@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .convert import to_llm
+from .deferred import deferred_message, deferred_role
 from .edits import apply_edits
 from .messages import (
     ASSISTANT,
@@ -72,11 +73,11 @@ def context_layout(path: list[Entry]) -> ContextLayout:
     return ContextLayout(entries, c, k, len(before))
 
 
-def _before_compaction(path: list[Entry]) -> tuple[int, int, list[Entry]]:
+def _before_compaction(path: list[Entry], applied: int | None = None) -> tuple[int, int, list[Entry]]:
     """The applied compaction's index and its kept start's (both -1 when there is none), and the
     part of the context from before it: the compaction entry and the kept tail that reaches the
-    model ([] without one)."""
-    c = applied_compaction_index(path)
+    model ([] without one). `applied`: the applied compaction's index when the caller knows it."""
+    c = applied_compaction_index(path) if applied is None else applied
     if c < 0:
         return c, -1, []
     k = kept_start_index(path, c)
@@ -86,11 +87,12 @@ def _before_compaction(path: list[Entry]) -> tuple[int, int, list[Entry]]:
     return c, k, before
 
 
-def context_before(path: list[Entry]) -> tuple[int, list[Entry]]:
+def context_before(path: list[Entry], applied: int | None = None) -> tuple[int, list[Entry]]:
     """`context_layout` without copying what comes after the compaction: its index (-1 for none)
     and the entries before it. The rest of the context is what reaches the model of `path` after
-    that index; a walk from the end reads it in place (budget.context_tokens)."""
-    c, _, before = _before_compaction(path)
+    that index; a walk from the end reads it in place (budget.context_tokens). `applied`: that
+    index when the caller knows it (`applied_compaction_index`)."""
+    c, _, before = _before_compaction(path, applied)
     return c, before
 
 
@@ -100,9 +102,18 @@ def context_entries(path: list[Entry]) -> list[Entry]:
 
 
 def build_context(path: list[Entry]) -> list[LlmMessage]:
-    """The messages a provider receives for this path, each tagged with its `source_key`."""
+    """The messages a provider receives for this path, each tagged with its `source_key`.
+
+    An entry whose payload is read lazily (a pi file's, a stored path's) becomes a message that
+    reads it when first used (deferred.py): building the context decides which entries, in what
+    order, with which role, and converts none of their payloads."""
     out: list[LlmMessage] = []
     for e in context_entries(path):
+        if type(e) is not Entry:
+            role = deferred_role(e)
+            if role is not None:
+                out.append(deferred_message(e, role))
+                continue
         m = to_llm(e)
         if m is not None:
             out.append(m)
@@ -121,11 +132,14 @@ def context_report(path: list[Entry], *, pi: bool = False) -> list[ContextItem]:
     """Per-message tokens of the built context (stored tiktoken estimates, or pi's chars/4)."""
     items: list[ContextItem] = []
     for e in context_entries(path):
-        m = to_llm(e)
-        if m is None:
-            continue
+        role = deferred_role(e)  # the role alone, without reading the payload, where it allows
+        if role is None:
+            m = to_llm(e)
+            if m is None:
+                continue
+            role = m.role
         source = e.role if e.kind == MESSAGE and e.role else e.kind
-        items.append(ContextItem(e.key, m.role, source, pi_tokens(e) if pi else e.tokens))
+        items.append(ContextItem(e.key, role, source, pi_tokens(e) if pi else e.tokens))
     return items
 
 

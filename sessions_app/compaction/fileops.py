@@ -10,9 +10,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from .messages import ASSISTANT, MESSAGE, Entry
+from .messages import ASSISTANT, MESSAGE, Block, Entry
 from .patch import patch_files
 from .shell_files import shell_files
+from .stored_digest import NO_DIGESTS, Digests
 
 
 @dataclass(slots=True)
@@ -21,20 +22,39 @@ class FileOps:
     written: set[str] = field(default_factory=set)
     edited: set[str] = field(default_factory=set)
 
-    def add_entries(self, entries: Iterable[Entry]) -> None:
+    def add_entries(self, entries: Iterable[Entry], digests: Digests = NO_DIGESTS) -> None:
         """Record the files tool calls read, wrote and edited (`file_calls`); paths are taken
-        verbatim. An entry the store loaded with its digest names its calls there (digest.py)."""
-        for e in entries:
-            if e.kind != MESSAGE or e.role != ASSISTANT:
+        verbatim. An entry with a digest in `digests` (the store's, beside the path it loaded;
+        retention/digest.py) names its calls there."""
+        targets = {"read": self.read, "write": self.written, "edit": self.edited}
+        tools = FILE_TOOLS
+        # Assistants only, picked by a comprehension: a span is mostly other entries, and skipping
+        # them in the loop below costs twice as much.
+        for e in [e for e in entries if e.role == ASSISTANT and e.kind == MESSAGE]:
+            d = digests.get(e.key) if digests else None
+            if d is not None:
+                self.add_calls(d.file_calls)
                 continue
-            if e.digest is not None:
-                calls: Sequence[tuple[str, str]] = e.digest.file_calls
-            elif type(e) is not Entry and not getattr(e, "may_call_file_tools", _yes)():
+            if type(e) is not Entry and not getattr(e, "may_call_file_tools", _yes)():
                 # Entries read lazily from a pi file can rule themselves out without being decoded.
                 continue
-            else:
-                calls = file_calls(e)
-            self.add_calls(calls)
+            # `file_calls` inlined for the common call, a tool naming its file in one argument:
+            # a long span has one per assistant entry (issue 35: most of `prepare` on 100k nodes).
+            for b in e.content:
+                if b.get("type") != "tool_call":
+                    continue
+                name = b.get("name")
+                how = tools.get(name) if isinstance(name, str) else None
+                if how is None:
+                    continue
+                if type(how) is tuple:
+                    args = b.get("arguments")
+                    if isinstance(args, dict):
+                        path = args.get(how[1])
+                        if isinstance(path, str) and path:
+                            targets[how[0]].add(path)
+                else:
+                    self.add_calls(_block_calls(b, how))
 
     def add_calls(self, calls: Iterable[tuple[str, str]]) -> None:
         """Record (operation, path) pairs as `file_calls` gives them."""
@@ -78,25 +98,29 @@ def file_calls(entry: Entry) -> list[tuple[str, str]]:
             continue
         name = b.get("name")
         how = FILE_TOOLS.get(name) if isinstance(name, str) else None
-        args = b.get("arguments")
-        if how is None or not isinstance(args, dict):
-            continue
-        if isinstance(how, tuple):
-            op, key = how
-            path = args.get(key)
-            if isinstance(path, str) and path:
-                calls.append((op, path))
-        elif how == _PATCH:
-            patch = args.get("patch")
-            if isinstance(patch, str):
-                calls.extend(patch_files(patch))
-        else:
-            command = args.get("command", args.get("cmd"))
-            if isinstance(command, str) or (
-                isinstance(command, list) and command and all(isinstance(c, str) for c in command)
-            ):
-                calls.extend(shell_files(command))
+        if how is not None:
+            calls.extend(_block_calls(b, how))
     return calls
+
+
+def _block_calls(b: Block, how: tuple[str, str] | str) -> Sequence[tuple[str, str]]:
+    """The (operation, path) pairs of one tool call block of a file tool."""
+    args = b.get("arguments")
+    if not isinstance(args, dict):
+        return []
+    if isinstance(how, tuple):
+        op, key = how
+        path = args.get(key)
+        return [(op, path)] if isinstance(path, str) and path else []
+    if how == _PATCH:
+        patch = args.get("patch")
+        return patch_files(patch) if isinstance(patch, str) else []
+    command = args.get("command", args.get("cmd"))
+    if isinstance(command, str) or (
+        isinstance(command, list) and command and all(isinstance(c, str) for c in command)
+    ):
+        return shell_files(command)
+    return []
 
 
 _PATCH: Final = "patch"

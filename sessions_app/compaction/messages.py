@@ -34,12 +34,9 @@ Any field an importer cannot map goes under `data["extra"]` so an export can wri
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Final, Literal
+from typing import Any, Final, Literal
 
 from .vocabulary import NodeKind, Role
-
-if TYPE_CHECKING:
-    from .stored_digest import Digest
 
 Block = dict[str, Any]
 
@@ -118,9 +115,6 @@ class Entry:
     timestamp: str | None = None  # ISO 8601
     # pi's chars/4 estimate, filled on first use by tokens.pi_tokens(); never stored.
     pi_tokens: int | None = field(default=None, compare=False, repr=False)
-    # What a compaction reads of it, when the store loaded it stored (stored_digest.py); else None and
-    # worked out on use. Derived from the fields above, so it takes no part in comparisons.
-    digest: Digest | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(slots=True)

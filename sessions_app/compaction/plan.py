@@ -26,6 +26,7 @@ from .prepare import (
     search_cut,
 )
 from .settings import CompactionSettings
+from .stored_digest import NO_DIGESTS, Digests
 from .tokens import pi_tokens
 from .validate import first_kept_problems
 
@@ -46,14 +47,16 @@ def plan(
     first_kept: str | None = None,
     *,
     cut: PlannedCut | None = None,
+    digests: Digests = NO_DIGESTS,
 ) -> Preparation | NothingToDo:
     """Plan a compaction of `path` (root → leaf): where it cuts and what it summarizes, or why
-    there is nothing to do (explained). Raises InvalidCut for a `first_kept` that cannot be one."""
+    there is nothing to do (explained). Raises InvalidCut for a `first_kept` that cannot be one.
+    `digests`: the store's, beside the path it loaded (the plan keeps them for the summarizer)."""
     settings = settings or CompactionSettings()
     boundary = find_boundary(path, settings)
     if first_kept is not None:
         cut = chosen_cut(path, settings, boundary, first_kept)
-    result = nothing_at_end(path) or prepare_at(path, settings, boundary, cut)
+    result = nothing_at_end(path) or prepare_at(path, settings, boundary, cut, digests)
     if isinstance(result, NothingToDo):
         return _explained(path, settings, boundary, result)
     return result

@@ -7,11 +7,13 @@ from typing import Literal
 
 from .boundary import Boundary, find_boundary
 from .budget import context_tokens
+from .context import is_valid_compaction
 from .convert import to_llm
 from .cut import find_cut_default, find_cut_pi
 from .fileops import FileOps
 from .messages import BRANCH_SUMMARY, COMPACTION, CUSTOM_MESSAGE, MESSAGE, Entry
 from .settings import CompactionSettings
+from .stored_digest import NO_DIGESTS, Digests
 from .tokens import pi_tokens
 
 _MESSAGE_KINDS = frozenset({MESSAGE, CUSTOM_MESSAGE, BRANCH_SUMMARY})
@@ -59,6 +61,9 @@ class Preparation:
     turn_start_index: int
     kept_tokens: int  # what the kept part weighs in the walk's own estimate
     previous_details_from_hook: bool = field(default=False)
+    # The store's digests of the path's entries, by key, when it loaded them (stored_digest.py):
+    # file tracking, the summarizer's transcript and the retention walk read them.
+    digests: Digests = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def summarize_messages(self) -> list[Entry]:
@@ -94,7 +99,11 @@ class PlannedCut:
 
 
 def prepare(
-    path: list[Entry], settings: CompactionSettings | None = None, *, cut: PlannedCut | None = None
+    path: list[Entry],
+    settings: CompactionSettings | None = None,
+    *,
+    cut: PlannedCut | None = None,
+    digests: Digests = NO_DIGESTS,
 ) -> Preparation | NothingToDo:
     """Plan a compaction of `path` (root → leaf), or say why there is nothing to do.
 
@@ -102,7 +111,7 @@ def prepare(
     `plan.plan` is the same with an operator's choice of cut and refusals explained.
     """
     settings = settings or CompactionSettings()
-    return nothing_at_end(path) or prepare_at(path, settings, find_boundary(path, settings), cut)
+    return nothing_at_end(path) or prepare_at(path, settings, find_boundary(path, settings), cut, digests)
 
 
 def nothing_at_end(path: list[Entry]) -> NothingToDo | None:
@@ -117,14 +126,18 @@ def nothing_at_end(path: list[Entry]) -> NothingToDo | None:
 
 
 def prepare_at(
-    path: list[Entry], settings: CompactionSettings, boundary: Boundary, cut: PlannedCut | None
+    path: list[Entry],
+    settings: CompactionSettings,
+    boundary: Boundary,
+    cut: PlannedCut | None,
+    digests: Digests = NO_DIGESTS,
 ) -> Preparation | NothingToDo:
     """`prepare` on a non-empty path whose boundary the caller found: searching for the cut (the
     keep-recent walk) or locating `cut`."""
     found = search_cut(path, settings, boundary.start) if cut is None else _locate(path, cut, boundary.start)
     if isinstance(found, NothingToDo):
         return found
-    return _preparation(path, settings, boundary.previous_compaction, boundary.start, *found)
+    return _preparation(path, settings, boundary.previous_compaction, boundary.start, *found, digests)
 
 
 def search_cut(
@@ -174,6 +187,15 @@ def _locate(path: list[Entry], cut: PlannedCut, start: int) -> tuple[int, int, b
     return first_kept, turn_start, cut.turn_start is not None
 
 
+def _applied(path: list[Entry], settings: CompactionSettings, previous_compaction: int) -> int | None:
+    """The index of the compaction that shapes the context, when the boundary's tells it (so the
+    context's size is found without a second search): in default mode it is the boundary's; in
+    pi mode the boundary's is the last compaction whatever it holds, the applied one if valid."""
+    if not settings.is_pi or previous_compaction < 0 or is_valid_compaction(path[previous_compaction]):
+        return previous_compaction
+    return None
+
+
 def _preparation(
     path: list[Entry],
     settings: CompactionSettings,
@@ -182,6 +204,7 @@ def _preparation(
     first_kept: int,
     turn_start: int,
     split: bool,
+    digests: Digests = NO_DIGESTS,
 ) -> Preparation:
     pi = settings.is_pi
     history_end = turn_start if split else first_kept
@@ -199,8 +222,8 @@ def _preparation(
         from_hook = bool(prev.data.get("from_hook"))
         if not from_hook:
             ops.add_details(prev.data.get("details"))
-    ops.add_entries(summarize)
-    ops.add_entries(turn_prefix)
+    ops.add_entries(summarize, digests)
+    ops.add_entries(turn_prefix, digests)
     read_files, modified_files = ops.lists(utf16_order=pi)
 
     if pi:
@@ -216,7 +239,9 @@ def _preparation(
         summarize=summarize,
         turn_prefix=turn_prefix,
         kept=kept,
-        tokens_before=context_tokens(path, settings).tokens,
+        tokens_before=context_tokens(
+            path, settings, applied=_applied(path, settings, previous_compaction)
+        ).tokens,
         previous_summary=previous_summary,
         read_files=read_files,
         modified_files=modified_files,
@@ -227,4 +252,5 @@ def _preparation(
         turn_start_index=turn_start if split else -1,
         kept_tokens=kept_tokens,
         previous_details_from_hook=from_hook,
+        digests=digests,
     )

@@ -13,6 +13,7 @@ from typing import Any
 from .convert import to_llm
 from .exit_status import exit_code
 from .messages import COMPACTION, TOOL_RESULT, Entry, LlmMessage
+from .stored_digest import NO_DIGESTS, Digests
 from .tokens import js_stringify, utf16_len
 
 TOOL_RESULT_MAX_CHARS = 2000
@@ -119,14 +120,15 @@ def entry_transcript(entry: Entry) -> str:
     return serialize_messages((m,), exit_codes=codes)
 
 
-def transcript_parts(entries: Iterable[Entry]) -> tuple[list[str], bool]:
+def transcript_parts(entries: Iterable[Entry], digests: Digests = NO_DIGESTS) -> tuple[list[str], bool]:
     """The default-mode transcript of a span as its entries' non-empty parts, to be joined by a
-    blank line; and whether every part was stored (digest.py) rather than rendered now."""
+    blank line; and whether every part was stored (`digests`, the store's; digest.py) rather than
+    rendered now."""
     parts: list[str] = []
     add = parts.append
     stored = True
     for e in entries:
-        d = e.digest
+        d = digests.get(e.key) if digests else None
         if d is None:
             stored = False
             part = entry_transcript(e)
@@ -137,13 +139,14 @@ def transcript_parts(entries: Iterable[Entry]) -> tuple[list[str], bool]:
     return parts, stored
 
 
-def serialize_entries(entries: Iterable[Entry], *, pi: bool = False) -> str:
+def serialize_entries(entries: Iterable[Entry], *, pi: bool = False, digests: Digests = NO_DIGESTS) -> str:
     """Serialize a span of the path; older compaction entries are left to <previous-summary>.
 
     Outside pi mode each entry's part stands alone, so the transcript is the parts joined: the
-    stored ones when the store loaded them (digest.py), which saves rendering a long span again."""
+    stored ones when the store loaded them (`digests`; digest.py), which saves rendering a long
+    span again."""
     if not pi:
-        return PART_SEPARATOR.join(transcript_parts(entries)[0])
+        return PART_SEPARATOR.join(transcript_parts(entries, digests)[0])
     messages = []
     for e in entries:
         if e.kind == COMPACTION:

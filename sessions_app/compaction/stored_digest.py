@@ -3,12 +3,15 @@
 The engine reads two of its fields (the transcript part, serialize.py; the file calls,
 fileops.py); the retention package works digests out and reads the rest
 (sessions_app/retention/digest.py, docs/compaction.md "Digests"). The type lives here, below
-both, so that `Entry.digest` is typed without the engine importing retention.
+both. Digests travel beside the entries, never on them (an `Entry` is the message only): the
+store's compaction load returns a mapping node key -> digest next to the path (`Digests`), and
+the engine and retention take it as an optional argument; an entry without one in the mapping has
+its digest worked out from the entry when used.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -71,3 +74,8 @@ class Digest:
         )
         calls = tuple((str(name), str(path)) for name, path in file_calls or ())
         return cls(transcript, readings is not None, said, calls)
+
+
+# Digests by node key, as the store loads them beside a path (docs/architecture.md).
+Digests = Mapping[str, Digest]
+NO_DIGESTS: Digests = {}

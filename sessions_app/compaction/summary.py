@@ -105,7 +105,7 @@ def build_requests(prep: Preparation, custom_instructions: str | None = None) ->
         if pi:
             parts, stored = [serialize_entries(prep.summarize, pi=True)], False
         else:
-            parts, stored = transcript_parts(prep.summarize)
+            parts, stored = transcript_parts(prep.summarize, prep.digests)
         pieces = [_OPEN, *_separated(parts), _CLOSE]
         length = sum(map(len, pieces)) - len(_OPEN) - len(_CLOSE)
         span = (len(_OPEN), len(_OPEN) + length) if stored and length else None
@@ -122,7 +122,8 @@ def build_requests(prep: Preparation, custom_instructions: str | None = None) ->
     prefix: SummaryRequest | None = None
     if split:
         target = min(TARGET_PREFIX_TOKENS, turn_prefix_max_tokens(settings.reserve_tokens))
-        text = _conversation(serialize_entries(prep.turn_prefix, pi=pi)) + turn_prefix_prompt(target)
+        turn = serialize_entries(prep.turn_prefix, pi=pi, digests=prep.digests)
+        text = _conversation(turn) + turn_prefix_prompt(target)
         if not pi:
             text = with_focus(text, custom_instructions)
         prefix = SummaryRequest(

@@ -28,15 +28,14 @@ from sessions_app import store
 from sessions_app.compaction import resolve_threshold
 from sessions_app.compaction.vocabulary import LiveKind
 from sessions_app.params import Params
-from sessions_app.presenters.charts import X_AXES, build_charts
-from sessions_app.presenters.context import context_view
-from sessions_app.presenters.cut import cut_view, parse_settings, path_offset
 from sessions_app.presenters.events import EVENT_TYPES, events_view
-from sessions_app.presenters.stats import session_settings, session_window
-from sessions_app.presenters.timeline import timeline
 
 if TYPE_CHECKING:
     from sessions_app.models import Session
+
+# The builders of the panels' contents (charts, context, cut, stats, timeline) are imported inside
+# the panel functions: the URL configuration reads this registry for the panel ids, and every
+# management command imports that (views/lazy.py); plotly and the runtime wait for a request.
 
 ContextBuilder = Callable[[HttpRequest, "Session"], dict[str, Any]]
 
@@ -173,12 +172,17 @@ NODE_VIEW = live_view("node", refresh_on=PATH_CHANGED, refresh_delay_ms=300)
 # definition files (which the minute bounds).
 @panel("context", "What the model sees", refresh_on=PATH_CHANGED, cache_seconds=60)
 def _context(request: HttpRequest, session: Session) -> dict[str, Any]:
+    from sessions_app.presenters.context import context_view
+
     params = Params(request)
     return {"ctx": context_view(session, show_all=params.flag("all"), page=params.page())}
 
 
 @panel("cut", "Cut point", refresh_on=PATH_CHANGED)
 def _cut(request: HttpRequest, session: Session) -> dict[str, Any]:
+    from sessions_app.presenters.cut import cut_view, parse_settings, path_offset
+    from sessions_app.presenters.stats import session_settings, session_window
+
     base = session_settings(session)
     window = session_window(session)
     settings, win, errors = parse_settings(request.GET, base, window)
@@ -201,6 +205,9 @@ def _cut(request: HttpRequest, session: Session) -> dict[str, Any]:
     refresh_delay_ms=600,
 )
 def _charts(request: HttpRequest, session: Session) -> dict[str, Any]:
+    from sessions_app.presenters.charts import X_AXES, build_charts
+    from sessions_app.presenters.stats import session_settings, session_window
+
     window = session_window(session)
     threshold = resolve_threshold(window, session_settings(session))
     x_axis = Params(request).choice("x", X_AXES, "call") or "call"
@@ -209,6 +216,8 @@ def _charts(request: HttpRequest, session: Session) -> dict[str, Any]:
 
 @panel("timeline", "Compactions", refresh_on=TASK_CHANGED | GUARD_CHANGED | EDITED)
 def _timeline(request: HttpRequest, session: Session) -> dict[str, Any]:
+    from sessions_app.presenters.timeline import timeline
+
     return {"timeline": timeline(session)}
 
 

@@ -23,6 +23,7 @@ from typing import Any, Final, Literal
 
 from sessions_app.compaction.messages import ASSISTANT, BASH_EXECUTION, COMPACTION, MESSAGE, Entry
 from sessions_app.compaction.prepare import Preparation
+from sessions_app.compaction.stored_digest import NO_DIGESTS, Digests
 from sessions_app.compaction.vocabulary import FactKind
 
 from .facts import ALL_KINDS, Fact, extract_facts
@@ -321,8 +322,9 @@ class Auditor:
         span_start: str | None = None,
         first_kept: str | None = None,
         kinds: frozenset[FactKind] = ALL_KINDS,
+        digests: Digests = NO_DIGESTS,
     ) -> None:
-        self.facts = extract_facts(span, kept, kinds=kinds)
+        self.facts = extract_facts(span, kept, kinds=kinds, digests=digests)
         self.kept = kept
         self.span_start = span_start
         self.first_kept = first_kept
@@ -353,6 +355,7 @@ def preparation_auditor(prep: Preparation, kinds: frozenset[FactKind] = ALL_KIND
         span_start=prep.boundary_start,
         first_kept=prep.first_kept,
         kinds=kinds,
+        digests=prep.digests,
     )
 
 
@@ -381,9 +384,10 @@ def compaction_span(path: Sequence[Entry], index: int) -> tuple[int, int]:
     return min(start, first_kept), first_kept
 
 
-def compaction_auditor(path: Sequence[Entry], index: int) -> Auditor:
+def compaction_auditor(path: Sequence[Entry], index: int, digests: Digests = NO_DIGESTS) -> Auditor:
     """The auditor of the compaction at `path[index]` (`path` runs from the root to it or beyond):
-    its span's facts, against which any summary of that span can be checked."""
+    its span's facts, against which any summary of that span can be checked. `digests`: the
+    store's, beside the path it loaded."""
     entry = path[index]
     if entry.kind != COMPACTION:
         raise ValueError(f"entry {entry.key} is a {entry.kind}, not a compaction")
@@ -393,6 +397,7 @@ def compaction_auditor(path: Sequence[Entry], index: int) -> Auditor:
         path[first_kept:index],
         span_start=path[start].key if start < index else None,
         first_kept=path[first_kept].key,
+        digests=digests,
     )
 
 

@@ -19,7 +19,7 @@ from typing import Final
 from sessions_app.compaction.fileops import file_calls
 from sessions_app.compaction.messages import ASSISTANT, MESSAGE, USER, Entry
 from sessions_app.compaction.serialize import entry_transcript
-from sessions_app.compaction.stored_digest import Digest, Said
+from sessions_app.compaction.stored_digest import NO_DIGESTS, Digest, Digests, Said
 
 from .phrases import message_text, read, sentences
 
@@ -47,9 +47,10 @@ def digest_of(entry: Entry) -> Digest:
     return Digest(transcript, True, tuple(said))
 
 
-def digest(entry: Entry) -> Digest:
-    """The entry's digest: the one the store loaded with it, else worked out now."""
-    return entry.digest if entry.digest is not None else digest_of(entry)
+def digest(entry: Entry, digests: Digests = NO_DIGESTS) -> Digest:
+    """The entry's digest: the one the store loaded beside it (`digests`), else worked out now."""
+    stored = digests.get(entry.key) if digests else None
+    return stored if stored is not None else digest_of(entry)
 
 
-__all__ = ["DIGEST_VERSION", "Digest", "Said", "digest", "digest_of"]
+__all__ = ["DIGEST_VERSION", "NO_DIGESTS", "Digest", "Digests", "Said", "digest", "digest_of"]

@@ -341,7 +341,7 @@ def _merge_previous(items: _Items, previous: S.ParsedSummary, has_new_turns: boo
 
 def _history_items(prep: Preparation, instructions: str | None) -> _Items:
     span = prep.summarize
-    facts = _extract(span, [*prep.turn_prefix, *prep.kept])
+    facts = _extract(span, [*prep.turn_prefix, *prep.kept], digests=prep.digests)
     users = _users(span)
     items = _Items()
     previous = S.parse_summary(prep.previous_summary)
@@ -458,7 +458,7 @@ def _asked(text: str) -> str:
 
 
 def _prefix_items(prep: Preparation) -> _Items:
-    facts = _extract(prep.turn_prefix, prep.kept)
+    facts = _extract(prep.turn_prefix, prep.kept, digests=prep.digests)
     items = _Items()
     users = _users(prep.turn_prefix)
     if users:

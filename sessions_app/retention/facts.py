@@ -29,7 +29,7 @@ from sessions_app.compaction.messages import (
 )
 from sessions_app.compaction.vocabulary import FactKind
 
-from .digest import digest
+from .digest import NO_DIGESTS, Digests, digest
 from .fact import DONE, OPEN, Fact
 from .findings import FINAL, assistant_facts, reports, subagent_facts
 from .phrases import (
@@ -64,12 +64,17 @@ _CALL_KINDS: Final = (FactKind.DENIED, FactKind.COMMAND, FactKind.ERROR, FactKin
 
 
 def extract_facts(
-    span: Sequence[Entry], after: Sequence[Entry] = (), *, kinds: frozenset[FactKind] = ALL_KINDS
+    span: Sequence[Entry],
+    after: Sequence[Entry] = (),
+    *,
+    kinds: frozenset[FactKind] = ALL_KINDS,
+    digests: Digests = NO_DIGESTS,
 ) -> list[Fact]:
     """The facts of `span`, in order; `after` (the kept tail) only informs errors and requests.
-    Only facts of `kinds` are looked for (the same ones, found the same way, as with all kinds)."""
+    Only facts of `kinds` are looked for (the same ones, found the same way, as with all kinds).
+    `digests`: the store's, beside the entries it loaded (digest.py)."""
     walk = Walk(kinds)
-    _conversation_facts(walk, span, after)
+    _conversation_facts(walk, span, after, digests)
     if walk.wants(*_CALL_KINDS):
         _all_call_facts(walk, span, after)
     # In span order. Only the nodes that gave a fact are looked up: a long span has few.
@@ -103,14 +108,14 @@ def _all_call_facts(walk: Walk, span: Sequence[Entry], after: Sequence[Entry]) -
         _call_facts(walk, call, chain(islice(span_calls, i + 1, None), later_calls))
 
 
-def _conversation_facts(walk: Walk, span: Sequence[Entry], after: Sequence[Entry]) -> None:
+def _conversation_facts(walk: Walk, span: Sequence[Entry], after: Sequence[Entry], stored: Digests) -> None:
     # A user message is read through its digest (its sentences that read as constraints or
     # requests, stored when it was written; digest.py), its text only when a kind needs more.
     # An assistant's text is read only when its kinds of fact are wanted.
     assistants = walk.wants(FactKind.DECISION, FactKind.FINDING, FactKind.FILE)
     user_text = walk.wants(FactKind.VALUE, FactKind.FILE)
     user_entries = [e for e in span if e.kind == MESSAGE and e.role == USER]
-    digests = {id(e): digest(e) for e in user_entries}
+    digests = {id(e): digest(e, stored) for e in user_entries}
     users = [e for e in user_entries if digests[id(e)].spoke]
     # The last request is open at the cut when its turn goes on after it (a split turn, or the
     # kept tail starts inside it) or when nothing at all was kept.

@@ -21,7 +21,7 @@ from sessions_app.compaction.messages import COMPACTION, Entry
 from sessions_app.compaction.serialize import serialize_messages
 from sessions_app.models import CompactionEntry, Session
 from sessions_app.retention.audit import AUDIT_VERSION, Auditor, compaction_auditor
-from sessions_app.store.paths import context_path_entries
+from sessions_app.store.paths import context_path_entries, context_path_with_digests
 
 log = logging.getLogger(__name__)
 
@@ -52,10 +52,10 @@ def auditor_of(compaction: CompactionEntry) -> Auditor:
     node = compaction.node
     session = Session(pk=node.session_id)
     # The audit reads every message of the span: their bodies come with the rows.
-    path = (
-        context_path_entries(session, node.parent_id, digests=True, bodies_now=True)
+    path, digests = (
+        context_path_with_digests(session, node.parent_id, bodies_now=True)
         if node.parent_id is not None
-        else []
+        else ([], {})
     )
     entry = Entry(
         key=node.key,
@@ -63,7 +63,7 @@ def auditor_of(compaction: CompactionEntry) -> Auditor:
         kind=COMPACTION,
         data={"summary": compaction.summary, "first_kept": compaction.first_kept_node.key},
     )
-    return compaction_auditor([*path, entry], len(path))
+    return compaction_auditor([*path, entry], len(path), digests)
 
 
 def save_audit(compaction: CompactionEntry, audit: dict[str, Any]) -> None:
@@ -162,7 +162,7 @@ def probe_inputs(compaction_id: int) -> ProbeInputs | None:
     if not facts:
         return None
     # The context a model gets on the compaction's path: its summary, then the kept messages.
-    path = context_path_entries(Session(pk=compaction.node.session_id), compaction.node.pk, bodies_now=True)
+    path = context_path_entries(Session(pk=compaction.node.session_id), compaction.node.pk)
     context = serialize_messages(build_context(path))
     return ProbeInputs(facts, lexical, context)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from operator import itemgetter
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.db import connection
 
@@ -17,7 +17,7 @@ from sessions_app.compaction.collector import collector_paused
 from sessions_app.compaction.messages import Entry, Usage
 from sessions_app.compaction.serialize import PART_SEPARATOR
 from sessions_app.models import CompactionEntry, Node, Session
-from sessions_app.retention.digest import DIGEST_VERSION
+from sessions_app.retention.digest import DIGEST_VERSION, Digest
 from sessions_app.store.errors import StoreError, UnknownNodeError
 from sessions_app.store.sql import CHAIN_TABLE, NODE_TABLE, unknown_key_message
 from sessions_app.store.stored_entries import BODY_COLUMNS, Bodies, decode_json, stored_entries
@@ -186,18 +186,25 @@ def active_path(session: Session, leaf: PathRef | None = None, stop_at: PathRef 
 
 
 def _entries(
-    session: Session, leaf: PathRef | None, stop: _Stop, *, digests: bool = False, bodies_now: bool = False
+    session: Session,
+    leaf: PathRef | None,
+    stop: _Stop,
+    *,
+    digests: dict[str, Digest] | None = None,
+    bodies_now: bool = False,
 ) -> list[Entry]:
+    """The entries of the path; with `digests` (filled here) a compaction's load: rows with their
+    stored digests, bodies read when used or with `bodies_now` in the same statement."""
     target = _target(session, leaf)
     if target is None:
         return []
     columns: tuple[str, ...]
-    if digests:
+    if digests is not None:
         columns = _STORED_COLUMNS + BODY_COLUMNS if bodies_now else _STORED_COLUMNS
     else:
         columns = _ENTRY_COLUMNS
-    if digests and stop.first_kept:
-        by_chains = _chain_entries(session, target, columns, bodies_now=bodies_now)
+    if digests is not None and stop.first_kept:
+        by_chains = _chain_entries(session, target, columns, digests, bodies_now=bodies_now)
         if by_chains is not None:
             return by_chains
     sql, params = _path_sql(session.pk, target, stop, columns, sorted_by_depth=False, as_text=True)
@@ -207,13 +214,13 @@ def _entries(
         if not rows:
             raise UnknownNodeError(unknown_key_message(session.pk, _ref_name(target)))
         rows = _root_first(rows)
-        if digests:
-            return _stored(session.pk, rows, with_bodies=bodies_now)
+        if digests is not None:
+            return _stored(session.pk, rows, digests, with_bodies=bodies_now)
         return _rows_to_entries(rows)
 
 
 def _chain_entries(
-    session: Session, leaf: PathRef, columns: Sequence[str], *, bodies_now: bool
+    session: Session, leaf: PathRef, columns: Sequence[str], digests: dict[str, Digest], *, bodies_now: bool
 ) -> list[Entry] | None:
     """A compaction's path load (from the latest compaction's first kept node down to `leaf`) by
     `(chain, depth)` ranges of the `node_chain_depth` index instead of the recursive walk, which
@@ -261,7 +268,7 @@ def _chain_entries(
             [session.pk, *(v for segment in segments for v in segment)],
         )
         with collector_paused():
-            return _stored(session.pk, cursor.fetchall(), with_bodies=bodies_now)
+            return _stored(session.pk, cursor.fetchall(), digests, with_bodies=bodies_now)
 
 
 def path_entries(
@@ -271,17 +278,30 @@ def path_entries(
     return _entries(session, leaf, _Stop(stop_at))
 
 
-def context_path_entries(
-    session: Session, leaf: PathRef | None = None, *, digests: bool = False, bodies_now: bool = False
-) -> list[Entry]:
+def context_path_entries(session: Session, leaf: PathRef | None = None) -> list[Entry]:
     """What a context build needs: from the first kept node of the latest compaction on the path
-    down to the leaf (the whole path when there is none). One statement.
+    down to the leaf (the whole path when there is none). One statement."""
+    return _entries(session, leaf, _Stop(first_kept=True))
 
-    `digests`: with each entry's stored digest, what a compaction reads of it (retention/digest.py);
-    a compaction's plan loads them, a context build has no use for them. Such a load reads the
-    entries' bodies when they are first used (store/stored_entries.py), or with `bodies_now` in
-    the same statement, for a caller that reads them all (the retention audit)."""
-    return _entries(session, leaf, _Stop(first_kept=True), digests=digests, bodies_now=bodies_now)
+
+class StoredPath(NamedTuple):
+    """A compaction's load: the entries of `context_path_entries`, and beside them the digests
+    stored with their nodes, by key (what a compaction reads of them: retention/digest.py; an
+    entry whose node has none of the current version is missing and worked out when used)."""
+
+    entries: list[Entry]
+    digests: dict[str, Digest]
+
+
+def context_path_with_digests(
+    session: Session, leaf: PathRef | None = None, *, bodies_now: bool = False
+) -> StoredPath:
+    """`context_path_entries` for a compaction's plan or audit, with the nodes' stored digests
+    beside the entries. The entries read their bodies when first used (store/stored_entries.py),
+    or with `bodies_now` in the same statement, for a caller that reads them all (the audit)."""
+    digests: dict[str, Digest] = {}
+    entries = _entries(session, leaf, _Stop(first_kept=True), digests=digests, bodies_now=bodies_now)
+    return StoredPath(entries, digests)
 
 
 def span_transcript(session: Session, first: str, last: str) -> str | None:
@@ -335,16 +355,19 @@ def _rows_to_entries(rows: Sequence[Sequence[Any]]) -> list[Entry]:
     return entries
 
 
-def _stored(session_pk: int, rows: Sequence[Sequence[Any]], *, with_bodies: bool) -> list[Entry]:
+def _stored(
+    session_pk: int, rows: Sequence[Sequence[Any]], digests: dict[str, Digest], *, with_bodies: bool
+) -> list[Entry]:
     """The entries of a compaction's load from rows of `_STORED_COLUMNS`, root first: with their
-    bodies (`BODY_COLUMNS` after them), or fetching them when read (store/stored_entries.py)."""
+    bodies (`BODY_COLUMNS` after them), or fetching them when read (store/stored_entries.py); their
+    digests go into `digests`."""
     if not rows:
         return []
     first_parent = None if rows[0][_STORED_DEPTH] == 0 else ""
     if with_bodies:
-        return stored_entries(rows, first_parent, None, len(_STORED_COLUMNS))
+        return stored_entries(rows, first_parent, None, len(_STORED_COLUMNS), digests)
     bodies = Bodies(session_pk, [row[0] for row in rows], lambda keys: _fetch_bodies(session_pk, keys))
-    return stored_entries(rows, first_parent, bodies)
+    return stored_entries(rows, first_parent, bodies, digests=digests)
 
 
 def _fetch_bodies(session_pk: int, keys: Sequence[str]) -> dict[str, Sequence[Any]]:

@@ -216,11 +216,16 @@ def load_bodies(entries: Iterable[Entry]) -> None:
 
 
 def stored_entries(
-    rows: Sequence[Sequence[Any]], first_parent: str | None, bodies: Bodies | None, body_at: int = 0
+    rows: Sequence[Sequence[Any]],
+    first_parent: str | None,
+    bodies: Bodies | None,
+    body_at: int = 0,
+    digests: dict[str, Digest] | None = None,
 ) -> list[Entry]:
     """The entries of a path's rows, root first, each row starting `(key, kind, role, usage,
     tokens, current transcript, readings or file calls)` (store/paths.py, `_STORED_COLUMNS`).
-    The first entry's parent is `first_parent`.
+    The first entry's parent is `first_parent`. The rows' digests go into `digests`, by key,
+    beside the entries (an entry is the message only: compaction/stored_digest.py).
 
     The bodies come from `bodies`, which holds the same keys in the same order, when first read;
     or, without `bodies`, from each row's `BODY_COLUMNS` at `body_at`. An entry whose row has no
@@ -236,6 +241,7 @@ def stored_entries(
     loads = decode_json
     parent = first_parent
     no_digest: list[int] = []
+    found: dict[str, Digest] = {} if digests is None else digests
     for at, row in enumerate(rows):
         key, kind, role, usage, tokens, transcript, said_or_calls = row[:7]
         entry: StoredEntry = new(StoredEntry)
@@ -246,18 +252,17 @@ def stored_entries(
         entry.usage = None if usage is None or usage in empty else usage_of(loads(usage))
         entry.tokens, entry.pi_tokens = tokens, None
         if transcript is None:
-            entry.digest = None
             if bodies is not None:
                 no_digest.append(at)
         elif said_or_calls is None:
-            entry.digest = Digest(transcript, False, ())
+            found[key] = Digest(transcript, False, ())
         elif role == USER:
             if said_or_calls == "[]" or said_or_calls == []:  # spoke; no constraint or request
-                entry.digest = Digest(transcript, True, ())
+                found[key] = Digest(transcript, True, ())
             else:
-                entry.digest = digest_of(transcript, _json_list(said_or_calls))
+                found[key] = digest_of(transcript, _json_list(said_or_calls))
         else:  # an assistant's file calls
-            entry.digest = Digest(transcript, False, (), tuple(map(tuple, _json_list(said_or_calls))))
+            found[key] = Digest(transcript, False, (), tuple(map(tuple, _json_list(said_or_calls))))
         add(entry)
         parent = key
     if no_digest:

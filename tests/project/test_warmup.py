@@ -89,16 +89,17 @@ def refused(sock: socket.socket) -> bool:
 def test_the_socket_listens_only_after_the_warm_up(
     bound: socket.socket, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    seen: list[tuple[bool, bool]] = []
+    seen: list[tuple[bool, bool, bool]] = []
 
-    def warm_up_watched() -> dict[str, float]:
-        seen.append((listening(bound), refused(bound)))
+    def warm_up_watched(open_database: bool = True) -> dict[str, float]:
+        seen.append((listening(bound), refused(bound), open_database))
         return {"urls": 0.0}
 
     monkeypatch.setattr(warmup, "warm_up", warm_up_watched)
     monkeypatch.setenv(LISTEN_FD, str(bound.fileno()))
     assert start_serving() == {"urls": 0.0}
-    assert seen == [(False, True)]  # during the warm-up a client was refused, not queued
+    # during the warm-up a client was refused, not queued; a serve worker opens its pool
+    assert seen == [(False, True, True)]
     assert listening(bound) and not refused(bound)
 
 
@@ -108,6 +109,25 @@ def test_without_a_socket_handed_over_nothing_listens(
     monkeypatch.delenv(LISTEN_FD, raising=False)
     assert listen_when_warm() is False
     assert not listening(bound)
+
+
+def test_a_process_that_is_no_serve_worker_leaves_the_pool_closed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A test process imports the ASGI module before its test database exists: a pool opened then
+    # would keep answering from the real database.
+    opened: list[int] = []
+
+    def open_pool(*args: Any, **kwargs: Any) -> int:
+        opened.append(1)
+        return 0
+
+    monkeypatch.setattr(warmup, "open_pool", open_pool)
+    monkeypatch.delenv(LISTEN_FD, raising=False)
+    spent = start_serving()
+    assert opened == [] and "database" not in spent
+    warm_up()
+    assert opened == [1]
 
 
 class Worker:

@@ -74,7 +74,7 @@ def test_chain_ranges_load_what_the_walk_loads(ops: list[tuple[str, int]], pick:
         return
     leaf = nodes[pick % len(nodes)]
     walked = _entries(session, leaf, _Stop(first_kept=True))
-    by_chains = store.context_path_entries(session, leaf, digests=True)
+    by_chains = store.context_path_with_digests(session, leaf).entries
     assert all(isinstance(e, StoredEntry) for e in by_chains)
     assert [e.key for e in by_chains] == [e.key for e in walked]
     assert by_chains == walked  # every compared field, content decoded on access
@@ -94,7 +94,7 @@ def test_chain_ranges_load_what_the_walk_loads(ops: list[tuple[str, int]], pick:
 def test_a_node_without_a_chain_is_loaded_by_the_walk() -> None:
     session = _grow([("append", 0), ("append", 1), ("append", 0)])
     Node.objects.filter(session=session).update(chain=None)
-    loaded = store.context_path_entries(session, digests=True)
+    loaded = store.context_path_with_digests(session).entries
     assert [e.key for e in loaded] == [e.key for e in _entries(session, None, _Stop(first_kept=True))]
     assert len(loaded) == 3
 
@@ -117,5 +117,5 @@ def test_timestamps_read_as_text_are_what_isoformat_writes() -> None:
     session.refresh_from_db()
     expected = [n.timestamp.isoformat() for n in store.active_path(session)]
     assert expected[0] == "2026-03-04T05:06:07+00:00" and expected[2] == "2026-03-04T05:06:07.123456+00:00"
-    assert [e.timestamp for e in store.context_path_entries(session, digests=True)] == expected
+    assert [e.timestamp for e in store.context_path_with_digests(session).entries] == expected
     assert [e.timestamp for e in store.path_entries(session)] == expected

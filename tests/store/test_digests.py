@@ -67,30 +67,29 @@ def test_append_stores_the_digest_of_what_it_wrote() -> None:
 def test_a_compaction_load_carries_the_stored_digests_and_a_context_load_does_not() -> None:
     session = _session()
     Node.objects.filter(session=session, seq=3).update(transcript="[User]: stored, not rendered")
-    with_digests = store.context_path_entries(session, digests=True)
-    assert all(e.digest is not None for e in with_digests)
-    assert (
-        with_digests[3].digest is not None
-        and with_digests[3].digest.transcript == "[User]: stored, not rendered"
-    )
-    assert "stored, not rendered" in serialize_entries(with_digests)  # what is stored is what is sent
-    assert all(e.digest is None for e in store.context_path_entries(session))
+    entries, digests = store.context_path_with_digests(session)
+    assert set(digests) == {e.key for e in entries}
+    assert digests[entries[3].key].transcript == "[User]: stored, not rendered"
+    # What is stored is what is sent.
+    assert "stored, not rendered" in serialize_entries(entries, digests=digests)
+    assert "stored, not rendered" not in serialize_entries(store.context_path_entries(session))
 
 
 def test_rows_without_a_current_digest_are_worked_out_alike() -> None:
     """Rows written before digests (no version) or by another version give the same plan."""
     session = _session(30)
     settings = CompactionSettings(keep_recent_tokens=20)
-    fresh = prepare(store.context_path_entries(session, digests=True), settings)
+    path, digests = store.context_path_with_digests(session)
+    fresh = prepare(path, settings, digests=digests)
     Node.objects.filter(session=session, seq__lt=10).update(
         digest_version=None, transcript=None, readings=None
     )
     Node.objects.filter(session=session, seq__gte=10).update(
         digest_version=DIGEST_VERSION + 1, transcript="stale"
     )
-    old = store.context_path_entries(session, digests=True)
-    assert all(e.digest is None for e in old)
-    stale = prepare(old, settings)
+    old, none = store.context_path_with_digests(session)
+    assert none == {}
+    stale = prepare(old, settings, digests=none)
     assert isinstance(fresh, Preparation) and isinstance(stale, Preparation)
     assert build_requests(fresh).all[0].prompt == build_requests(stale).all[0].prompt
 

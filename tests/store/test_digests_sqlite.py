@@ -19,5 +19,5 @@ def test_text_a_database_would_not_store_alike_gets_no_digest() -> None:
     )
     row = Node.objects.get(pk=node.pk)
     assert (row.digest_version, row.transcript, row.readings) == (None, None, None)
-    (entry,) = store.context_path_entries(session, digests=True)
-    assert entry.digest is None and "lone" in serialize_entries([entry])
+    (entry,), digests = store.context_path_with_digests(session)
+    assert digests == {} and "lone" in serialize_entries([entry], digests=digests)

@@ -49,7 +49,7 @@ def _bodies(entries: list[Entry]) -> list[tuple[object, ...]]:
 
 def test_a_body_is_read_with_a_window_around_it() -> None:
     session = _session()
-    entries = store.context_path_entries(session, digests=True)
+    entries = store.context_path_with_digests(session).entries
     assert all(isinstance(e, StoredEntry) and not e.body_read for e in entries)
     with CaptureQueriesContext(connection) as reads:
         last = entries[-1].content
@@ -69,7 +69,7 @@ def test_a_body_is_read_with_a_window_around_it() -> None:
 
 def test_reading_every_body_takes_a_few_queries_and_matches_an_eager_load() -> None:
     session = _session()
-    entries = store.context_path_entries(session, digests=True)
+    entries = store.context_path_with_digests(session).entries
     with CaptureQueriesContext(connection) as reads:
         lazily = _bodies(entries)
     # Windows double (256, 512, ...): a few queries for the whole path, never one per node.
@@ -81,7 +81,7 @@ def test_reading_every_body_takes_a_few_queries_and_matches_an_eager_load() -> N
 def test_bodies_now_reads_them_with_the_rows() -> None:
     session = _session(40)
     with CaptureQueriesContext(connection) as reads:
-        entries = store.context_path_entries(session, digests=True, bodies_now=True)
+        entries = store.context_path_with_digests(session, bodies_now=True).entries
         assert all(isinstance(e, StoredEntry) and e.body_read for e in entries)
         seen = _bodies(entries)
     assert seen == _bodies(store.path_entries(session))
@@ -90,13 +90,13 @@ def test_bodies_now_reads_them_with_the_rows() -> None:
 
 def store_queries_of_a_load(session: Session) -> list[dict[str, str]]:
     with CaptureQueriesContext(connection) as reads:
-        store.context_path_entries(session, digests=True)
+        store.context_path_with_digests(session)
     return reads.captured_queries
 
 
 def test_load_bodies_reads_them_all_at_once() -> None:
     session = _session()
-    entries = store.context_path_entries(session, digests=True)
+    entries = store.context_path_with_digests(session).entries
     assert entries[5].content == _content(5)  # one window read already: load_bodies reads the rest
     with CaptureQueriesContext(connection) as reads:
         store.load_bodies(entries)
@@ -111,18 +111,17 @@ def test_a_row_without_a_current_digest_reads_its_body_with_the_load() -> None:
     session = _session(30)
     stale = list(Node.objects.filter(session=session).order_by("depth").values_list("key", flat=True)[10:13])
     Node.objects.filter(session=session, key__in=stale).update(digest_version=0)
-    entries = store.context_path_entries(session, digests=True)
-    by_key = {e.key: e for e in entries}
+    entries, digests = store.context_path_with_digests(session)
     # Its digest is worked out from the body when used, perhaps on an event loop: read now.
     read = {e.key for e in entries if isinstance(e, StoredEntry) and e.body_read}
-    assert all(by_key[k].digest is None for k in stale)
+    assert all(k not in digests for k in stale) and len(digests) == len(entries) - len(stale)
     assert read == set(stale)
     assert _bodies(entries) == _bodies(store.path_entries(session))
 
 
 def test_writing_a_body_field_first_keeps_the_others() -> None:
     session = _session(10)
-    entries = store.context_path_entries(session, digests=True)
+    entries = store.context_path_with_digests(session).entries
     eager = store.path_entries(session)
     entries[2].data = {"changed": True}
     entries[4].content = [{"type": "text", "text": "new"}]
@@ -135,7 +134,7 @@ def test_copies_and_pickles_are_plain_entries_with_their_bodies() -> None:
     session = _session(10)
     eager = store.path_entries(session)
     for make in (copy.copy, copy.deepcopy, lambda e: pickle.loads(pickle.dumps(e))):
-        entries = store.context_path_entries(session, digests=True)
+        entries = store.context_path_with_digests(session).entries
         made = [make(e) for e in entries]
         assert all(type(m) is Entry for m in made)
         assert made == eager
@@ -144,7 +143,7 @@ def test_copies_and_pickles_are_plain_entries_with_their_bodies() -> None:
 def test_a_body_of_a_discarded_session_is_a_clear_error() -> None:
     # Nodes are never deleted, except with a whole session an import left half written.
     session = _session(10)
-    entries = store.context_path_entries(session, digests=True)
+    entries = store.context_path_with_digests(session).entries
     discard_session(session.pk)
     with pytest.raises(store.UnknownNodeError, match="no longer stored") as raised:
         _ = entries[3].content
@@ -154,7 +153,7 @@ def test_a_body_of_a_discarded_session_is_a_clear_error() -> None:
 def test_a_window_starts_a_quarter_behind_the_entry_read(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(stored_entries, "FIRST_WINDOW", 4)
     session = _session(40)
-    entries = store.context_path_entries(session, digests=True)
+    entries = store.context_path_with_digests(session).entries
     with CaptureQueriesContext(connection) as reads:
         for i in (20, 19, 21, 22):
             assert entries[i].content == _content(i)

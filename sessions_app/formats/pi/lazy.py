@@ -168,7 +168,7 @@ def lazy_entry(
 ) -> Entry:
     e = object.__new__(LazyEntry)
     e.key, e.parent, e.kind, e.role = key, parent, kind, role
-    e.tokens, e.timestamp, e.pi_tokens, e.digest = 0, ts, None, None
+    e.tokens, e.timestamp, e.pi_tokens = 0, ts, None
     _CONTENT.__set__(e, _UNREAD)
     e._raw = raw
     return e

@@ -465,9 +465,9 @@ def _replan(session: Session, task: CompactionTask) -> Planned | NothingToDo:
     where the task's stored plan cut it (a task recorded without one is planned afresh), with the
     settings it was requested with (tasks.task_settings)."""
     assert task.trigger_node_id is not None
-    path = store.context_path_entries(session, task.trigger_node_id, digests=True)
+    path, digests = store.context_path_with_digests(session, task.trigger_node_id)
     session_settings = compaction_settings(session)
-    prep = planning.plan(path, task_settings(task, session_settings), cut=stored_cut(task))
+    prep = planning.plan(path, task_settings(task, session_settings), cut=stored_cut(task), digests=digests)
     if isinstance(prep, NothingToDo):
         return prep
     return Planned(task.pk, path, prep, session_settings)

@@ -176,9 +176,9 @@ def request_task(
         active = CompactionTask.objects.filter(session=locked, status__in=ACTIVE_TASK_STATUSES).first()
         if active is not None:
             raise AlreadyPending(f"compaction task {active.pk} is already {active.status}", active.pk)
-        path = store.context_path_entries(locked, digests=True)
+        path, digests = store.context_path_with_digests(locked)
         try:
-            plan = planning.plan(path, settings, first_kept)
+            plan = planning.plan(path, settings, first_kept, digests=digests)
         except InvalidCut as invalid:
             if invalid.off_path and not Node.objects.filter(session_id=locked.pk, key=first_kept).exists():
                 raise InvalidCutPoint(f"node {first_kept!r} is not in this session") from invalid

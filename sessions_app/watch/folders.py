@@ -10,10 +10,18 @@ from each file's first record, as an import does.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
+import orjson
+
+from sessions_app.formats import codex
+
 SUFFIX = ".jsonl"
+_HEAD_MAX_BYTES = 1024 * 1024  # a Codex session_meta line carries the base instructions: tens of KB
+_THREAD_ID = re.compile(r"[0-9A-Za-z-]{8,64}")
+_NESTING = 8  # sub-agents of sub-agents: a bound, so a cycle of hand-made files cannot loop
 
 
 def default_folders(home: Path | None = None, env: Mapping[str, str] | None = None) -> dict[str, Path]:
@@ -30,10 +38,36 @@ def default_folders(home: Path | None = None, env: Mapping[str, str] | None = No
 
 def owner(path: Path) -> Path:
     """The session file a file belongs to: a Claude Code sub-agent transcript
-    (`<session>/subagents/agent-*.jsonl`) belongs to `<session>.jsonl`; any other file to itself."""
+    (`<session>/subagents/agent-*.jsonl`) belongs to `<session>.jsonl`; a Codex sub-agent's rollout
+    to the rollout beside it that spawned it (the Codex importer reads it with its parent, so on
+    its own it would be a second copy); any other file to itself."""
     if path.parent.name == "subagents" and path.name.startswith("agent-"):
         return path.parent.parent.with_suffix(SUFFIX)
+    for _ in range(_NESTING):
+        parent = codex_parent(path)
+        if parent is None or parent == path:
+            break
+        path = parent
     return path
+
+
+def codex_parent(path: Path) -> Path | None:
+    """The rollout in the same folder that spawned this Codex rollout (its `session_meta` names
+    the parent thread; Codex names a rollout `rollout-<time>-<thread>.jsonl`), or None."""
+    if not path.name.startswith("rollout-"):
+        return None
+    try:
+        with path.open("rb") as fh:
+            rec = orjson.loads(fh.readline(_HEAD_MAX_BYTES))
+    except (OSError, orjson.JSONDecodeError):
+        return None  # a first line still being written: the file is its own until it is whole
+    if not (isinstance(rec, dict) and rec.get("type") == "session_meta"):
+        return None
+    spawn = codex.spawned_by(rec.get("payload"))
+    if spawn is None or not _THREAD_ID.fullmatch(spawn.parent_thread_id):
+        return None
+    found = sorted(path.parent.glob(f"rollout-*-{spawn.parent_thread_id}{SUFFIX}"))
+    return found[0] if found else None
 
 
 def is_session_file(path: Path) -> bool:

@@ -14,11 +14,12 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent.parent))  # the corpus: its writers are in synth/
 
 import files as F  # noqa: E402
-from codex_writer import Rollout, git_diff  # noqa: E402
+from synth.codex_writer import Rollout, git_diff  # noqa: E402
 
-r = Rollout("/home/okan/src/logship", "2025-11-20T07:41:10", seed="logship-nonblocking")
+r = Rollout("/home/okan/src/logship", "2025-11-20T07:41:10", seed="logship-nonblocking", repo_url="git@github.com:okanb/logship.git")
 r.files.update(
     {
         "go.mod": F.GO_MOD,

@@ -14,9 +14,10 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent.parent))  # the corpus: its writers are in synth/
 
 import files as F  # noqa: E402
-from claude_writer import ClaudeSession  # noqa: E402
+from synth.claude_writer import ClaudeSession  # noqa: E402
 
 CWD = "/Users/mara/work/harbor"
 s = ClaudeSession(CWD, "2025-11-03T13:10:04", seed="flags-cache", branch="mara/flags-cache")

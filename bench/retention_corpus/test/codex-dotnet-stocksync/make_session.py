@@ -14,9 +14,10 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent.parent))  # the corpus: its writers are in synth/
 
 import files as F  # noqa: E402
-from codex_writer import Rollout  # noqa: E402
+from synth.codex_writer import Rollout  # noqa: E402
 
 CWD = "/home/tkoehler/repos/stocksync"
 r = Rollout(CWD, "2025-11-18T14:20:05", seed="stocksync-import", repo_url="git@gitlab.lagerhaus-nord.de:it/stocksync.git")

@@ -13,9 +13,10 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent.parent))  # the corpus: its writers are in synth/
 
 import files as F  # noqa: E402
-from codex_writer import Rollout  # noqa: E402
+from synth.codex_writer import Rollout  # noqa: E402
 
 CWD = "/home/jonas/src/tallyho"
 r = Rollout(CWD, "2025-10-14T08:02:31", seed="tallyho-split", repo_url="git@github.com:jkrauss/tallyho.git")

@@ -14,9 +14,10 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent.parent))  # the corpus: its writers are in synth/
 
 import files as F  # noqa: E402
-from pi_writer import PiSession  # noqa: E402
+from synth.pi_writer import PiSession  # noqa: E402
 
 s = PiSession("/home/ines/code/parcelly", "2025-09-29T09:14:00", model="claude-sonnet-4-5", seed="parcelly-retries")
 K = "importer/src/main/kotlin/com/parcelly/importer/"

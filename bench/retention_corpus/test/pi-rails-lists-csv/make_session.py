@@ -14,9 +14,10 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent.parent))  # the corpus: its writers are in synth/
 
 import files as F  # noqa: E402
-from pi_writer import PiSession  # noqa: E402
+from synth.pi_writer import PiSession  # noqa: E402
 
 s = PiSession("/home/dev/shelfie", "2025-11-20T08:47:12", model="claude-sonnet-4-5", seed="shelfie-lists")
 C = "app/controllers/lists_controller.rb"

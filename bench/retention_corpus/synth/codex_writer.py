@@ -1,4 +1,4 @@
-"""A tiny Codex CLI rollout writer (copied for the heldout2 sessions; no Cutpoint imports).
+"""A tiny Codex CLI rollout writer for hand-written corpus sessions (no Cutpoint imports).
 
 Records as Codex 0.5x writes them: session_meta, turn_context per user turn, response items
 (user/assistant messages, reasoning summaries, exec_command function calls with unified-exec

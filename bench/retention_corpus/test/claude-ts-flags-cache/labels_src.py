@@ -5,9 +5,9 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
-from labels_io import dump  # noqa: E402
-from labels_io import fact as f  # noqa: E402
+sys.path.insert(0, str(HERE.parent.parent))  # the corpus: the label writer is in synth/
+from synth.labels_io import dump  # noqa: E402
+from synth.labels_io import fact as f  # noqa: E402
 
 META = {
     "title": "@harbor/flags: cache flag evaluations (localStorage -> sessionStorage -> in-memory), useFlag memo",

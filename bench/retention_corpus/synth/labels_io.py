@@ -20,8 +20,11 @@ def fact(fid: str, kind: str, imp: str, source: str, text: str, probes: list[str
     return f
 
 
-def dump(folder: Path, meta: dict[str, Any], compactions: list[tuple[str, int]], facts: list[dict[str, Any]]) -> None:
+def dump(
+    folder: Path, meta: dict[str, Any], compactions: list[tuple[str, int]], facts: list[dict[str, Any]]
+) -> None:
     out = dict(meta)
     out["compactions"] = [{"at": a, "keep_recent_tokens": k} for a, k in compactions]
     out["facts"] = facts
-    (folder / "labels.json").write_text(json.dumps(out, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    text = json.dumps(out, indent=1, ensure_ascii=False) + "\n"
+    (folder / "labels.json").write_text(text, encoding="utf-8")

@@ -24,6 +24,8 @@ from sessions_app.compaction.exit_status import exit_code
 from sessions_app.compaction.messages import Entry
 from sessions_app.compaction.text import block_text
 
+from .cause_line import MIN_SCORE, Candidate, best, candidates, score_line, with_test
+
 MAX_CHARS: Final = 240
 
 _CRASH: Final = re.compile(
@@ -116,19 +118,48 @@ def runner_failure(text: str) -> str | None:
     return _clip(located) if located is not None else None
 
 
+# pytest's short summary names the failing test and its error on one line (unless it cut it).
+PYTEST_SUMMARY: Final = re.compile(r"^(?:FAILED|ERROR) \S+::\S+ - \S")
+# A runner's failing test with its message (Go, Rust, Jest, .NET): this over the best other line.
+RUNNER_BOOST: Final = 0.5
+
+
+def toolchain_boost(line: str) -> float:
+    """What the toolchain rules add to a line the generic scorer rates (cause_line.py): they rank,
+    they do not decide; a toolchain none of them names is read by the generic features alone."""
+    boost = 0.0
+    if _CRASH.search(line):
+        boost += 4.0  # the process died: nothing after it means much
+    if _COMPILER.search(line) or LOCATED.match(line):
+        boost += 1.0
+    if PYTEST_SUMMARY.match(line) and not line.rstrip().endswith(("...", "…")):
+        boost += 3.5
+    if _EXCEPTION.search(line) or _GENERIC.search(line):
+        boost += 0.5
+    return boost
+
+
 def error_line(text: str) -> str | None:
-    """The line of `text` that says what went wrong, by the rules above; None when none does."""
+    """The line of `text` that says what went wrong (cause_line.py, with the toolchain rules above
+    as boosts); the rules' own order when no line reads as an error by itself; None when none does."""
+    found = candidates(text, toolchain_boost)
+    test = runner_failure(text)
+    if test is not None:
+        # The runner's own report of its failing test outranks any other line but a crash.
+        top = max((c.score for c in found if not _CRASH.search(c.line)), default=0.0)
+        found.append(Candidate(max(top, score_line(test), MIN_SCORE) + RUNNER_BOOST, -1, test))
+    chosen = best(found, last=bool(_TRACEBACK.search(text)))
+    if chosen is not None:
+        return _clip(with_test(text, chosen) if chosen.index >= 0 else chosen.line)
     lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
-    if (test := runner_failure(text)) is not None and not any(_CRASH.search(ln) for ln in lines):
-        return test
-    located = next((ln for ln in lines if LOCATED.match(ln)), None)
-    if located is not None and not any(p.search(ln) for ln in lines for p in (_CRASH, _COMPILER)):
-        return _clip(located)
     for pattern, last in _ORDER:
         hits = [ln for ln in lines if pattern.search(ln)]
         if hits:
             return _clip(hits[-1] if last else hits[0])
     return None
+
+
+_TRACEBACK: Final = re.compile(r"^Traceback \(most recent call last\)", re.M)
 
 
 def outcome_line(text: str) -> str:

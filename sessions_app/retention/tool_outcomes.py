@@ -12,7 +12,7 @@ from sessions_app.compaction.messages import BASH_EXECUTION, Entry
 from sessions_app.compaction.text import folded
 
 from .phrases import clip, looks_like_path, message_text, path_alternatives
-from .salient import LOCATED, runner_failure
+from .salient import error_line
 
 _PATH_KEYS: Final = ("path", "file_path", "filePath", "file", "filename", "notebook_path", "target_file")
 
@@ -122,18 +122,6 @@ def is_denial(result: Entry) -> bool:
     return bool(result.data.get("is_error")) and bool(_DENIAL.match(message_text(result)))
 
 
-_PY_EXCEPTION = re.compile(
-    r"^\s*(?:E\s+)?(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Failure|Warning)\b"
-    r"(?: \[\w+\])?(?::|$)"
-)
-_ERROR_MARK = re.compile(
-    r"^\s*(?:E\s{2,}|error(?:\[\w+\])?:|fatal:|FAILED\b|FAIL\b|ERROR\b|panic:|npm ERR!|error TS\d+|"
-    r"\S+:\d+(?::\d+)?: error\b)",
-    re.I,
-)
-_PYTEST_SUMMARY = re.compile(r"^(?:FAILED|ERROR) \S+::\S+ - \S")
-_LOCATED_ERROR = re.compile(r"^\S+:\d+(?::\d+)?: error\b")
-_ERROR_CODE = re.compile(r"\berror\s*\[?[A-Z]{1,4}\d{3,5}\]?|\[[A-Z]{1,4}\d{3,5}\]:")
 _ERROR_WORD = re.compile(
     r"\b(?:error|failed|failure|cannot|can't|could not|couldn't|unable|not found|no such|denied|refused|"
     r"invalid|missing|undefined|unexpected|timed out)\b",
@@ -142,39 +130,18 @@ _ERROR_WORD = re.compile(
 
 
 def salient_line(text: str) -> str:
-    """The line that says what went wrong: a Python traceback's exception line (its last line),
-    else the last compiler/test-runner error line, else the first line that speaks of an error,
-    else the first line."""
+    """The line that says what went wrong (salient.error_line: generic features, toolchain rules
+    as boosts), else the first line that speaks of an error, else the first line."""
     lines = [ln.rstrip() for ln in text.splitlines() if ln.strip() and not _STATUS_LINE.match(ln)]
     if not lines:
         return ""
-    # pytest's short summary names the first failing test and its error in one line.
-    summary = next((ln for ln in lines if _PYTEST_SUMMARY.match(ln)), None)
-    if summary is not None:
-        return clip(summary, 240)
-    # A checker's first "path:line: error:" is where the trouble starts (mypy, gcc, tsc's --pretty off).
-    located = next((ln for ln in lines if _LOCATED_ERROR.match(ln)), None)
-    if located is not None and not any(_PY_EXCEPTION.match(ln) for ln in lines):
-        return clip(located, 240)
-    # A runner's failing test with what it said (Go, Rust, Jest, .NET, a C assertion), then a
-    # compiler's located diagnostic; the bare `FAIL` lines that follow them only count (salient.py).
-    test = runner_failure(text)
-    if test is not None:
-        return test
-    diagnostic = next((ln.strip() for ln in lines if LOCATED.match(ln.strip())), None)
-    if diagnostic is not None and not any(_PY_EXCEPTION.match(ln) for ln in lines):
-        return clip(diagnostic, 240)
-    for pattern in (_PY_EXCEPTION, _ERROR_MARK):
-        hits = [ln for ln in lines if pattern.match(ln)]
-        if hits:
-            # A compiler's first coded error is the cause ("error[E0502]: …", "error TS2322: …");
-            # what follows it ("could not compile …") only summarizes.
-            coded = [ln for ln in hits if _ERROR_CODE.search(ln)]
-            return clip(coded[0] if coded else hits[-1], 240)
+    found = error_line("\n".join(ln for ln in text.splitlines() if not _STATUS_LINE.match(ln)))
+    if found is not None:
+        return clip(found, 240)
     for ln in lines:
         if _ERROR_WORD.search(ln):
-            return clip(ln, 240)
-    return clip(lines[0], 240)
+            return clip(ln.strip(), 240)
+    return clip(lines[0].strip(), 240)
 
 
 def result_text(result: Entry) -> str:

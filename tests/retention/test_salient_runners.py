@@ -127,7 +127,7 @@ def test_runners_that_name_the_failing_test_and_say_what_failed() -> None:
         ),
         DOTNET: "Failed QuotaTests.CapsAtTen [12 ms]: Assert.Equal() Failure: Expected 10, Actual 11",
         C_ASSERT: "test_quota.c:14: assertion failed: slots == 10",
-        MOCHA: "AssertionError [ERR_ASSERTION]: 11 == 10",
+        MOCHA: "1) quota: AssertionError [ERR_ASSERTION]: 11 == 10",  # after the test it failed
     }
     for output, line in expected.items():
         assert salient_line(output) == line

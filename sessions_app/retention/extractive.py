@@ -50,6 +50,7 @@ from .phrases import (
 )
 from .shell import command_parts, core, only_reads
 from .tool_outcomes import command_of, command_spellings, is_shell_tool
+from .tool_values import RELIED
 from .user_facts import REPORTED, asked_question, in_reply
 
 SUMMARY_TOKENS: Final = 3800  # the whole summary at most (issue 30: 4,000), prefix and file lists in
@@ -249,6 +250,9 @@ def _fact_items(
         elif kind == FactKind.VALUE and f.detail.startswith(MEASURED):
             # A run's measurement; its command is in the command lines (not quoted again).
             items.add(critical, f"Measured: {f.text}", CONTEXT)
+        elif kind == FactKind.VALUE and f.detail.startswith(RELIED):
+            # A tool's value the assistant relied on: below what the user gave (tool_values.py).
+            items.add(critical, f"Tool printed: {f.text}", WORK)
         elif kind == FactKind.VALUE:
             values.setdefault(f.detail, []).append(f.text)
         elif kind == FactKind.DENIED:

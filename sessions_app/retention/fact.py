@@ -36,4 +36,4 @@ class Fact:
 
     @property
     def is_open_request(self) -> bool:
-        return self.kind == FactKind.REQUEST and self.detail != DONE
+        return self.kind == FactKind.REQUEST and not self.detail.startswith(DONE)

@@ -56,7 +56,8 @@ from .tool_outcomes import (
     salient_line,
     tool_base,
 )
-from .user_facts import asked_question, user_facts
+from .tool_values import relied_values
+from .user_facts import asked_question, restated, user_facts
 from .walk import Call, Walk, calls_of, resolution
 
 ALL_KINDS: Final = frozenset(FactKind)
@@ -77,12 +78,17 @@ def extract_facts(
     _conversation_facts(walk, span, after, digests)
     if walk.wants(*_CALL_KINDS):
         _all_call_facts(walk, span, after)
+    if walk.wants(FactKind.VALUE):
+        for value in relied_values(span, after):
+            walk.add(value)
     # In span order. Only the nodes that gave a fact are looked up: a long span has few.
     nodes = {f.node for f in walk.facts}
     order = {e.key: i for i, e in enumerate(span) if e.key in nodes}
     walk.facts.sort(key=lambda f: order.get(f.node, len(span)))
     if any(f.kind == FactKind.REQUEST and f.detail == OPEN for f in walk.facts):
         _finished_later(walk, span, after)
+    if walk.wants(FactKind.REQUEST):
+        return restated(walk.facts, [*span, *after])
     return walk.facts
 
 

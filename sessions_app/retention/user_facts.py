@@ -6,11 +6,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Final
 
-from sessions_app.compaction.messages import (
-    Entry,
-)
+from sessions_app.compaction.messages import ASSISTANT, MESSAGE, USER, Entry
 from sessions_app.compaction.vocabulary import FactKind
 
 from .digest import Said
@@ -106,7 +105,8 @@ def user_facts(
         # facts) and what is deferred (an open request); docs/retention.md, "Facts by structure".
         left_out = {item.text for item in said if item.reading.constraint and not item.reading.request}
         left_out |= {item.text for item in said if item.reading.deferred and item.reading.request}
-        done = _within(_rest(whole, left_out), {item.text for item in said if item.reading.request})
+        asking = {item.text for item in said if item.reading.request}
+        done = _within(_rest(whole, left_out, asking), asking)
         if done:
             r = in_reply(clip(" ".join(done), _SAID_CHARS), question)
             walk.add(Fact(FactKind.REQUEST, r, key, anchor_tokens(r), stems(r), detail=DONE))
@@ -199,12 +199,13 @@ def _within(said: list[str], asking: set[str], limit: int | None = None) -> list
     return [x for i, x in enumerate(said) if i in chosen] or said[:1]
 
 
-def _rest(text: str, left_out: set[str]) -> list[str]:
+def _rest(text: str, left_out: set[str], asking: frozenset[str] | set[str] = frozenset()) -> list[str]:
     """The message's sentences that say something, in order, except `left_out` and pasted output
     (a trace's lines, a line with too few spaces to be prose; a long run-on sentence is prose). A
     sentence says something when it names something exact, has three words that count, asks a
     question, or adds two words to the sentence before it ("what about an index on created_at? the
-    report filters by it"); chatter such as "Nice." or "ok thanks" says nothing a colleague needs."""
+    report filters by it"); chatter such as "Nice." or "ok thanks" says nothing a colleague needs;
+    a sentence that reads as a request (`asking`) says something however short."""
     out: list[str] = []
     previous = False  # the sentence before this one was kept
     for s in sentences(text):
@@ -216,7 +217,8 @@ def _rest(text: str, left_out: set[str]) -> list[str]:
             continue
         words = len(stems(s))
         previous = (
-            words >= 3
+            s in asking  # a request however short ("fix the n+1 pls")
+            or words >= 3
             or bool(anchor_tokens(s))
             or (s.rstrip().endswith("?") and words >= 1)
             or (previous and words >= 2)
@@ -251,3 +253,39 @@ def _reverse(constraints: dict[str, Fact], reversal: Fact, *, named: bool = Fals
             continue
         if old.detail != "reversed" and lifts(reversal.text, old.text):
             constraints[i] = Fact(old.kind, old.text, old.node, old.anchors, old.words, detail="reversed")
+
+
+# --- a short request with the assistant's reading of it ------------------------------------------
+
+TAKEN_AS: Final = "taken as: "  # in a short request's detail, the assistant's restatement
+_SHORT_WORDS: Final = 6  # content words of a request short enough to need its restatement
+_TAKEN_CHARS: Final = 240
+
+
+def _first_words(e: Entry) -> str:
+    parts = [b.get("text") for b in e.content if isinstance(b, dict) and b.get("type") == "text"]
+    return " ".join(p for p in parts if isinstance(p, str) and p.strip())
+
+
+def restated(facts: list[Fact], entries: Sequence[Entry]) -> list[Fact]:
+    """Each short request ("fix the n+1 pls") keeps the user's words and gains, in its detail, how
+    the assistant took it: the first words the assistant wrote in that turn, else its answer
+    (which page, endpoint or file). The status stays the detail's start (fact.py)."""
+    where = {e.key: i for i, e in enumerate(entries)}
+    out: list[Fact] = []
+    for f in facts:
+        at = where.get(f.node)
+        if f.kind != FactKind.REQUEST or at is None or len(stems(f.text)) > _SHORT_WORDS:
+            out.append(f)
+            continue
+        taken = ""
+        for e in entries[at + 1 :]:
+            if e.kind != MESSAGE:
+                continue
+            if e.role == USER:
+                break
+            if e.role == ASSISTANT and (said := _first_words(e)):
+                taken = clip(" ".join(sentences(said)[:2]) or said, _TAKEN_CHARS)
+                break
+        out.append(replace(f, detail=f"{f.detail}; {TAKEN_AS}{taken}") if taken else f)
+    return out

@@ -1,0 +1,122 @@
+"""Values a tool printed and the assistant then relied on (docs/retention.md, "Facts by structure").
+
+A number that exists only in a tool's output ("Completed 200 OK in 1432ms (… 1843 queries)",
+"614", "gcc 13.2.1", "DOTNET_SYSTEM_GLOBALIZATION_INVARIANT=1") is lost with that output unless the
+summary keeps it. Which of the many numbers of an output matter is decided by structure, not by
+the tool: the ones the assistant repeated in its own words before the user spoke again. Each
+becomes a value fact whose text is the tool's line (the number with what it measures), read by
+the summary as a measurement; they rank below what the user said (extractive.py files them as
+context, a user's value as given).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from typing import Final
+
+from sessions_app.compaction.messages import ASSISTANT, MESSAGE, USER, Entry
+from sessions_app.compaction.vocabulary import FactKind
+
+from .fact import Fact
+from .phrases import clip
+from .tool_outcomes import is_failure, result_text
+from .walk import calls_of
+
+RELIED: Final = "relied on: "  # in a value's detail, after the call it came from
+MAX_PER_RESULT: Final = 2  # of one output, at most this many lines
+LINE_CHARS: Final = 200
+
+# What a tool prints that a colleague may need again: a number with 3+ digits or a unit, a
+# version, an upper-case setting `NAME=value`. Line numbers of `file:12:` and hex ids are not.
+_TOKEN: Final = re.compile(
+    r"(?<![\w.:/#-])(?:v?\d+\.\d+\.\d+[\w.-]*|\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?![\d.]*:\d|-\d)"
+    r"|\b[A-Z][A-Z0-9_]{3,}=[\w.-]+"
+)
+# A measurement: a number with a unit of time, size, rate, share or count ("1843 queries"); a
+# run's own duration ("in 0.64s", a runner's "0.004s") is none.
+_MEASURE: Final = re.compile(
+    r"(?<![\w.=])(?<!\bin )\d[\d,]*(?:\.\d+)?\s?(?:ms|µs|us|ns|MiB|MB|KiB|KB|kB|GiB|GB|bytes|B|%|x|"
+    r"ns/op|ns/iter|ops/s|req/s|rps|qps|queries|rows|items|records|requests|events|errors|allocs/op|B/op)\b"
+)
+SHORT_OUTPUT: Final = 6  # lines of a lookup's output short enough that its measurements are its point
+_MIN_PLAIN: Final = 100  # a bare number below this (a count, an index) is too common to trace
+# A line-number prefix (a file read, grep -n, cat -n), stripped before reading a line.
+_LINE_NUMBER: Final = re.compile(r"^\s*\d+(?:[:→\t]|\s+\|)\s?")
+# Source code (a file read or grep shows it): its numbers are constants, not results.
+_CODE_LINE: Final = re.compile(
+    r"[{};,(\[]\s*$|^\s*(?:if|else|for|while|return|const|let|var|def|fn|func|function|class|import|"
+    r"from|export|public|private|static|case|assert|t\.\w+|expect)\b|^\s*[\"'][\w-]+[\"']\s*:\s|"
+    r"^\s*(?://|#(?!\d)|/?\*)",
+)
+_NOISE_LINE: Final = re.compile(
+    r"^\s*(?:Chunk ID|Wall time|Original token count|Process exited|Output:|Command exited|\[exit)", re.I
+)
+
+
+def _core(token: str) -> str:
+    """The token as the assistant may write it: commas dropped ("1,432" = "1432")."""
+    return token.replace(",", "")
+
+
+def _plain_number(token: str) -> bool:
+    return bool(re.fullmatch(r"[\d,]+", token))
+
+
+def _cited(token: str, said: str) -> bool:
+    if "=" in token:
+        return token in said
+    core = _core(token)
+    if _plain_number(token) and int(core) < _MIN_PLAIN:
+        return False
+    spellings = [re.escape(core)]
+    if _plain_number(token) and len(core) > 3:
+        spellings.append(re.escape(f"{int(core):,}"))  # "1432" may be written "1,432"
+    digits = "|".join(spellings)
+    return re.search(rf"(?<![\d.,])(?:{digits})(?!\d|[.,]\d)", said) is not None
+
+
+def _turn_text(span: Sequence[Entry], start: int) -> str:
+    """The assistant's words after span[start] until the user speaks again."""
+    out: list[str] = []
+    for e in span[start + 1 :]:
+        if e.kind != MESSAGE:
+            continue
+        if e.role == USER:
+            break
+        if e.role == ASSISTANT:
+            out.extend(
+                str(b.get("text") or "") for b in e.content if isinstance(b, dict) and b.get("type") == "text"
+            )
+    return "\n".join(out)
+
+
+def relied_values(span: Sequence[Entry], after: Sequence[Entry] = ()) -> Iterator[Fact]:
+    """The lines of successful tool outputs holding a value the assistant repeated in that turn."""
+    entries = [*span, *after]
+    where = {e.key: i for i, e in enumerate(entries)}
+    in_span = {e.key for e in span}
+    for call in calls_of(span):
+        result = call.result
+        if result is None or result.key not in in_span or is_failure(result):
+            continue
+        said = _turn_text(entries, where[result.key])
+        lines = [_LINE_NUMBER.sub("", ln).strip() for ln in result_text(result).splitlines()]
+        lines = [ln for ln in lines if ln and not _NOISE_LINE.match(ln)]
+        short = call.command is not None and len(lines) <= SHORT_OUTPUT
+        found = 0
+        for stripped in lines:
+            if _CODE_LINE.search(stripped):
+                continue
+            tokens = [m.group(0) for m in _TOKEN.finditer(stripped)]
+            cited = [t for t in tokens if said and _cited(t, said)]
+            if not cited and short:
+                # A short lookup's measurement is what it was run for, cited or not.
+                cited = [m.group(0) for m in _MEASURE.finditer(stripped)][:1]
+            if not cited:
+                continue
+            text = clip(stripped, LINE_CHARS)
+            yield Fact(FactKind.VALUE, text, result.key, (tuple(cited[:1]),), detail=f"{RELIED}{call.label}")
+            found += 1
+            if found == MAX_PER_RESULT:
+                break

@@ -59,6 +59,7 @@ from .tool_outcomes import (
 from .tool_values import relied_values
 from .user_facts import asked_question, restated, user_facts
 from .walk import Call, Walk, calls_of, resolution
+from .written_files import gist, written_files
 
 ALL_KINDS: Final = frozenset(FactKind)
 _CALL_KINDS: Final = (FactKind.DENIED, FactKind.COMMAND, FactKind.ERROR, FactKind.SUBAGENT, FactKind.ARTIFACT)
@@ -150,15 +151,21 @@ def _conversation_facts(walk: Walk, span: Sequence[Entry], after: Sequence[Entry
             if walk.wants(FactKind.DECISION, FactKind.FINDING):
                 for fact in assistant_facts((e,)):
                     walk.add(fact)
-            # A file is a fact when a tool changed it and the assistant said what of it; every
-            # file read or changed is listed by the plan's file lists (docs/retention.md, "Files").
-            for call in e.content:
-                if isinstance(call, dict) and call.get("type") == "tool_call" and _changes(call):
-                    for path in file_args(call.get("arguments")):
-                        said = _described(path, e, span)
-                        if said:
-                            fact = Fact(FactKind.FILE, path, e.key, (path_alternatives(path),), detail=said)
-                            walk.add(fact)
+            # A file is a fact when a tool changed it and the assistant said what of it, or a
+            # tool wrote it whole and it says what it is (written_files.py); every file read or
+            # changed is listed by the plan's file lists (docs/retention.md, "Files").
+            wrote = {path: gist(content) for path, content in written_files(e)}
+            changed = [
+                path
+                for call in e.content
+                if isinstance(call, dict) and call.get("type") == "tool_call" and _changes(call)
+                for path in file_args(call.get("arguments"))
+            ]
+            for path in dict.fromkeys([*changed, *wrote]):
+                said = "; ".join(x for x in (_described(path, e, span), wrote.get(path, "")) if x)
+                if said:
+                    fact = Fact(FactKind.FILE, path, e.key, (path_alternatives(path),), detail=said)
+                    walk.add(fact)
     for c in constraints.values():
         if c.detail != "reversed":
             walk.add(c)

@@ -20,6 +20,7 @@ from sessions_app.compaction.vocabulary import FactKind
 
 from .fact import Fact
 from .phrases import clip
+from .shell import core, only_reads
 from .tool_outcomes import is_failure, result_text
 from .walk import calls_of
 
@@ -52,6 +53,16 @@ _CODE_LINE: Final = re.compile(
 _NOISE_LINE: Final = re.compile(
     r"^\s*(?:Chunk ID|Wall time|Original token count|Process exited|Output:|Command exited|\[exit)", re.I
 )
+
+
+# A plain dump of a file: its numbers are the file's, not a measurement someone looked up.
+_DUMP: Final = re.compile(r"^\s*(?:cat|head|less|more|bat|nl|sed -n)\b[^|]*$")
+
+
+def _lookup(command: str | None) -> bool:
+    """A read-only command that looks something up (grep, tail, wc, a query), not a file dump; a
+    command that changes something reports its measurements itself (facts.measured_lines)."""
+    return command is not None and only_reads(command) and not _DUMP.match(core(command))
 
 
 def _core(token: str) -> str:
@@ -103,7 +114,7 @@ def relied_values(span: Sequence[Entry], after: Sequence[Entry] = ()) -> Iterato
         said = _turn_text(entries, where[result.key])
         lines = [_LINE_NUMBER.sub("", ln).strip() for ln in result_text(result).splitlines()]
         lines = [ln for ln in lines if ln and not _NOISE_LINE.match(ln)]
-        short = call.command is not None and len(lines) <= SHORT_OUTPUT
+        short = _lookup(call.command) and len(lines) <= SHORT_OUTPUT
         found = 0
         for stripped in lines:
             if _CODE_LINE.search(stripped):

@@ -106,10 +106,14 @@ def user_facts(
         left_out = {item.text for item in said if item.reading.constraint and not item.reading.request}
         left_out |= {item.text for item in said if item.reading.deferred and item.reading.request}
         asking = {item.text for item in said if item.reading.request}
-        done = _within(_rest(whole, left_out, asking), asking)
+        every = _rest(whole, left_out, asking)
+        done = _within(every, asking)
         if done:
             r = in_reply(clip(" ".join(done), _SAID_CHARS), question)
             walk.add(Fact(FactKind.REQUEST, r, key, anchor_tokens(r), stems(r), detail=DONE))
+        # A long message's other sentences are no less the user's: kept too, in chunks, in order.
+        for chunk in _chunks([x for x in every if x not in done]):
+            walk.add(Fact(FactKind.REQUEST, chunk, key, anchor_tokens(chunk), stems(chunk), detail=DONE))
     if walk.wants(FactKind.ERROR) and with_text and _TRACE.search(text):
         # The user pasted a failure (a stack trace, a traceback): its salient line is an error.
         line = salient_line(text)
@@ -199,6 +203,20 @@ def _within(said: list[str], asking: set[str], limit: int | None = None) -> list
     return [x for i, x in enumerate(said) if i in chosen] or said[:1]
 
 
+def _chunks(said: list[str], limit: int = 250) -> list[str]:
+    """`said` joined into pieces of about `limit` characters, in order."""
+    out: list[str] = []
+    current: list[str] = []
+    for x in said:
+        if current and len(" ".join([*current, x])) > limit:
+            out.append(" ".join(current))
+            current = []
+        current.append(x)
+    if current:
+        out.append(" ".join(current))
+    return [clip(x, _SAID_CHARS) for x in out]
+
+
 def _rest(text: str, left_out: set[str], asking: frozenset[str] | set[str] = frozenset()) -> list[str]:
     """The message's sentences that say something, in order, except `left_out` and pasted output
     (a trace's lines, a line with too few spaces to be prose; a long run-on sentence is prose). A
@@ -259,6 +277,7 @@ def _reverse(constraints: dict[str, Fact], reversal: Fact, *, named: bool = Fals
 
 TAKEN_AS: Final = "taken as: "  # in a short request's detail, the assistant's restatement
 _SHORT_WORDS: Final = 6  # content words of a request short enough to need its restatement
+_SHORT_MESSAGE_WORDS: Final = 15  # ... in a message that short
 _TAKEN_CHARS: Final = 240
 
 
@@ -275,7 +294,12 @@ def restated(facts: list[Fact], entries: Sequence[Entry]) -> list[Fact]:
     out: list[Fact] = []
     for f in facts:
         at = where.get(f.node)
-        if f.kind != FactKind.REQUEST or at is None or len(stems(f.text)) > _SHORT_WORDS:
+        if (
+            f.kind != FactKind.REQUEST
+            or at is None
+            or len(stems(f.text)) > _SHORT_WORDS
+            or len(stems(message_text(entries[at]))) > _SHORT_MESSAGE_WORDS  # a piece of a long one
+        ):
             out.append(f)
             continue
         taken = ""

@@ -161,8 +161,12 @@ def _conversation_facts(walk: Walk, span: Sequence[Entry], after: Sequence[Entry
                 if isinstance(call, dict) and call.get("type") == "tool_call" and _changes(call)
                 for path in file_args(call.get("arguments"))
             ]
+            # The words the change was made with ("Rewriting the cache as a plain `Map`, with
+            # expiry on read:") say what changed and why when nothing names the file.
+            narration = _narration(e) if changed else ""
             for path in dict.fromkeys([*changed, *wrote]):
-                said = "; ".join(x for x in (_described(path, e, span), wrote.get(path, "")) if x)
+                parts = (_described(path, e, span) or narration, wrote.get(path, ""))
+                said = "; ".join(x for x in parts if x)
                 if said:
                     fact = Fact(FactKind.FILE, path, e.key, (path_alternatives(path),), detail=said)
                     walk.add(fact)
@@ -176,6 +180,15 @@ _CHANGING_TOOLS: Final = frozenset({"write", "edit", "multiedit", "apply_patch",
 
 def _changes(call: dict[str, Any]) -> bool:
     return tool_base(str(call.get("name") or "")) in _CHANGING_TOOLS
+
+
+_NARRATION_WORDS: Final = 4  # content words the text of an edit's message needs to say what changed
+
+
+def _narration(e: Entry) -> str:
+    """The text of the assistant message that made a change, when it says something."""
+    text = " ".join(sentences(message_text(e)))
+    return clip(text, 300) if len(stems(text)) >= _NARRATION_WORDS else ""
 
 
 def _described(path: str, at: Entry, span: Sequence[Entry]) -> str:

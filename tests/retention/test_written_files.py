@@ -61,3 +61,18 @@ def test_a_file_written_whole_is_a_fact_even_when_no_message_names_it() -> None:
     assert files["src/tallyho/money.py"].startswith("Money amounts: parsing bank notation")
     assert "src/tallyho/core.py" not in files  # an edit of a part says too little of the file
     assert "RetryPolicy" in files["Sources/Retry.swift"]
+
+
+def test_an_edit_keeps_the_words_it_was_made_with_when_nothing_names_the_file() -> None:
+    c = Chain()
+    c.user("scratch storage, in-memory only")
+    edit = {"path": "src/cache.ts", "oldText": "storage.get(k)", "newText": "entries.get(k)"}
+    c.assistant("Rewriting the cache as a plain `Map`, with expiry on read:", calls=(("e", "edit", edit),))
+    c.tool_result("e", "ok", name="edit")
+    c.assistant(None, calls=(("f", "edit", {"path": "src/index.ts", "oldText": "a", "newText": "b"}),))
+    c.tool_result("f", "ok", name="edit")
+    c.assistant("Done.")
+    c.user("thanks")
+    files = {f.text: f.detail for f in extract_facts(c.entries) if f.kind == FactKind.FILE}
+    assert "plain `Map`, with expiry on read" in files["src/cache.ts"]
+    assert "src/index.ts" not in files  # changed without a word: the file lists have it

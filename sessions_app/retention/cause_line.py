@@ -41,11 +41,13 @@ _ERROR_WORDS: Final = re.compile(
     r"illegal|unknown|unsupported|unrecognized|conflict(?:ing)?|overflow|violat\w*|leak(?:ed|s)?|"
     r"definitely lost|out of (?:memory|range|bounds)|segmentation fault|aborted|crash(?:ed)?|"
     r"not in scope|couldn't match|no (?:member|method|field|attribute|instance|module|matching)|"
-    r"deadlock|uncaught|unhandled|failed to|unreachable|nil|null pointer)\b",
+    r"deadlock|uncaught|unhandled|failed to|unreachable|nil|null pointer|failed asserting|"
+    r"assertion failed)\b",
     re.I,
 )
 _EXPECTED: Final = re.compile(
-    r"\bexpected\b.{0,80}\b(?:got|but|received|actual|found|was)\b|\bbut was\b|\b(?:actual|received)\s*:|"
+    r"\bexpected\b.{0,80}\b(?:got|but|received|actual|found|was)\b|\bbut (?:was|got)\b|"
+    r"\b(?:actual|received|expected)\s*:|failed asserting|\bnot equal\b|\bdo(?:es)?(?:n't| not) match\b|"
     r"\bassert(?:ion)?\b|\bto (?:equal|be|include|match|contain|have)\b|\bleft\b.*\bright\b",
     re.I,
 )
@@ -75,7 +77,7 @@ _COUNTS: Final = re.compile(
     r"(?:tests?|examples?|suites?)\b.{0,20}\d+ (?:failed|passed|total)|"
     r"(?:Tests?|Failed|Passed|Total)!?\s*[:-].{0,20}\d|test result:|FAILED \((?:failures|errors)=|"
     r"Ran \d+ tests?|Found \d+ errors?|\d+ errors? (?:found|generated)|one error found|"
-    r"Finished in\b|Total time:|\d+ actionable tasks?)",
+    r"Finished in\b|Total time:|\d+ actionable tasks?|\d+ out of \d+ tests?)",
     re.I,
 )
 _HEADER: Final = re.compile(
@@ -163,7 +165,7 @@ def _joined(lines: Sequence[str], i: int) -> str:
     s = clean(lines[i])
     bare = len(_residue(s)) < _JOIN_RESIDUE
     header = s.endswith(":") and len(_residue(s)) < _JOIN_MAX
-    if not _signal(s) or not (bare or header):
+    if not (_signal(s) or _LOCATION.search(s)) or not (bare or header):
         return s
     added = 0
     for nxt in lines[i + 1 : i + 6]:

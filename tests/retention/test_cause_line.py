@@ -123,6 +123,36 @@ LoadError:
 # ./spec/cart_spec.rb:1:in '<top (required)>'
 No examples found."""
 
+PHPUNIT = """PHPUnit 10.5.2 by Sebastian Bergmann and contributors.
+
+F.                                                                  2 / 2 (100%)
+
+There was 1 failure:
+
+1) Tests\\CartTest::testTotal
+Failed asserting that 12 matches expected 13.
+
+/app/tests/CartTest.php:14
+
+FAILURES!
+Tests: 2, Assertions: 2, Failures: 1."""
+
+TASTY = """cart-test: FAIL
+  Cart total: FAIL
+    test/Spec.hs:12:
+    expected: 13
+     but got: 12
+1 out of 3 tests failed (0.00s)"""
+
+NODE = """/app/src/server.js:14
+  const port = config.port.value;
+                           ^
+
+TypeError: Cannot read properties of undefined (reading 'value')
+    at Object.<anonymous> (/app/src/server.js:14:28)
+
+Node.js v20.11.0"""
+
 
 @pytest.mark.parametrize(
     ("output", "wanted"),
@@ -138,10 +168,13 @@ No examples found."""
         (JUNIT_CAUSE, "DateTimeParseException: Text '27/11/2026' could not be parsed"),
         (RSPEC, "PG::UndefinedColumn: ERROR:"),
         (RUBY_LOAD, "LoadError: cannot load such file -- csv"),
+        (PHPUNIT, "Failed asserting that 12 matches expected 13."),
+        (TASTY, "test/Spec.hs:12: expected: 13 but got: 12"),
+        (NODE, "TypeError: Cannot read properties of undefined (reading 'value')"),
     ],
     ids=[
         *("elixir", "swift", "php", "sbt", "ghc", "terraform"),
-        *("zig", "kotlin", "junit-cause", "rspec", "ruby-load"),
+        *("zig", "kotlin", "junit-cause", "rspec", "ruby-load", "phpunit", "tasty", "node"),
     ],
 )
 def test_the_cause_line_of_toolchains_no_rule_names(output: str, wanted: str) -> None:

@@ -81,8 +81,14 @@ def user_facts(
         if reading.request and (reading.deferred or is_last):
             requests.append(s)
     text = message_text(e) if is_last or with_text else ""
-    if is_last and not requests and not any(item.reading.constraint for item in said):
-        requests = [in_reply(clip(text, 400), question)]  # the turn's request, whatever its wording
+    if is_last and not requests:
+        rules = {item.text for item in said if item.reading.constraint}
+        if not rules:
+            requests = [in_reply(clip(text, 400), question)]  # the turn's request, whatever its wording
+        elif asked := _rest(text, rules):
+            # A rule beside it does not make the rest of the message ("point it at the new
+            # modules") any less the turn's request.
+            requests = [in_reply(clip(" ".join(asked), 400), question)]
     for r in requests:
         if _CONTINUES.match(r) and not anchor_tokens(r) and not text_paths(r):
             # "We will fix both parsers together later" names nothing and goes on from the

@@ -37,3 +37,19 @@ def test_every_sentence_of_a_long_paragraph_is_kept_somewhere() -> None:
         assert words in said, words
     pieces = [f for f in extract_facts(c.entries) if f.kind == FactKind.REQUEST and "weeks" in f.text]
     assert pieces and all(TAKEN_AS not in f.detail for f in pieces)
+
+
+def test_the_turn_going_on_keeps_its_request_beside_a_rule() -> None:
+    c = Chain()
+    c.user("split core.py")
+    c.assistant("Done: core.py only re-exports.")
+    c.user(
+        "cli.py still imports from core? point it at the new modules. and the report output must "
+        "stay byte-identical, the accountant diffs the monthly files"
+    )
+    c.assistant(None, calls=(("r", "read", {"path": "cli.py"}),))
+    c.tool_result("r", "from tallyho.core import load_rules")
+    facts = extract_facts(c.entries[:-2], c.entries[-2:])  # the turn goes on at the cut
+    opened = [f.text for f in facts if f.kind == FactKind.REQUEST and f.is_open_request]
+    assert any("point it at the new modules" in t for t in opened)
+    assert any("byte-identical" in f.text for f in facts if f.kind == FactKind.CONSTRAINT)

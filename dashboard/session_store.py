@@ -25,7 +25,8 @@ class SessionStore(db.SessionStore):
         opts = model._meta
         quote = connection.ops.quote_name
         key_column, data_column, expiry_column = (
-            quote(str(opts.get_field(name).column)) for name in ("session_key", "session_data", "expire_date")
+            quote(str(getattr(opts.get_field(name), "column", name)))
+            for name in ("session_key", "session_data", "expire_date")
         )
         sql = (
             f"SELECT {key_column}, {data_column} FROM {quote(opts.db_table)} "

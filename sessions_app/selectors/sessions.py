@@ -22,6 +22,7 @@ from django.db.models.functions import Coalesce
 
 from sessions_app.models import Agent, CompactionEntry, CompactionTask, Session
 from sessions_app.params import parse_id
+from sessions_app.selectors.compiled import CompiledQuery
 
 
 def _count(model: Any, **filters: Any) -> Coalesce:
@@ -84,13 +85,21 @@ def session_by_id(session_id: int) -> Session | None:
     return Session.objects.filter(pk=session_id).first()
 
 
-def session_with_compacting(session_id: int) -> Session | None:
-    """`session_by_id`, with `compacting_now` (a compaction task is pending or running) read in
-    the same query: the session page asks both on every request (issue 35)."""
+def _with_compacting(session_id: int) -> QuerySet[Session]:
     active = CompactionTask.objects.filter(
         session_id=OuterRef("pk"), status__in=CompactionTask.ACTIVE_STATUSES
     )
-    return Session.objects.filter(pk=session_id).annotate(compacting_now=Exists(active)).first()
+    return Session.objects.filter(pk=session_id).annotate(compacting_now=Exists(active)).order_by()
+
+
+# Compiled once per process (selectors/compiled.py): the session page reads it on every request.
+_SESSION_WITH_COMPACTING = CompiledQuery(_with_compacting)
+
+
+def session_with_compacting(session_id: int) -> Session | None:
+    """`session_by_id`, with `compacting_now` (a compaction task is pending or running) read in
+    the same query: the session page asks both on every request (issue 35)."""
+    return _SESSION_WITH_COMPACTING.first(session_id)
 
 
 def refreshed(session: Session) -> Session:

@@ -69,8 +69,10 @@ def stems(text: str) -> frozenset[str]:
     unchanged = any(map(low.__contains__, _UNCHANGED_LEADS)) and _UNCHANGED.search(low) is not None
     if unchanged:
         low = _UNCHANGED.sub(" ", low)
-    stop = _STOP
-    out = {t[:6] if t.isalpha() else t for t in _WORD.findall(low) if len(t) > 1 and t not in stop}
+    # Distinct words first: a sentence repeats its small words, and a set is made in C.
+    words = set(_WORD.findall(low))
+    words -= _STOP
+    out = {t[:6] if t.isalpha() else t for t in words if len(t) > 1}
     if unchanged:
         out.add(UNCHANGED_WORD)
     return frozenset(out)

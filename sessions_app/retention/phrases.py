@@ -59,12 +59,22 @@ _UNCHANGED_LEADS: Final = (
 )  # fmt: skip
 
 
-@lru_cache(maxsize=8192)
+# The fact walk reads a sentence again as part of what it says (an answer's sentence is stemmed
+# twice, a finding's text once more): `stems` and `anchor_tokens` keep their latest answers for
+# texts of sentence size (a few megabytes at most; longer texts are rarely asked twice).
+_CACHED: Final = 4096
+_CACHED_CHARS: Final = 1000
+
+
 def stems(text: str) -> frozenset[str]:
     """Content words of `text`, lower-cased, long ones cut to a 6-letter stem so that
     "compatible" and "compatibility" meet; tokens with digits or punctuation stay whole; the
-    ways of saying "leave it unchanged" are one word. Cached: the fact walk stems a sentence
-    again as part of what it says (an answer's sentence is read twice, a finding's text once more)."""
+    ways of saying "leave it unchanged" are one word."""
+    return _cached_stems(text) if len(text) <= _CACHED_CHARS else stems_of(text)
+
+
+def stems_of(text: str) -> frozenset[str]:
+    """`stems`, worked out (uncached)."""
     low = text.lower()
     unchanged = any(map(low.__contains__, _UNCHANGED_LEADS)) and _UNCHANGED.search(low) is not None
     if unchanged:
@@ -76,6 +86,9 @@ def stems(text: str) -> frozenset[str]:
     if unchanged:
         out.add(UNCHANGED_WORD)
     return frozenset(out)
+
+
+_cached_stems = lru_cache(maxsize=_CACHED)(stems_of)
 
 
 def normalize(text: str) -> str:
@@ -199,10 +212,14 @@ _ANCHOR_IDENTIFIER = re.compile(r"\b[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+\b|\b[
 _INNER_CAPITAL = re.compile(r"[a-z][A-Z]")
 
 
-@lru_cache(maxsize=8192)
 def anchor_tokens(sentence: str) -> tuple[tuple[str, ...], ...]:
     """Exact pieces of a sentence that a paraphrase must still carry: numbers, versions, quoted
-    or back-ticked names, identifiers with underscores, dots or inner capitals. Cached, as `stems`."""
+    or back-ticked names, identifiers with underscores, dots or inner capitals."""
+    return _cached_anchors(sentence) if len(sentence) <= _CACHED_CHARS else anchors_of(sentence)
+
+
+def anchors_of(sentence: str) -> tuple[tuple[str, ...], ...]:
+    """`anchor_tokens`, worked out (uncached)."""
     found: list[str] = []
     if "`" in sentence or '"' in sentence:
         for m in _ANCHOR_QUOTED.finditer(sentence):
@@ -215,6 +232,9 @@ def anchor_tokens(sentence: str) -> tuple[tuple[str, ...], ...]:
     for f in found:
         seen.setdefault(f.strip(), None)
     return tuple((a,) for a in seen if a)
+
+
+_cached_anchors = lru_cache(maxsize=_CACHED)(anchors_of)
 
 
 # --- classifying text -------------------------------------------------------------------------

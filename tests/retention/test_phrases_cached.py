@@ -68,11 +68,11 @@ texts = st.lists(
 @settings(max_examples=1500, deadline=None)
 @given(texts)
 def test_stems_and_anchors_match_the_references(text: str) -> None:
-    for s in [text, *phrases.sentences(text)]:
+    for s in [text, *phrases.sentences(text), text * 40]:  # the last one too long to be cached
         assert phrases.stems(s) == old_stems(s)
-        assert phrases.stems.__wrapped__(s) == old_stems(s)
+        assert phrases.stems_of(s) == old_stems(s)
         assert phrases.anchor_tokens(s) == old_anchor_tokens(s)
-        assert phrases.anchor_tokens.__wrapped__(s) == old_anchor_tokens(s)
+        assert phrases.anchors_of(s) == old_anchor_tokens(s)
 
 
 def test_each_way_of_saying_unchanged_holds_a_lead() -> None:

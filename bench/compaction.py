@@ -12,7 +12,8 @@ The garbage collector stays on, as in the server.
 `overhead` is everything a compaction costs outside the model call, as wall time and as CPU time
 of the process (time.process_time: on a machine shared with other work, CPU time compares runs
 fairly). For the never-compacted session the parts are also timed one by one, on the same path:
-the path load from the store (with the nodes' digests, as the fork loads it), `prepare`, building
+the path load from the store (with the nodes' digests, and the bodies of user and assistant
+messages when the guard runs, as the fork loads it), `prepare`, building
 the summary request, the carry-over guard as the fork runs it (the user's constraints and requests
 only), and the rest (the task, the recorded prompt, the write of the compaction and the fork's
 bookkeeping: overhead minus the parts).
@@ -67,6 +68,7 @@ def main() -> None:
     from sessions_app.models import CompactionEntry, Session
     from sessions_app.retention.carry_over import carry_over
     from sessions_app.runtime import compact_fork
+    from sessions_app.runtime.compact_fork.tasks import reads_spoken_bodies
     from sessions_app.store.audits import audit_written
     from tests.fake_anthropic import running_fake_anthropic, text_reply
 
@@ -176,8 +178,11 @@ def main() -> None:
             cpu.setdefault(name, []).append((time.process_time() - c0) * 1000)
             return out
 
+        spoken = reads_spoken_bodies(settings)  # the fork's load reads what its guard will read
         for _ in range(runs):
-            path, digests = timed("path_load_ms", lambda: store.context_path_with_digests(session))
+            path, digests = timed(
+                "path_load_ms", lambda: store.context_path_with_digests(session, spoken_bodies_now=spoken)
+            )
             prep = timed(
                 "prepare_ms", lambda path=path, digests=digests: prepare(path, settings, digests=digests)
             )

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from operator import itemgetter
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from django.db import connection
 
 from sessions_app.compaction.collector import collector_paused
-from sessions_app.compaction.messages import Entry, Usage
+from sessions_app.compaction.messages import ASSISTANT, MESSAGE, USER, Entry, Usage
 from sessions_app.compaction.serialize import PART_SEPARATOR
 from sessions_app.models import CompactionEntry, Node, Session
 from sessions_app.retention.digest import DIGEST_VERSION, Digest
@@ -94,11 +94,24 @@ _AS_TEXT = {
 }
 
 
+# A body column read only for the messages the carry-over guard reads whole (users' and
+# assistants'): NULL for the others, which read theirs when used (content itself is never NULL).
+_SPOKEN: Final = "spoken_"
+_SPOKEN_BODY_COLUMNS: Final = tuple(_SPOKEN + c for c in BODY_COLUMNS)
+_IS_SPOKEN: Final = f"n.kind = '{MESSAGE}' AND n.role IN ('{USER}', '{ASSISTANT}')"
+
+
 def _select(columns: Iterable[str], *, as_text: bool) -> str:
     """The select list of `columns` of node `n`; with `as_text`, as `_AS_TEXT` has them for the
     backend (raw cursors only: the values are not what a model field expects)."""
     text = _AS_TEXT.get(connection.vendor, {}) if as_text else {}
-    return ", ".join(text.get(c) or _DIGEST_SQL.get(c) or f"n.{c}" for c in columns)
+
+    def expression(c: str) -> str:
+        if c.startswith(_SPOKEN):
+            return f"CASE WHEN {_IS_SPOKEN} THEN {expression(c.removeprefix(_SPOKEN))} END"
+        return text.get(c) or _DIGEST_SQL.get(c) or f"n.{c}"
+
+    return ", ".join(map(expression, columns))
 
 
 def _path_sql(
@@ -192,19 +205,25 @@ def _entries(
     *,
     digests: dict[str, Digest] | None = None,
     bodies_now: bool = False,
+    spoken_bodies_now: bool = False,
 ) -> list[Entry]:
     """The entries of the path; with `digests` (filled here) a compaction's load: rows with their
-    stored digests, bodies read when used or with `bodies_now` in the same statement."""
+    stored digests, bodies read when used or with `bodies_now` in the same statement (with
+    `spoken_bodies_now`, those of user and assistant messages)."""
     target = _target(session, leaf)
     if target is None:
         return []
     columns: tuple[str, ...]
-    if digests is not None:
-        columns = _STORED_COLUMNS + BODY_COLUMNS if bodies_now else _STORED_COLUMNS
+    if digests is not None and bodies_now:
+        columns = _STORED_COLUMNS + BODY_COLUMNS
+    elif digests is not None:
+        columns = _STORED_COLUMNS + _SPOKEN_BODY_COLUMNS if spoken_bodies_now else _STORED_COLUMNS
     else:
         columns = _ENTRY_COLUMNS
     if digests is not None and stop.first_kept:
-        by_chains = _chain_entries(session, target, columns, digests, bodies_now=bodies_now)
+        by_chains = _chain_entries(
+            session, target, columns, digests, bodies_now=bodies_now, spoken=spoken_bodies_now
+        )
         if by_chains is not None:
             return by_chains
     sql, params = _path_sql(session.pk, target, stop, columns, sorted_by_depth=False, as_text=True)
@@ -215,12 +234,18 @@ def _entries(
             raise UnknownNodeError(unknown_key_message(session.pk, _ref_name(target)))
         rows = _root_first(rows)
         if digests is not None:
-            return _stored(session.pk, rows, digests, with_bodies=bodies_now)
+            return _stored(session.pk, rows, digests, with_bodies=bodies_now, spoken=spoken_bodies_now)
         return _rows_to_entries(rows)
 
 
 def _chain_entries(
-    session: Session, leaf: PathRef, columns: Sequence[str], digests: dict[str, Digest], *, bodies_now: bool
+    session: Session,
+    leaf: PathRef,
+    columns: Sequence[str],
+    digests: dict[str, Digest],
+    *,
+    bodies_now: bool,
+    spoken: bool = False,
 ) -> list[Entry] | None:
     """A compaction's path load (from the latest compaction's first kept node down to `leaf`) by
     `(chain, depth)` ranges of the `node_chain_depth` index instead of the recursive walk, which
@@ -268,7 +293,7 @@ def _chain_entries(
             [session.pk, *(v for segment in segments for v in segment)],
         )
         with collector_paused():
-            return _stored(session.pk, cursor.fetchall(), digests, with_bodies=bodies_now)
+            return _stored(session.pk, cursor.fetchall(), digests, with_bodies=bodies_now, spoken=spoken)
 
 
 def path_entries(
@@ -294,13 +319,27 @@ class StoredPath(NamedTuple):
 
 
 def context_path_with_digests(
-    session: Session, leaf: PathRef | None = None, *, bodies_now: bool = False
+    session: Session,
+    leaf: PathRef | None = None,
+    *,
+    bodies_now: bool = False,
+    spoken_bodies_now: bool = False,
 ) -> StoredPath:
     """`context_path_entries` for a compaction's plan or audit, with the nodes' stored digests
     beside the entries. The entries read their bodies when first used (store/stored_entries.py),
-    or with `bodies_now` in the same statement, for a caller that reads them all (the audit)."""
+    or with `bodies_now` in the same statement, for a caller that reads them all (the audit).
+    `spoken_bodies_now` reads those of user and assistant messages in the statement: the
+    carry-over guard reads every one of them, and fetching 13,000 bodies by key afterwards costs
+    twice what the rows' own columns do (issue 35)."""
     digests: dict[str, Digest] = {}
-    entries = _entries(session, leaf, _Stop(first_kept=True), digests=digests, bodies_now=bodies_now)
+    entries = _entries(
+        session,
+        leaf,
+        _Stop(first_kept=True),
+        digests=digests,
+        bodies_now=bodies_now,
+        spoken_bodies_now=spoken_bodies_now,
+    )
     return StoredPath(entries, digests)
 
 
@@ -356,7 +395,12 @@ def _rows_to_entries(rows: Sequence[Sequence[Any]]) -> list[Entry]:
 
 
 def _stored(
-    session_pk: int, rows: Sequence[Sequence[Any]], digests: dict[str, Digest], *, with_bodies: bool
+    session_pk: int,
+    rows: Sequence[Sequence[Any]],
+    digests: dict[str, Digest],
+    *,
+    with_bodies: bool,
+    spoken: bool = False,
 ) -> list[Entry]:
     """The entries of a compaction's load from rows of `_STORED_COLUMNS`, root first: with their
     bodies (`BODY_COLUMNS` after them), or fetching them when read (store/stored_entries.py); their
@@ -367,7 +411,8 @@ def _stored(
     if with_bodies:
         return stored_entries(rows, first_parent, None, len(_STORED_COLUMNS), digests)
     bodies = Bodies(session_pk, [row[0] for row in rows], lambda keys: _fetch_bodies(session_pk, keys))
-    return stored_entries(rows, first_parent, bodies, digests=digests)
+    # The rows of a `spoken_bodies_now` load carry some nodes' bodies after the stored columns.
+    return stored_entries(rows, first_parent, bodies, len(_STORED_COLUMNS) if spoken else 0, digests)
 
 
 def _fetch_bodies(session_pk: int, keys: Sequence[str]) -> dict[str, Sequence[Any]]:

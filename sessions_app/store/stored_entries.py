@@ -82,6 +82,10 @@ class Bodies:
             row = self._rows.pop(at)
         return row
 
+    def taken(self, at: int) -> None:
+        """The body at `at` came with its row: never fetch it."""
+        self._fetched[at] = 1
+
     def fetch(self, indices: Iterable[int]) -> None:
         """Fetch the bodies at `indices` not fetched yet (in one query)."""
         wanted = {}
@@ -228,7 +232,9 @@ def stored_entries(
     beside the entries (an entry is the message only: compaction/stored_digest.py).
 
     The bodies come from `bodies`, which holds the same keys in the same order, when first read;
-    or, without `bodies`, from each row's `BODY_COLUMNS` at `body_at`. An entry whose row has no
+    or, without `bodies`, from each row's `BODY_COLUMNS` at `body_at`. With both, a row whose
+    content at `body_at` is not NULL brings its body (content is never NULL in the table), and
+    `bodies` fetches the others. An entry whose row has no
     digest of the current version reads its body now: its digest is worked out from it when used,
     and that may be on an event loop. Callers building many entries at once pause the collector
     around it (`collector_paused`)."""
@@ -247,6 +253,10 @@ def stored_entries(
         entry: StoredEntry = new(StoredEntry)
         entry._bodies, entry._at = bodies, at
         if bodies is None:
+            set_body(entry, *row[body_at : body_at + len(BODY_COLUMNS)])
+        elif body_at and row[body_at] is not None:  # this node's body came with its row
+            entry._bodies = None
+            bodies.taken(at)
             set_body(entry, *row[body_at : body_at + len(BODY_COLUMNS)])
         entry.key, entry.parent, entry.kind, entry.role = key, parent, kind, role
         entry.usage = None if usage is None or usage in empty else usage_of(loads(usage))

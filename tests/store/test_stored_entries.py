@@ -165,3 +165,24 @@ def test_a_window_starts_a_quarter_behind_the_entry_read(monkeypatch: pytest.Mon
     with CaptureQueriesContext(connection) as reads:
         assert [entries[i].content for i in (24, 35)] == [_content(24), _content(35)]
     assert len(reads) == 1
+
+
+def test_spoken_bodies_now_reads_users_and_assistants_with_the_rows() -> None:
+    session = _session()
+    with CaptureQueriesContext(connection) as reads:
+        entries = store.context_path_with_digests(session, spoken_bodies_now=True).entries
+        spoken = [e for e in entries if e.role in ("user", "assistant")]
+        assert spoken and all(isinstance(e, StoredEntry) and e.body_read for e in spoken)
+        assert _bodies(spoken) == _bodies(
+            [e for e in store.path_entries(session) if e.role in ("user", "assistant")]
+        )
+    assert len(reads) == len(store_queries_of_a_load(session)) + 1  # the eager load's own statement
+    results = [e for e in entries if e.role == "tool_result"]
+    assert results and not any(isinstance(e, StoredEntry) and e.body_read for e in results)
+    # The others come by windows as before, never the bodies that came with the rows again.
+    with CaptureQueriesContext(connection) as reads:
+        assert _bodies(entries) == _bodies(store.path_entries(session))
+    fetched = [q["sql"] for q in reads.captured_queries if " IN (" in q["sql"]]
+    assert fetched and not any(e.key in q for q in fetched for e in spoken)
+    assert all(any(e.key in q for q in fetched) for e in results)
+    assert entries == store.path_entries(session)

@@ -74,6 +74,7 @@ from sessions_app.runtime.compact_fork.tasks import (
     CompactionOutcome,
     Planned,
     claim_task,
+    reads_spoken_bodies,
     stored_cut,
     task_settings,
 )
@@ -465,8 +466,10 @@ def _replan(session: Session, task: CompactionTask) -> Planned | NothingToDo:
     where the task's stored plan cut it (a task recorded without one is planned afresh), with the
     settings it was requested with (tasks.task_settings)."""
     assert task.trigger_node_id is not None
-    path, digests = store.context_path_with_digests(session, task.trigger_node_id)
     session_settings = compaction_settings(session)
+    path, digests = store.context_path_with_digests(
+        session, task.trigger_node_id, spoken_bodies_now=reads_spoken_bodies(session_settings)
+    )
     prep = planning.plan(path, task_settings(task, session_settings), cut=stored_cut(task), digests=digests)
     if isinstance(prep, NothingToDo):
         return prep

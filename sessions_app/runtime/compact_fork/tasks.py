@@ -33,6 +33,7 @@ from sessions_app.compaction.vocabulary import (
     TRIGGER_REASONS,
     EventType,
     LiveKind,
+    SummaryStrategy,
     TaskStatus,
     Trigger,
 )
@@ -136,6 +137,13 @@ def task_settings(task: CompactionTask, session_settings: CompactionSettings) ->
 _SETTINGS_FIELDS = frozenset(CompactionSettings.__dataclass_fields__)
 
 
+def reads_spoken_bodies(session_settings: CompactionSettings) -> bool:
+    """Whether the fork reads every user and assistant message of the span whole (the carry-over
+    guard does, after a model's summary): the plan's path load then reads their bodies with its
+    rows instead of fetching them by key afterwards (store.context_path_with_digests)."""
+    return session_settings.carry_over and session_settings.strategy != SummaryStrategy.MASKING
+
+
 def request_task(
     session: Session,
     *,
@@ -176,7 +184,9 @@ def request_task(
         active = CompactionTask.objects.filter(session=locked, status__in=ACTIVE_TASK_STATUSES).first()
         if active is not None:
             raise AlreadyPending(f"compaction task {active.pk} is already {active.status}", active.pk)
-        path, digests = store.context_path_with_digests(locked)
+        path, digests = store.context_path_with_digests(
+            locked, spoken_bodies_now=reads_spoken_bodies(session_settings)
+        )
         try:
             plan = planning.plan(path, settings, first_kept, digests=digests)
         except InvalidCut as invalid:

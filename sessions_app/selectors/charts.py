@@ -14,7 +14,7 @@ from django.db.models import F, OuterRef, Q, Subquery, Window
 from django.db.models.fields.json import KeyTransform
 from django.db.models.functions import Length, Mod, RowNumber
 
-from sessions_app.models import CompactionEntry, Node
+from sessions_app.models import CallGroups, CompactionEntry, Node
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,3 +68,9 @@ def chart_compactions(session_id: int, limit: int) -> ChartCompactionRows:
     if every > 1:  # thinned in SQL: no more rows than are drawn reach Python
         query = query.annotate(nth=Mod(F("generation") - 1, every)).filter(Q(nth=0) | Q(generation=total))
     return ChartCompactionRows(list(query), total, every)
+
+
+def kept_call_groups(session_id: int, per: int) -> str | None:
+    """The complete groups of `per` calls the charts kept for the session (store/call_groups.py),
+    as text; None when none are kept."""
+    return CallGroups.objects.filter(session_id=session_id, per=per).values_list("points", flat=True).first()

@@ -69,17 +69,20 @@ def plotly_figure(
     A trace may come with its long per-call arrays (x, y, text) apart: they are attached after
     plotly has built and checked the figure, because its validators copy and check every element
     (tens of microseconds each: most of a chart's time with thousands of points). They hold only
-    numbers, None and strings made (and escaped) here; the tests validate whole figures."""
-    traces: list[BaseTraceType] = []
-    arrays: list[Arrays] = []
+    numbers, None and strings made (and escaped) here; the tests validate whole figures.
+
+    The traces and the layout were validated when built: the dict is put together from theirs
+    rather than by a `go.Figure`, which validates and deep-copies each again (two thirds of the
+    charts panel's plotly time, issue 35); tests/web/test_charts_figures.py checks that it is the
+    figure's dict, key order included."""
+    built: list[dict[str, Any]] = []
     for item in data:
         trace, extra = item if isinstance(item, tuple) else (item, {})
-        traces.append(trace)
-        arrays.append(extra)
-    fig: dict[str, Any] = go.Figure(data=traces, layout=layout).to_plotly_json()
+        props = trace.to_plotly_json()
+        props.update(extra)
+        built.append(props)
+    fig: dict[str, Any] = {"data": built, "layout": layout.to_plotly_json()}
     fig["layout"].pop("template", None)
-    for built, extra in zip(fig["data"], arrays, strict=True):
-        built.update(extra)
     return fig
 
 

@@ -228,6 +228,28 @@ def _decode(text: str | None) -> list[CallPoint] | None:
     return points
 
 
+# The last texts decoded, by (session, per): (the text's hash, its points). Only spares decoding
+# the same text again; what is kept is still read from the cache or the database each view.
+_DECODED: dict[tuple[int, int], tuple[int, list[CallPoint]]] = {}
+_DECODED_MAX = 64
+
+
+def _decoded(session_id: int, per: int, text: str | None) -> list[CallPoint] | None:
+    if not text:
+        return None
+    digest = hash(text)
+    found = _DECODED.get((session_id, per))
+    if found is not None and found[0] == digest:
+        return list(found[1])
+    points = _decode(text)
+    if points is not None:
+        if len(_DECODED) >= _DECODED_MAX:
+            _DECODED.pop(next(iter(_DECODED)))
+        _DECODED[(session_id, per)] = (digest, points)
+        return list(points)
+    return None
+
+
 def _kept(session: Session, per: int) -> tuple[list[CallPoint], bool]:
     """The complete groups of `per` calls kept for the session — this process's copy, else the
     database's — and whether what the database holds (if anything) could be read."""
@@ -235,11 +257,11 @@ def _kept(session: Session, per: int) -> tuple[list[CallPoint], bool]:
     stamp = session.created_at.isoformat() if session.created_at else ""
     cached = cache.get(key)
     if isinstance(cached, tuple) and len(cached) == 2 and cached[0] == stamp:
-        points = _decode(cached[1])
+        points = _decoded(int(session.pk), per, cached[1])
         if points is not None:
             return points, True
     text = kept_call_groups(int(session.pk), per)
-    points = _decode(text)
+    points = _decoded(int(session.pk), per, text)
     if points is None:
         return [], text is None
     cache.set(key, (stamp, text), GROUPS_CACHE_SECONDS)

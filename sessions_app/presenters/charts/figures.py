@@ -11,8 +11,8 @@ text.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
-from datetime import datetime
+from collections.abc import Callable, Sequence
+from datetime import datetime, tzinfo
 from typing import Any
 
 import plotly.graph_objects as go
@@ -86,14 +86,15 @@ def plotly_figure(
     return fig
 
 
-def hover_time(ts: datetime) -> str:
-    """A call's time for the hover (to the second)."""
-    return timezone.localtime(ts).strftime("%Y-%m-%d %H:%M:%S")
+def hover_time(ts: datetime, tz: tzinfo | None = None) -> str:
+    """A call's time for the hover (to the second). `tz`: the current time zone, when the caller
+    formats many (looking it up costs more than the formatting)."""
+    return timezone.localtime(ts, tz).strftime("%Y-%m-%d %H:%M:%S")
 
 
-def axis_time(ts: datetime) -> str:
+def axis_time(ts: datetime, tz: tzinfo | None = None) -> str:
     """A call's place on the time axis (to the millisecond: calls a second apart stay apart)."""
-    return timezone.localtime(ts).strftime("%Y-%m-%d %H:%M:%S.%f")[:-3]
+    return timezone.localtime(ts, tz).strftime("%Y-%m-%d %H:%M:%S.%f")[:-3]
 
 
 def _tick_step(count: int, ticks: int = 12) -> int:
@@ -127,13 +128,14 @@ def step_line(
     dash: str,
     xs: list[Any],
     ys: Sequence[int | None],
-    hover: list[str],
+    hover: Callable[[int], str],
     width: int = 2,
     *,
     changes_only: bool = False,
 ) -> tuple[go.Scatter, Arrays]:
-    """A step line. `changes_only`: only the points where the value changes (and the last one),
-    which an "hv" step draws as the same line; for grouped charts, whose limits rarely change."""
+    """A step line; `hover(i)` is the text of point i, asked only of the points drawn.
+    `changes_only`: only the points where the value changes (and the last one), which an "hv"
+    step draws as the same line; for grouped charts, whose limits rarely change."""
     last = len(ys) - 1
     keep = [i for i in range(len(ys)) if not changes_only or i in (0, last) or ys[i] != ys[i - 1]]
     trace = go.Scatter(
@@ -143,7 +145,7 @@ def step_line(
         line={"color": color, "dash": dash, "width": width, "shape": "hv"},
         connectgaps=False,
     )
-    return trace, {"x": [xs[i] for i in keep], "y": [ys[i] for i in keep], "text": [hover[i] for i in keep]}
+    return trace, {"x": [xs[i] for i in keep], "y": [ys[i] for i in keep], "text": [hover(i) for i in keep]}
 
 
 def value_span(values: list[int]) -> str:

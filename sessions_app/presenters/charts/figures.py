@@ -132,8 +132,10 @@ def step_line(
     width: int = 2,
     *,
     changes_only: bool = False,
+    visible: str | None = None,
 ) -> tuple[go.Scatter, Arrays]:
-    """A step line; `hover(i)` is the text of point i, asked only of the points drawn.
+    """A step line; `hover(i)` is the text of point i, asked only of the points drawn; `visible`:
+    plotly's (e.g. "legendonly"), None for the default.
     `changes_only`: only the points where the value changes (and the last one), which an "hv"
     step draws as the same line; for grouped charts, whose limits rarely change."""
     last = len(ys) - 1
@@ -144,6 +146,9 @@ def step_line(
         hoverinfo="text",
         line={"color": color, "dash": dash, "width": width, "shape": "hv"},
         connectgaps=False,
+        # Given here, not set afterwards: a property set on a built trace comes after its type,
+        # where a figure would put it before (plotly_figure keeps the figure's order).
+        visible=visible,
     )
     return trace, {"x": [xs[i] for i in keep], "y": [ys[i] for i in keep], "text": [hover(i) for i in keep]}
 

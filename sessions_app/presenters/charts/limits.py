@@ -71,10 +71,16 @@ def limit_traces(
     off_scale = bool(windows) and max(windows) > 3 * max(rest, default=0)
     name = f"window ({value_span(windows)})" if windows else f"window ({window:,})"
     window_trace = step_line(
-        name, COLORS["window"], "dash", xs, windows, window_hover, 1, changes_only=grouped
+        name,
+        COLORS["window"],
+        "dash",
+        xs,
+        windows,
+        window_hover,
+        1,
+        changes_only=grouped,
+        visible="legendonly" if off_scale else None,
     )
-    if off_scale:
-        window_trace[0].visible = "legendonly"
     traces.append(window_trace)
     if off_scale:
         suffix = (

@@ -21,9 +21,17 @@ from urllib.parse import quote
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def setup() -> Path:
+def setup(keep: Path | None = None) -> Path:
+    """`keep`: a folder whose SQLite database outlives the bench (created or reused as it is),
+    for a bench that reuses a session too long to generate each run (bench/dashboard.py
+    `--keep-db`); not with DATABASE_URL."""
     sys.path.insert(0, str(ROOT))
-    data = Path(tempfile.mkdtemp(prefix="cutpoint-bench-"))
+    if keep is not None and os.environ.get("DATABASE_URL"):
+        raise BenchError("--keep-db keeps a SQLite database; unset DATABASE_URL")
+    data = keep.resolve() if keep is not None else Path(tempfile.mkdtemp(prefix="cutpoint-bench-"))
+    data.mkdir(parents=True, exist_ok=True)
+    if keep is not None:
+        os.environ["CUTPOINT_DATA_DIR"] = str(data)
     os.environ.setdefault("CUTPOINT_DATA_DIR", str(data))
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "dashboard.settings")
     os.environ.setdefault("CUTPOINT_LOG_LEVEL", "WARNING")
@@ -40,7 +48,8 @@ def setup() -> Path:
     logging.getLogger("dashboard.storage").setLevel(logging.ERROR)
     # Registered first, so it runs last (atexit is last in, first out): the test database may
     # live in this folder, and is dropped before it goes.
-    atexit.register(shutil.rmtree, data, True)
+    if keep is None:
+        atexit.register(shutil.rmtree, data, True)
     if os.environ.get("DATABASE_URL"):
         # Never touch a real database: benchmark in a fresh test database on that server, and drop
         # it when the benchmark ends (however it ends, short of a kill).

@@ -19,7 +19,9 @@ Targets (issue 17): every page p95 <= 300 ms at 100k nodes and the 100k/1k ratio
 page <= 2; at 1.5M nodes the page p95 <= 500 ms with the server under 500 MB. The transcript view
 (issue 32: `transcript`, `transcript_earlier`, `transcript_at`): p95 <= 300 ms at 100k and at 1.5M
 nodes, and with `--ratio-base 1000` its p95 ratio to a 1k-node session <= 2. `--pages a,b` times
-only those pages (a 1.5M-node run of the transcript alone).
+only those pages (a 1.5M-node run of the transcript alone). `--keep-db DIR` keeps the SQLite
+database in DIR and reuses its session of `--nodes` nodes on the next run (a 1.5M-node session takes
+minutes to write): the session is reused only when a run wrote it to the end (the marker file).
 """
 
 from __future__ import annotations
@@ -373,6 +375,21 @@ async def delta_latency_inprocess(session_id: int, user: Any, clients: int, delt
     return latencies
 
 
+def kept_session(keep: Path, nodes: int) -> Any:
+    """The session of `nodes` nodes a previous run wrote to the kept database, else one built now
+    (and marked as written to the end only once it is)."""
+    from sessions_app.models import Session
+
+    marker = keep / f"bench-session-{nodes}.pk"
+    if marker.exists():
+        found = Session.objects.filter(pk=int(marker.read_text())).first()
+        if found is not None:
+            return found
+    session = build(nodes)
+    marker.write_text(str(session.pk))
+    return session
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--nodes", type=int, default=10_000)
@@ -393,6 +410,13 @@ def main() -> None:
         default=0,
         help="also build a session of this many nodes and print the transcript's p95 ratio to it",
     )
+    parser.add_argument(
+        "--keep-db",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="keep the SQLite database in DIR and reuse its session of --nodes nodes (SQLite only)",
+    )
     add_smoke(parser)
     args = parser.parse_args()
     if args.smoke:
@@ -408,7 +432,7 @@ def main() -> None:
     use_redis = redis_up()
     if use_redis:
         os.environ["REDIS_URL"] = REDIS_URL
-    data_dir = setup()
+    data_dir = setup(args.keep_db)
 
     from django.conf import settings
     from django.contrib.auth.models import User
@@ -418,15 +442,18 @@ def main() -> None:
     from sessions_app.models import Node
 
     t0 = time.perf_counter()
-    session = build(args.nodes)
+    session = kept_session(args.keep_db, args.nodes) if args.keep_db else build(args.nodes)
     build_s = time.perf_counter() - t0
-    user = User.objects.create_user("bench", password="bench-pw", is_staff=True)
+    user = User.objects.filter(username="bench").first() or User.objects.create_user(
+        "bench", password="bench-pw", is_staff=True
+    )
     client = Client()
     client.force_login(user)
     results: dict[str, Any] = {
         "database": connection.vendor,
         "nodes": Node.objects.filter(session=session).count(),
         "build_s": round(build_s, 1),
+        **({"kept_db": str(args.keep_db)} if args.keep_db else {}),
         "requests": args.requests,
     }
     with reporting(results, as_json=args.json):

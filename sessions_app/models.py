@@ -210,6 +210,11 @@ class Node(models.Model):
         indexes = [
             models.Index(fields=["session", "seq"], name="node_session_seq"),
             models.Index(fields=["chain", "depth"], name="node_chain_depth"),
+            # A session's context edits (the charts, the timeline) without walking its nodes: they
+            # are few, so the index is small and costs a write almost nothing (issue 35).
+            models.Index(
+                fields=["session", "seq"], name="node_context_edits", condition=Q(kind=NodeKind.CONTEXT_EDIT)
+            ),
         ]
 
     def __str__(self) -> str:
@@ -271,6 +276,24 @@ class Call(models.Model):
 
     def __str__(self) -> str:
         return f"call {self.n} of session {self.session_id}"
+
+
+class CallGroups(models.Model):
+    """The token charts' complete groups of `per` consecutive calls, as drawn
+    (presenters/charts/calls.py): calls are only ever appended, so a complete group never changes,
+    and a view of a long session reads them here instead of aggregating its calls again, in any
+    process (issue 35). Written by store/call_groups.py."""
+
+    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="+")
+    per = models.PositiveBigIntegerField()
+    groups = models.PositiveIntegerField()  # complete groups held: calls 1 .. groups * per
+    points = models.TextField()  # JSON: one array per group (store/call_groups.py)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["session", "per"], name="call_groups_per_session")]
+
+    def __str__(self) -> str:
+        return f"{self.groups} groups of {self.per} calls of session {self.session_id}"
 
 
 class CompactionEntry(models.Model):

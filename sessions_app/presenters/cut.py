@@ -28,9 +28,11 @@ from sessions_app.compaction import (
 )
 from sessions_app.compaction import plan as planning
 from sessions_app.compaction.messages import COMPACTION
+from sessions_app.compaction.stored_digest import NO_DIGESTS, Digests
 from sessions_app.compaction.tokens import pi_tokens
 from sessions_app.presenters.content import preview
 from sessions_app.selectors import nodes
+from sessions_app.store import load_bodies
 
 if TYPE_CHECKING:
     from sessions_app.models import Session
@@ -192,11 +194,19 @@ class _Scale:
         return "summarize"
 
 
-def cut_view(path: list[Entry], settings: CompactionSettings, window: int, offset: int = 0) -> CutView:
+def cut_view(
+    path: list[Entry],
+    settings: CompactionSettings,
+    window: int,
+    offset: int = 0,
+    digests: Digests | None = None,
+) -> CutView:
     """The plan for `path` (the whole active path, or its tail from the latest compaction's first
     kept node: the same plan) drawn to scale. `offset`: the position of `path[0]` on the whole
-    path, so that positions and lengths are those of the whole path."""
-    result = planning.plan(path, settings)
+    path, so that positions and lengths are those of the whole path. `digests`: the store's,
+    beside a path it loaded (`store.context_path_with_digests`): the plan reads the summarized
+    span's file calls from them instead of every entry's content."""
+    result = planning.plan(path, settings, digests=digests or NO_DIGESTS)
     prep = result if isinstance(result, Preparation) else None
     tokens_before, start = _before(path, settings, prep)
     view = CutView(
@@ -219,6 +229,9 @@ def cut_view(path: list[Entry], settings: CompactionSettings, window: int, offse
     if not span:
         return view
     scale = _lay_out(path, start, weights, prep)
+    # The entries listed below the bar, their bodies read in one query (a path the store loaded
+    # reads a body when used: store/stored_entries.py); the rest are drawn from stored figures.
+    load_bodies(_listed(prep, scale))
     view.segments = _segments(scale)
     view.ticks = _ticks(scale)
     view.keep_x = _keep_x(scale, settings.keep_recent_tokens)
@@ -322,7 +335,7 @@ def _show_plan(view: CutView, prep: Preparation, s: _Scale, pi: bool) -> None:
     view.prefix_tokens = sum(weights[ts:fk]) if ts >= 0 else 0
     view.kept_tokens = sum(weights[fk:])
     summarized = prep.summarize
-    if len(summarized) > SUMMARIZE_HEAD + SUMMARIZE_TAIL:
+    if _folds(summarized):
         view.summarize_hidden = len(summarized) - SUMMARIZE_HEAD - SUMMARIZE_TAIL
         view.summarize_fold_at = SUMMARIZE_HEAD
         rows = _plan_rows(summarized[:SUMMARIZE_HEAD], pi) + _plan_rows(summarized[-SUMMARIZE_TAIL:], pi)
@@ -357,13 +370,37 @@ def _list_rows(view: CutView, s: _Scale, first_index: int) -> None:
             can_cut=s.pickable[idx],
         )
 
+    near, tail = _row_ranges(s, view.prep is not None)
+    view.near = [row(idx) for idx in near]
+    view.near_folded = tail.start - near.stop
+    view.tail = [row(idx) for idx in tail]
+
+
+def _row_ranges(s: _Scale, planned: bool) -> tuple[range, range]:
+    """The indices into `span` of the rows around the cut (or the end, when nothing would be
+    cut) and of the path's last entries after them."""
     n = len(s.span)
-    centre = s.fk if view.prep is not None else n - 1
+    centre = s.fk if planned else n - 1
     near_end = min(n, centre + NEAR + 1)
-    view.near = [row(idx) for idx in range(max(0, centre - NEAR), near_end)]
-    tail_start = max(near_end, n - TAIL)
-    view.near_folded = tail_start - near_end
-    view.tail = [row(idx) for idx in range(tail_start, n)]
+    return range(max(0, centre - NEAR), near_end), range(max(near_end, n - TAIL), n)
+
+
+def _folds(summarized: list[Entry]) -> bool:
+    return len(summarized) > SUMMARIZE_HEAD + SUMMARIZE_TAIL
+
+
+def _listed(prep: Preparation | None, s: _Scale) -> list[Entry]:
+    """The entries whose content the view shows (a preview each): the rows and the plan's lists."""
+    near, tail = _row_ranges(s, prep is not None)
+    listed = [s.span[i] for i in (*near, *tail)]
+    if prep is not None:
+        summarized = prep.summarize
+        if _folds(summarized):
+            listed += summarized[:SUMMARIZE_HEAD] + summarized[-SUMMARIZE_TAIL:]
+        else:
+            listed += summarized
+        listed += prep.turn_prefix[:PREFIX_ROWS]
+    return listed
 
 
 def path_offset(session: Session, path: list[Entry]) -> int:

@@ -181,16 +181,22 @@ def _context(request: HttpRequest, session: Session) -> dict[str, Any]:
 @panel("cut", "Cut point", refresh_on=PATH_CHANGED)
 def _cut(request: HttpRequest, session: Session) -> dict[str, Any]:
     from sessions_app.presenters.cut import cut_view, parse_settings, path_offset
+    from sessions_app.presenters.cut_marks import cut_marks
     from sessions_app.presenters.stats import session_settings, session_window
 
     base = session_settings(session)
     window = session_window(session)
     settings, win, errors = parse_settings(request.GET, base, window)
     # Only what a compaction of the path can touch: from the latest compaction's first kept node
-    # on (presenters/cut.py); `offset` keeps the positions those of the whole path.
-    path = store.context_path_entries(session) if session.active_node_id else []
+    # on (presenters/cut.py); `offset` keeps the positions those of the whole path. Loaded as a
+    # compaction loads it: stored figures and digests, the bodies only of the rows the view lists.
+    loaded = store.context_path_with_digests(session) if session.active_node_id else None
+    path = loaded.entries if loaded else []
+    digests = loaded.digests if loaded else None
+    view = cut_view(path, settings, win, offset=path_offset(session, path), digests=digests)
     return {
-        "cut": cut_view(path, settings, win, offset=path_offset(session, path)),
+        "cut": view,
+        "cut_marks": cut_marks(view.segments, view.ticks, can_act=request.user.is_staff),
         "cut_errors": errors,
         "cut_base": base,
         "cut_base_window": window,

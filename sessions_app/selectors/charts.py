@@ -7,14 +7,17 @@ whole history"). The calls' own reads stay with the chart that groups them
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any
 
+from django.db import connection
 from django.db.models import F, OuterRef, Q, Subquery, Window
+from django.db.models.expressions import RawSQL
 from django.db.models.fields.json import KeyTransform
 from django.db.models.functions import Length, Mod, RowNumber
 
-from sessions_app.models import CompactionEntry, Node
+from sessions_app.models import CallGroups, CompactionEntry, Node
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,6 +37,14 @@ def chart_compactions(session_id: int, limit: int) -> ChartCompactionRows:
     mine = CompactionEntry.objects.filter(session_id=session_id)
     total = mine.count()
     every = -(-total // limit) if total else 1
+    # Which are drawn, from a narrow statement first: the lookups below then run for those only,
+    # not for every compaction of the session (issue 35: most of the charts' time at 1.5M nodes).
+    numbered = mine.annotate(generation=Window(RowNumber(), order_by=F("node__seq").asc()))
+    if every > 1:  # thinned in SQL: no more rows than are drawn reach Python
+        numbered = numbered.annotate(nth=Mod(F("generation") - 1, every)).filter(
+            Q(nth=0) | Q(generation=total)
+        )
+    generations = dict(numbered.values_list("pk", "generation"))
     before = Node.objects.filter(
         session_id=OuterRef("session_id"),
         seq__lt=OuterRef("node__seq"),
@@ -41,7 +52,8 @@ def chart_compactions(session_id: int, limit: int) -> ChartCompactionRows:
         role="assistant",
     ).order_by("-seq")
     query = (
-        mine.select_related("node")
+        CompactionEntry.objects.filter(pk__in=list(generations))
+        .select_related("node")
         .order_by("node__seq")
         .only(
             "id",
@@ -58,13 +70,34 @@ def chart_compactions(session_id: int, limit: int) -> ChartCompactionRows:
             calls_before=Subquery(before.values("call__n")[:1]),
             threshold_then=Subquery(before.values("call__threshold")[:1]),
             summary_chars=Length("summary"),
-            audit_version=KeyTransform("version", "audit"),
-            audit_kept=KeyTransform("kept", "audit"),
-            audit_total=KeyTransform("total", "audit"),
-            audit_by_kind=KeyTransform("by_kind", "audit"),
-            generation=Window(RowNumber(), order_by=F("node__seq").asc()),
+            **_audit_counts(),
         )
     )
-    if every > 1:  # thinned in SQL: no more rows than are drawn reach Python
-        query = query.annotate(nth=Mod(F("generation") - 1, every)).filter(Q(nth=0) | Q(generation=total))
-    return ChartCompactionRows(list(query), total, every)
+    entries: list[Any] = list(query)
+    for e in entries:
+        e.generation = generations[e.pk]
+        if connection.vendor == "sqlite":
+            found = json.loads(e.audit_counts) if e.audit_counts is not None else [None] * 4
+            e.audit_version, e.audit_kept, e.audit_total, e.audit_by_kind = found
+    return ChartCompactionRows(entries, total, every)
+
+
+_AUDIT_KEYS = ("version", "kept", "total", "by_kind")
+
+
+def _audit_counts() -> dict[str, Any]:
+    """The stored audit's version and counts (JSON lookups in SQL, never the facts). SQLite parses
+    the audit once for all four (`json_extract` of several paths gives an array), where a lookup
+    per key parsed it twice per key."""
+    if connection.vendor == "sqlite":
+        paths = ", ".join(f"'$.{k}'" for k in _AUDIT_KEYS)  # our own names, not input
+        q = connection.ops.quote_name
+        column = f"{q(CompactionEntry._meta.db_table)}.{q('audit')}"
+        return {"audit_counts": RawSQL(f"json_extract({column}, {paths})", ())}
+    return {f"audit_{k}": KeyTransform(k, "audit") for k in _AUDIT_KEYS}
+
+
+def kept_call_groups(session_id: int, per: int) -> str | None:
+    """The complete groups of `per` calls the charts kept for the session (store/call_groups.py),
+    as text; None when none are kept."""
+    return CallGroups.objects.filter(session_id=session_id, per=per).values_list("points", flat=True).first()

@@ -9,8 +9,8 @@ from typing import Any
 
 from django.db.models import OuterRef, Subquery
 
-from sessions_app.compaction.vocabulary import EventType, NodeKind
-from sessions_app.models import Call, CompactionEntry, CompactionTask, Event, Node, Run
+from sessions_app.compaction.vocabulary import EventType, NodeKind, Role
+from sessions_app.models import CompactionEntry, CompactionTask, Event, Node, Run
 
 
 def active_task(session_id: int) -> CompactionTask | None:
@@ -185,15 +185,19 @@ class EditPoint:
 
 def edit_points(session_id: int, limit: int) -> list[EditPoint]:
     """The session's context edits in write order (at most the newest `limit`), each with the call
-    before it, found on the (session, seq) index as compaction_calls does."""
-    before = Call.objects.filter(session_id=OuterRef("session_id"), seq__lt=OuterRef("seq")).order_by("-seq")
+    before it, found on the (session, seq) index as compaction_calls does: every assistant node
+    has its call, so the last call before an edit is the nearest assistant node below it (the
+    calls have no index on `seq`: asked there, each edit sorted all the session's calls)."""
+    before = Node.objects.filter(
+        session_id=OuterRef("session_id"), seq__lt=OuterRef("seq"), kind=NodeKind.MESSAGE, role=Role.ASSISTANT
+    ).order_by("-seq")
     rows = list(
         Node.objects.filter(session_id=session_id, kind=NodeKind.CONTEXT_EDIT)
         .order_by("-seq")
         .annotate(
-            calls_before=Subquery(before.values("n")[:1]),
+            calls_before=Subquery(before.values("call__n")[:1]),
             # The last size a call reported (a call without usage reports none).
-            tokens_then=Subquery(before.filter(tokens__gt=0).values("tokens")[:1]),
+            tokens_then=Subquery(before.filter(call__tokens__gt=0).values("call__tokens")[:1]),
         )
         .values_list("key", "timestamp", "data", "calls_before", "tokens_then")[:limit]
     )

@@ -4,17 +4,19 @@
 A session with more than MAX_POINTS calls is grouped in SQL into runs of consecutive calls, each
 drawn at its highest context (peaks are what a threshold is about) with its failed calls marked once
 per group, so a response carries at most MAX_POINTS points per trace however long the session; the
-complete groups are cached, so a growing session costs its new calls only (docs/architecture.md,
-"Reading without the whole history").
+complete groups' points are kept (in the process's cache and in the database), so a growing
+session costs its new calls only, in any process (docs/architecture.md, "Reading without the whole
+history").
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from datetime import datetime
 from html import escape
 from typing import Any
 
+import orjson
 from django.core.cache import cache
 from django.db import connection
 from django.db.models import Max
@@ -22,6 +24,8 @@ from django.db.models import Max
 from sessions_app.compaction.vocabulary import StopReason
 from sessions_app.models import Call as CallRow
 from sessions_app.models import Session
+from sessions_app.selectors.charts import kept_call_groups
+from sessions_app.store.call_groups import keep_call_groups
 
 FAILED_STOPS = frozenset({StopReason.ERROR.value, StopReason.ABORTED.value})
 # A chart carries at most this many points per trace. A session with more calls is drawn in groups
@@ -125,23 +129,11 @@ def group_size(calls: int, limit: int) -> int:
 GROUPS_CACHE_SECONDS = 24 * 3600
 
 
-def _groups(session: Session, per: int, calls: int) -> list[tuple[Any, ...]]:
-    """The group rows of `_group_sql`. A complete group (`per` calls) never changes — calls are
-    only ever appended, in call-number order (sessions_app/store/calls.py) — so the complete ones
-    are kept in the cache and a later view aggregates only the calls after them: a growing
-    session's chart costs the new calls, not its history. The key carries the session's creation
-    time, so an id reused by another database never reads them."""
-    key = f"cutpoint:charts:groups:{session.pk}:{per}"
-    stamp = session.created_at.isoformat() if session.created_at else ""
-    cached = cache.get(key)
-    done: list[tuple[Any, ...]] = cached[1] if isinstance(cached, tuple) and cached[0] == stamp else []
+def _group_rows(session_id: int, per: int, start: int) -> list[tuple[Any, ...]]:
+    """The rows of `_group_sql` for the groups from the `start`-th on (calls after start * per)."""
     with connection.cursor() as cursor:
-        cursor.execute(_group_sql(per), [int(session.pk), len(done) * per])
-        groups = done + [tuple(row) for row in cursor.fetchall()]
-    complete = min(calls // per, len(groups))
-    if complete > len(done):
-        cache.set(key, (stamp, groups[:complete]), GROUPS_CACHE_SECONDS)
-    return groups
+        cursor.execute(_group_sql(per), [session_id, start * per])
+        return [tuple(row) for row in cursor.fetchall()]
 
 
 _PICKED = ("n", "node__key", "timestamp", "tokens", "stop_reason", "threshold", "window", "auto_compaction")
@@ -158,20 +150,10 @@ def _picked(session_id: int, numbers: set[int]) -> dict[int, tuple[Any, ...]]:
     return out
 
 
-def load_calls(session: Session, max_points: int | None = None) -> CallSeries:
-    """The session's model calls (every branch, in the order they were written) as at most
-    `max_points` (default MAX_POINTS) points, read from the Call rows the store derives on every
-    write: no node is loaded and no JSON decoded, and a session with more calls is grouped in SQL
-    (groups of `per` consecutive calls by call number)."""
-    limit = max(1, max_points or MAX_POINTS)
-    sid = int(session.pk)
-    calls = int(CallRow.objects.filter(session_id=sid).aggregate(m=Max("n"))["m"] or 0)
-    if not calls:
-        return CallSeries(0, 1, [])
-    per = group_size(calls, limit)
-    groups = _groups(session, per, calls)
+def _points(session_id: int, per: int, calls: int, start: int) -> list[CallPoint]:
+    """The points of the groups of `per` calls from the `start`-th group on, read from the calls."""
     rows: list[tuple[int, int, int | None, int, int | None, int, int, int, tuple[int, ...]]] = []
-    for b, key, failed, failed_n, recorded, windows, measured, *sums in groups:
+    for b, key, failed, failed_n, recorded, windows, measured, *sums in _group_rows(session_id, per, start):
         first = int(b) * per + 1
         peak_n = first + per - 1 - int(key) % per if key is not None else None
         at = peak_n if peak_n is not None else int(failed_n)
@@ -180,7 +162,7 @@ def load_calls(session: Session, max_points: int | None = None) -> CallSeries:
         rows.append(
             (first, at, peak_n, int(failed or 0), fn, int(recorded), int(windows), int(measured), means)
         )
-    picked = _picked(sid, {r[1] for r in rows} | {r[4] for r in rows if r[4] is not None})
+    picked = _picked(session_id, {r[1] for r in rows} | {r[4] for r in rows if r[4] is not None})
     points: list[CallPoint] = []
     for first, at, peak_n, failed, fn, recorded, windows, measured, means in rows:
         _, key, ts, tokens, stop, threshold, window, auto = picked[at]
@@ -208,4 +190,113 @@ def load_calls(session: Session, max_points: int | None = None) -> CallSeries:
                 usage=means or None,
             )
         )
+    return points
+
+
+# Kept complete groups as text: a header naming the fields (a reader of other fields ignores
+# them), then one array per point, times as ISO 8601.
+_FIELDS = tuple(f.name for f in fields(CallPoint))
+_TIMES = tuple(i for i, name in enumerate(_FIELDS) if name in ("timestamp", "failed_timestamp"))
+_USAGE = _FIELDS.index("usage")
+
+
+def _encode(points: list[CallPoint]) -> str:
+    return orjson.dumps(
+        {"fields": _FIELDS, "points": [[getattr(p, f) for f in _FIELDS] for p in points]}
+    ).decode()
+
+
+def _decode(text: str | None) -> list[CallPoint] | None:
+    """The points kept as `text`; None when there are none, or in another format."""
+    if not text:
+        return None
+    try:
+        found = orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return None
+    if not isinstance(found, dict) or tuple(found.get("fields") or ()) != _FIELDS:
+        return None
+    points = []
+    parse = datetime.fromisoformat
+    for row in found["points"]:
+        for i in _TIMES:
+            if row[i] is not None:
+                row[i] = parse(row[i])
+        if row[_USAGE] is not None:
+            row[_USAGE] = tuple(row[_USAGE])
+        points.append(CallPoint(*row))
+    return points
+
+
+# The last texts decoded, by (session, per): (the text's hash, its points). Only spares decoding
+# the same text again; what is kept is still read from the cache or the database each view.
+_DECODED: dict[tuple[int, int], tuple[int, list[CallPoint]]] = {}
+_DECODED_MAX = 64
+
+
+def _decoded(session_id: int, per: int, text: str | None) -> list[CallPoint] | None:
+    if not text:
+        return None
+    digest = hash(text)
+    found = _DECODED.get((session_id, per))
+    if found is not None and found[0] == digest:
+        return list(found[1])
+    points = _decode(text)
+    if points is not None:
+        if len(_DECODED) >= _DECODED_MAX:
+            _DECODED.pop(next(iter(_DECODED)))
+        _DECODED[(session_id, per)] = (digest, points)
+        return list(points)
+    return None
+
+
+def _kept(session: Session, per: int) -> tuple[list[CallPoint], bool]:
+    """The complete groups of `per` calls kept for the session — this process's copy, else the
+    database's — and whether what the database holds (if anything) could be read."""
+    key = f"cutpoint:charts:points:{session.pk}:{per}"
+    stamp = session.created_at.isoformat() if session.created_at else ""
+    cached = cache.get(key)
+    if isinstance(cached, tuple) and len(cached) == 2 and cached[0] == stamp:
+        points = _decoded(int(session.pk), per, cached[1])
+        if points is not None:
+            return points, True
+    text = kept_call_groups(int(session.pk), per)
+    points = _decoded(int(session.pk), per, text)
+    if points is None:
+        return [], text is None
+    cache.set(key, (stamp, text), GROUPS_CACHE_SECONDS)
+    return points, True
+
+
+def _keep(session: Session, per: int, points: list[CallPoint], *, replace: bool) -> None:
+    text = _encode(points)
+    stamp = session.created_at.isoformat() if session.created_at else ""
+    cache.set(f"cutpoint:charts:points:{session.pk}:{per}", (stamp, text), GROUPS_CACHE_SECONDS)
+    keep_call_groups(int(session.pk), per, len(points), text, replace=replace)
+
+
+def load_calls(session: Session, max_points: int | None = None) -> CallSeries:
+    """The session's model calls (every branch, in the order they were written) as at most
+    `max_points` (default MAX_POINTS) points, read from the Call rows the store derives on every
+    write: no node is loaded and no JSON decoded, and a session with more calls is grouped in SQL
+    (groups of `per` consecutive calls by call number).
+
+    A complete group (`per` calls) never changes — calls are only ever appended, in call-number
+    order (sessions_app/store/calls.py) — so the complete groups' points are kept, in this
+    process's cache and in the database (store/call_groups.py), and a later view, in any process,
+    aggregates only the calls after them: a growing session's chart costs its new calls, not its
+    history. The cache key carries the session's creation time, so an id reused by another
+    database never reads them."""
+    limit = max(1, max_points or MAX_POINTS)
+    sid = int(session.pk)
+    calls = int(CallRow.objects.filter(session_id=sid).aggregate(m=Max("n"))["m"] or 0)
+    if not calls:
+        return CallSeries(0, 1, [])
+    per = group_size(calls, limit)
+    complete = calls // per
+    kept, readable = _kept(session, per)
+    kept = kept[:complete]
+    points = kept + _points(sid, per, calls, len(kept))
+    if complete > len(kept):
+        _keep(session, per, points[:complete], replace=not readable)
     return CallSeries(calls, per, points)

@@ -11,8 +11,8 @@ text.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
-from datetime import datetime
+from collections.abc import Callable, Sequence
+from datetime import datetime, tzinfo
 from typing import Any
 
 import plotly.graph_objects as go
@@ -69,28 +69,32 @@ def plotly_figure(
     A trace may come with its long per-call arrays (x, y, text) apart: they are attached after
     plotly has built and checked the figure, because its validators copy and check every element
     (tens of microseconds each: most of a chart's time with thousands of points). They hold only
-    numbers, None and strings made (and escaped) here; the tests validate whole figures."""
-    traces: list[BaseTraceType] = []
-    arrays: list[Arrays] = []
+    numbers, None and strings made (and escaped) here; the tests validate whole figures.
+
+    The traces and the layout were validated when built: the dict is put together from theirs
+    rather than by a `go.Figure`, which validates and deep-copies each again (two thirds of the
+    charts panel's plotly time, issue 35); tests/web/test_charts_figures.py checks that it is the
+    figure's dict, key order included."""
+    built: list[dict[str, Any]] = []
     for item in data:
         trace, extra = item if isinstance(item, tuple) else (item, {})
-        traces.append(trace)
-        arrays.append(extra)
-    fig: dict[str, Any] = go.Figure(data=traces, layout=layout).to_plotly_json()
+        props = trace.to_plotly_json()
+        props.update(extra)
+        built.append(props)
+    fig: dict[str, Any] = {"data": built, "layout": layout.to_plotly_json()}
     fig["layout"].pop("template", None)
-    for built, extra in zip(fig["data"], arrays, strict=True):
-        built.update(extra)
     return fig
 
 
-def hover_time(ts: datetime) -> str:
-    """A call's time for the hover (to the second)."""
-    return timezone.localtime(ts).strftime("%Y-%m-%d %H:%M:%S")
+def hover_time(ts: datetime, tz: tzinfo | None = None) -> str:
+    """A call's time for the hover (to the second). `tz`: the current time zone, when the caller
+    formats many (looking it up costs more than the formatting)."""
+    return timezone.localtime(ts, tz).strftime("%Y-%m-%d %H:%M:%S")
 
 
-def axis_time(ts: datetime) -> str:
+def axis_time(ts: datetime, tz: tzinfo | None = None) -> str:
     """A call's place on the time axis (to the millisecond: calls a second apart stay apart)."""
-    return timezone.localtime(ts).strftime("%Y-%m-%d %H:%M:%S.%f")[:-3]
+    return timezone.localtime(ts, tz).strftime("%Y-%m-%d %H:%M:%S.%f")[:-3]
 
 
 def _tick_step(count: int, ticks: int = 12) -> int:
@@ -124,13 +128,16 @@ def step_line(
     dash: str,
     xs: list[Any],
     ys: Sequence[int | None],
-    hover: list[str],
+    hover: Callable[[int], str],
     width: int = 2,
     *,
     changes_only: bool = False,
+    visible: str | None = None,
 ) -> tuple[go.Scatter, Arrays]:
-    """A step line. `changes_only`: only the points where the value changes (and the last one),
-    which an "hv" step draws as the same line; for grouped charts, whose limits rarely change."""
+    """A step line; `hover(i)` is the text of point i, asked only of the points drawn; `visible`:
+    plotly's (e.g. "legendonly"), None for the default.
+    `changes_only`: only the points where the value changes (and the last one), which an "hv"
+    step draws as the same line; for grouped charts, whose limits rarely change."""
     last = len(ys) - 1
     keep = [i for i in range(len(ys)) if not changes_only or i in (0, last) or ys[i] != ys[i - 1]]
     trace = go.Scatter(
@@ -139,8 +146,11 @@ def step_line(
         hoverinfo="text",
         line={"color": color, "dash": dash, "width": width, "shape": "hv"},
         connectgaps=False,
+        # Given here, not set afterwards: a property set on a built trace comes after its type,
+        # where a figure would put it before (plotly_figure keeps the figure's order).
+        visible=visible,
     )
-    return trace, {"x": [xs[i] for i in keep], "y": [ys[i] for i in keep], "text": [hover[i] for i in keep]}
+    return trace, {"x": [xs[i] for i in keep], "y": [ys[i] for i in keep], "text": [hover(i) for i in keep]}
 
 
 def value_span(values: list[int]) -> str:

@@ -28,47 +28,59 @@ def limit_traces(
     def at(p: CallPoint) -> str:
         return f"call {p.n}" if p.count == 1 else f"{p.label} (at call {p.n})"
 
+    # Hover texts are made only for the points a line draws (step_line asks for them by index).
+    def recorded_hover(i: int) -> str:
+        p = points[i]
+        if p.threshold is None:
+            return ""
+        return f"{at(p)}: threshold {p.threshold:,} in force" + (
+            " (automatic compaction off)" if p.auto is False else ""
+        )
+
+    def missing_hover(i: int) -> str:
+        p = points[i]
+        if p.recorded < p.count:
+            return f"{p.label}: threshold not recorded; {threshold:,} is the current setting"
+        return ""
+
+    def window_hover(i: int) -> str:
+        p = points[i]
+        if p.window is not None:
+            return f"{at(p)}: window {p.window:,}"
+        return f"{at(p)}: window not recorded; {window:,} is the current setting"
+
     if recorded:
         values = [p.threshold for p in points if p.threshold is not None]
-        hover = [
-            f"{at(p)}: threshold {p.threshold:,} in force"
-            + (" (automatic compaction off)" if p.auto is False else "")
-            if p.threshold is not None
-            else ""
-            for p in points
-        ]
         name = f"threshold at each call ({value_span(values)})" if values else "threshold at each call"
         ys: list[int | None] = [p.threshold for p in points]
-        traces.append(step_line(name, COLORS["threshold"], "solid", xs, ys, hover, changes_only=grouped))
+        traces.append(
+            step_line(name, COLORS["threshold"], "solid", xs, ys, recorded_hover, changes_only=grouped)
+        )
     if missing:
         ys = [threshold if p.recorded < p.count else None for p in points]
-        hover = [
-            f"{p.label}: threshold not recorded; {threshold:,} is the current setting"
-            if p.recorded < p.count
-            else ""
-            for p in points
-        ]
         name = (
             f"threshold ({threshold:,}) — today's setting, not recorded at "
             f"{'these calls' if recorded else 'the calls'}"
         )
-        traces.append(step_line(name, COLORS["threshold"], "dot", xs, ys, hover, changes_only=grouped))
+        traces.append(
+            step_line(name, COLORS["threshold"], "dot", xs, ys, missing_hover, changes_only=grouped)
+        )
     windows = [p.window if p.window is not None else window for p in points]
     # A window far above everything else would flatten the chart: it is listed, drawn on a click.
     rest = [p.tokens or 0 for p in points] + [p.threshold or threshold for p in points]
     off_scale = bool(windows) and max(windows) > 3 * max(rest, default=0)
-    window_hover = [
-        f"{at(p)}: window {p.window:,}"
-        if p.window is not None
-        else f"{at(p)}: window not recorded; {window:,} is the current setting"
-        for p in points
-    ]
     name = f"window ({value_span(windows)})" if windows else f"window ({window:,})"
     window_trace = step_line(
-        name, COLORS["window"], "dash", xs, windows, window_hover, 1, changes_only=grouped
+        name,
+        COLORS["window"],
+        "dash",
+        xs,
+        windows,
+        window_hover,
+        1,
+        changes_only=grouped,
+        visible="legendonly" if off_scale else None,
     )
-    if off_scale:
-        window_trace[0].visible = "legendonly"
     traces.append(window_trace)
     if off_scale:
         suffix = (

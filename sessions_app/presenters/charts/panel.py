@@ -16,6 +16,7 @@ from html import escape
 from typing import Any
 
 import plotly.graph_objects as go
+from django.utils import timezone
 from plotly.basedatatypes import BaseTraceType
 
 from sessions_app.models import CompactionEntry, Session
@@ -90,9 +91,10 @@ def build_charts(
     record theirs; `x_axis` is "call" (the default) or "time"; `max_points` caps the points per
     trace (default MAX_POINTS)."""
     by_time = x_axis == "time"
+    tz = timezone.get_current_timezone()  # once: each look-up costs more than a formatting
     series = load_calls(session, max_points)
     points = series.points
-    xs: list[Any] = [axis_time(p.timestamp) if by_time else p.n for p in points]
+    xs: list[Any] = [axis_time(p.timestamp, tz) for p in points] if by_time else [p.n for p in points]
     ys: list[int | None] = []
     hover: list[str] = []
     fx: list[Any] = []
@@ -108,17 +110,17 @@ def build_charts(
             group = f"<br>the highest of {p.label}" if p.count > 1 else ""
             ys.append(p.tokens)
             hover.append(
-                f"call {p.n} · {escape(p.key)}<br>{hover_time(p.timestamp)}<br>"
+                f"call {p.n} · {escape(p.key)}<br>{hover_time(p.timestamp, tz)}<br>"
                 f"{p.tokens:,} tokens · {escape(p.stop)}{limit}{group}"
             )
         if p.failed_n is not None and p.failed_timestamp is not None:
             # At the level of the call before it: a gap, not a drop to zero.
             before = p.tokens is not None and p.n < p.failed_n
-            fx.append(axis_time(p.failed_timestamp) if by_time else p.failed_n)
+            fx.append(axis_time(p.failed_timestamp, tz) if by_time else p.failed_n)
             fy.append(p.tokens if before and p.tokens is not None else last_good)
             group = f"<br>{p.failed} of {p.label} failed or reported no usage" if p.count > 1 else ""
             ftext.append(
-                f"call {p.failed_n} · {escape(p.failed_key)}<br>{hover_time(p.failed_timestamp)}<br>"
+                f"call {p.failed_n} · {escape(p.failed_key)}<br>{hover_time(p.failed_timestamp, tz)}<br>"
                 f"{p.why_failed}{group}"
             )
         if p.tokens is not None:
@@ -138,10 +140,10 @@ def build_charts(
     utext: list[str] = []
     for c in compactions:
         gen, e, before_calls = c.generation, c.entry, c.calls_before
-        at: Any = axis_time(e.node.timestamp) if by_time else before_calls + 0.5
+        at: Any = axis_time(e.node.timestamp, tz) if by_time else before_calls + 0.5
         head = (
             f"compaction {gen} ({escape(e.reason)}) · {escape(e.node.key)}<br>"
-            f"after call {before_calls} · {hover_time(e.node.timestamp)}<br>"
+            f"after call {before_calls} · {hover_time(e.node.timestamp, tz)}<br>"
         )
         if e.tokens_after is None:
             ux.append(at)
@@ -163,9 +165,9 @@ def build_charts(
     for ed in edit_points(session.pk, MAX_EDITS):
         if ed.calls_before is None or ed.tokens_then is None:
             continue
-        at = axis_time(ed.when) if by_time else ed.calls_before + 0.5
+        at = axis_time(ed.when, tz) if by_time else ed.calls_before + 0.5
         label = (
-            f"context edit · {escape(ed.key)}<br>after call {ed.calls_before} · {hover_time(ed.when)}<br>"
+            f"context edit · {escape(ed.key)}<br>after call {ed.calls_before} · {hover_time(ed.when, tz)}<br>"
             f"{ed.cleared:,} tool result{'s' if ed.cleared != 1 else ''} cleared, "
             f"{ed.tokens_freed:,} tokens freed"
         )

@@ -6,7 +6,7 @@ import math
 from dataclasses import dataclass
 
 from .context import context_before, reaches_model
-from .edits import Cleared, cleared_on
+from .edits import Cleared, cleared_on, has_edit
 from .messages import ASSISTANT, CONTEXT_EDIT, MESSAGE, Entry, Usage
 from .settings import CompactionSettings
 from .tokens import pi_tokens
@@ -53,7 +53,7 @@ def context_tokens(
     trailing = 0
     # Context edits (docs/compaction.md, E4): a cleared result counts as its stub, and a usage
     # measured before an edit overcounts by what the edit freed.
-    cleared = cleared_on(path) if any(e.kind == CONTEXT_EDIT for e in path) else {}
+    cleared = cleared_on(path) if has_edit(path) else {}
     freed = 0
     # From the end, so only the entries after the last report are estimated (matters for lazily
     # parsed files, where estimating means parsing). Default mode: the summary and the kept tail

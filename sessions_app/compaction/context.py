@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .convert import to_llm
-from .deferred import deferred_message, deferred_role
+from .deferred import DEFERRED_ROLES, DeferredMessage, deferred_role
 from .edits import apply_edits
 from .messages import (
     ASSISTANT,
@@ -59,6 +59,9 @@ def reaches_model(entry: Entry) -> bool:
     return kind == BRANCH_SUMMARY and bool(entry.data.get("summary"))
 
 
+_ALWAYS_REACH = frozenset({MESSAGE, CUSTOM_MESSAGE})
+
+
 @dataclass(frozen=True, slots=True)
 class ContextLayout:
     entries: list[Entry]  # summary (compaction entry) first, then kept, then new entries
@@ -69,7 +72,10 @@ class ContextLayout:
 
 def context_layout(path: list[Entry]) -> ContextLayout:
     c, k, before = _before_compaction(path)
-    entries = before + [e for e in path[c + 1 :] if reaches_model(e)]
+    always = _ALWAYS_REACH
+    entries = before + [
+        e for e in path[c + 1 :] if e.kind in always or (e.kind == BRANCH_SUMMARY and e.data.get("summary"))
+    ]  # reaches_model inlined: one call per entry of the path cost a third of building a context
     return ContextLayout(entries, c, k, len(before))
 
 
@@ -108,15 +114,22 @@ def build_context(path: list[Entry]) -> list[LlmMessage]:
     reads it when first used (deferred.py): building the context decides which entries, in what
     order, with which role, and converts none of their payloads."""
     out: list[LlmMessage] = []
+    append = out.append
+    roles = DEFERRED_ROLES
+    new, cls = object.__new__, DeferredMessage
     for e in context_entries(path):
+        # deferred_role and deferred_message inlined: opening a session builds one message per
+        # kept entry, and the calls cost as much as the rest (issue 35, build_context vs pi).
         if type(e) is not Entry:
-            role = deferred_role(e)
+            role = roles.get((e.kind, e.role))
             if role is not None:
-                out.append(deferred_message(e, role))
+                m = new(cls)
+                m.role, m.source_key, m._entry = role, e.key, e
+                append(m)
                 continue
-        m = to_llm(e)
-        if m is not None:
-            out.append(m)
+        msg = to_llm(e)
+        if msg is not None:
+            append(msg)
     return out
 
 

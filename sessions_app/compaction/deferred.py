@@ -18,7 +18,17 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from .messages import ASSISTANT, CUSTOM_MESSAGE, CUSTOM_ROLE, MESSAGE, TOOL_RESULT, USER, Entry, LlmMessage
+from .messages import (
+    ASSISTANT,
+    CUSTOM_MESSAGE,
+    CUSTOM_ROLE,
+    MESSAGE,
+    ROLES,
+    TOOL_RESULT,
+    USER,
+    Entry,
+    LlmMessage,
+)
 
 _PAYLOAD = ("content", "tool_call_id", "tool_name", "is_error")
 _SLOTS = {name: LlmMessage.__dict__[name] for name in _PAYLOAD}
@@ -89,6 +99,16 @@ def deferred_role(entry: Entry) -> Literal["user", "assistant", "tool_result"] |
             return "tool_result"
         return None
     return "user" if kind == CUSTOM_MESSAGE else None
+
+
+# deferred_role as a table, for the context builder's loop: (kind, role) -> provider role.
+DEFERRED_ROLES: dict[tuple[str, str | None], Literal["user", "assistant", "tool_result"]] = {
+    (MESSAGE, USER): "user",
+    (MESSAGE, CUSTOM_ROLE): "user",
+    (MESSAGE, ASSISTANT): "assistant",
+    (MESSAGE, TOOL_RESULT): "tool_result",
+    **{(CUSTOM_MESSAGE, role): "user" for role in (None, *ROLES)},
+}
 
 
 def deferred_message(entry: Entry, role: Literal["user", "assistant", "tool_result"]) -> LlmMessage:

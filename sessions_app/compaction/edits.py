@@ -104,6 +104,15 @@ def stub_text(tool: str, status: str, salient: str, key: str, tokens: int) -> st
     )
 
 
+def has_edit(path: Sequence[Entry]) -> bool:
+    """Some entry of `path` is a context edit. A plain loop: a generator in any() costs twice as
+    much on a 100k-entry path (issue 35, prepare in memory)."""
+    for e in path:  # noqa: SIM110
+        if e.kind == CONTEXT_EDIT:
+            return True
+    return False
+
+
 def cleared_on(path: Sequence[Entry]) -> dict[str, Cleared]:
     """Every result cleared by an edit on the path, by key (the first edit to clear one wins)."""
     out: dict[str, Cleared] = {}

@@ -35,13 +35,17 @@ class FileOps:
             if d is not None:
                 self.add_calls(d.file_calls)
                 continue
-            if type(e) is not Entry and not getattr(e, "may_call_file_tools", _yes)():
-                # Entries read lazily from a pi file can rule themselves out without being decoded.
-                continue
+            blocks: list[Block] | None = None
+            if type(e) is not Entry:
+                # Entries read lazily from a pi file can rule themselves out without being
+                # decoded, and give their tool calls unconverted (formats/pi/estimate.py).
+                if not getattr(e, "may_call_file_tools", _yes)():
+                    continue
+                blocks = getattr(e, "raw_tool_calls", _no_blocks)()
             # `file_calls` inlined for the common call, a tool naming its file in one argument:
             # a long span has one per assistant entry (issue 35: most of `prepare` on 100k nodes).
-            for b in e.content:
-                if b.get("type") != "tool_call":
+            for b in e.content if blocks is None else blocks:
+                if b.get("type") != "tool_call" and blocks is None:
                     continue
                 name = b.get("name")
                 how = tools.get(name) if isinstance(name, str) else None
@@ -155,6 +159,10 @@ FILE_TOOLS: Final[dict[str, tuple[str, str] | str]] = {
 
 def _yes() -> bool:
     return True
+
+
+def _no_blocks() -> None:
+    return None
 
 
 def _utf16_key(s: str) -> bytes:

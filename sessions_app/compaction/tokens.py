@@ -241,5 +241,12 @@ def pi_tokens(entry: Entry) -> int:
     """estimate_entry_pi, computed once per entry object (the cut walk and prepare reuse it)."""
     cached = entry.pi_tokens
     if cached is None:
-        cached = entry.pi_tokens = estimate_entry_pi(entry)
+        # An entry read lazily from a pi file estimates from its decoded line, unconverted
+        # (formats/pi/estimate.py); None there means: convert and estimate here.
+        raw = None if type(entry) is Entry else getattr(entry, "raw_pi_tokens", _none)()
+        cached = entry.pi_tokens = estimate_entry_pi(entry) if raw is None else raw
     return cached
+
+
+def _none() -> None:
+    return None

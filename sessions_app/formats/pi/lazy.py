@@ -8,10 +8,12 @@ import re
 from typing import Any, Final, cast
 
 from sessions_app.compaction.fileops import FILE_TOOLS
-from sessions_app.compaction.messages import MESSAGE, Block, Entry
+from sessions_app.compaction.messages import ASSISTANT, MESSAGE, Block, Entry
 
 from .. import jsonl
 from .entries import BASE_KEYS, line_entry, message_content, message_entry
+from .estimate import pi_chars, tool_call_blocks
+from .schema import ROLES
 
 # Every tool file tracking reads (fileops.FILE_TOOLS); pi's own calls are read/write/edit.
 _FILE_TOOL_CALL = re.compile(
@@ -95,6 +97,40 @@ class LazyEntry(Entry):
         if isinstance(raw, dict):
             return _names_file_tool(raw)
         return _FILE_TOOL_CALL.search(raw) is not None
+
+    def _pi_message(self) -> dict[str, Any] | None:
+        """pi's decoded message while the payload is unconverted (the line is decoded and kept,
+        as a content read keeps it), or None: no raw line left, not a message, or a message
+        whose decoded role is not the one the entry was read with."""
+        raw = self._raw
+        if raw is None or self.kind != MESSAGE:
+            return None
+        obj: Any = raw
+        if not isinstance(raw, dict):
+            try:
+                obj = jsonl.loads(raw)
+            except jsonl.BadJson:
+                return None
+        m = obj.get("message") if isinstance(obj, dict) else None
+        if not isinstance(m, dict):
+            return None
+        self._raw = obj
+        pi_role = m.get("role")
+        return m if isinstance(pi_role, str) and ROLES.get(pi_role) == self.role else None
+
+    def raw_pi_tokens(self) -> int | None:
+        """pi's estimate read from the decoded line without converting it (estimate.py), or None
+        when it must be computed on the converted entry."""
+        m = self._pi_message()
+        chars = pi_chars(self.role, m) if m is not None else None
+        return None if chars is None else -(-chars // 4)
+
+    def raw_tool_calls(self) -> list[dict[str, Any]] | None:
+        """An assistant's tool call blocks as the file holds them (estimate.py), or None."""
+        if self.role != ASSISTANT:
+            return None
+        m = self._pi_message()
+        return tool_call_blocks(m) if m is not None else None
 
     def __reduce__(self) -> tuple[Any, ...]:
         # Copies and pickles become plain, fully parsed entries.

@@ -44,8 +44,10 @@ lint: $(VENV)/.stamp-dev
 typecheck: $(VENV)/.stamp-dev
 	$(BIN)/mypy .
 
+# `-m` replaces addopts' marker expression: `not install` is repeated here, or the pip install
+# check would run twice (it is install-check's job).
 pytest: $(VENV)/.stamp-dev bubblewrap
-	$(BIN)/pytest -q -m "not browser and not multiprocess"
+	$(BIN)/pytest -q -m "not browser and not multiprocess and not install"
 
 # The store (and anything else marked `postgres`) again on a real PostgreSQL, then several server
 # processes on PostgreSQL + Redis (`multiprocess`).

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from asgiref.sync import SyncToAsync
 from django.db import connections
+from django.test import override_settings
 
 from sessions_app.models import Session
 
@@ -18,6 +19,18 @@ pytest_plugins = ["tests.fake_anthropic"]
 @pytest.fixture
 def session(db: None) -> Session:
     return Session.objects.create(title="test session")
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _fast_password_hashing() -> Iterator[None]:
+    """One-round PBKDF2 for the whole run (tests/hashers.py): the default's million rounds were
+    most of the set-up time of every test that creates a user. The default hashers stay listed
+    after it, so hashes made by a server subprocess still verify here."""
+    from django.conf import settings
+
+    hashers = ["tests.hashers.FastPBKDF2PasswordHasher", *settings.PASSWORD_HASHERS]
+    with override_settings(PASSWORD_HASHERS=hashers):
+        yield
 
 
 @pytest.fixture(autouse=True, scope="session")

@@ -93,10 +93,21 @@ class _Items:
     # Every spelling of the commands the span ran (whole lines and their parts): a line quoting one
     # is a command line (docs/retention.md, "Commands").
     commands: set[str] = field(default_factory=set)
+    # Trimming drops thousands of items from a long span, rendering after each (_fit): the drop
+    # order and the quoting count are kept between drops instead of rescanning every item.
+    _drops: list[tuple[int, int, int, int, str]] | None = None  # droppable, the next one last
+    _quotes: dict[str, bool] = field(default_factory=dict)  # item -> quotes a command
+    _quoting: int | None = None  # quote() true of this many items outside COMMANDS
 
     def ran(self, command: str) -> None:
         for c in (command, *command_parts(command)):
             self.commands.update(s for s in command_spellings(c) if len(s) >= 6)
+        self._quotes.clear()
+        self._quoting = None
+
+    def _changed(self) -> None:
+        self._drops = None
+        self._quoting = None
 
     def add(self, kind: str, item: str, priority: int = WORK, chars: int = _ITEM_CHARS) -> None:
         item = clip(item, chars)
@@ -105,6 +116,7 @@ class _Items:
             self._seen.add(key)
             self._order.setdefault(item, len(self._order))
             self.by_kind.setdefault(kind, []).append((item, priority))
+            self._changed()
 
     def extend(self, kind: str, items: Sequence[str], priority: int = WORK) -> None:
         for item in items:
@@ -115,21 +127,51 @@ class _Items:
 
     def remove(self, kind: str, keep: Callable[[str], bool]) -> None:
         self.by_kind[kind] = [(i, p) for i, p in self.by_kind.get(kind, []) if keep(i)]
+        self._changed()
+
+    def quotes(self, item: str) -> bool:
+        """Whether `item` quotes one of the commands the span ran."""
+        hit = self._quotes.get(item)
+        if hit is None:
+            hit = self._quotes[item] = any(s in item for s in self.commands)
+        return hit
+
+    def quoting(self) -> int:
+        """How many items outside the command lines quote a command (see _quoting)."""
+        if self._quoting is None:
+            self._quoting = sum(
+                1
+                for kind, entries in self.by_kind.items()
+                if kind != COMMANDS
+                for item, _ in entries
+                if self.quotes(item)
+            )
+        return self._quoting
 
     def drop_one(self) -> bool:
         """Drop the oldest item of the lowest priority below KEEP, whatever its section; False
         when none is left."""
-        best: tuple[int, int, str, int] | None = None
-        for kind, entries in self.by_kind.items():
-            for index, (item, priority) in enumerate(entries):
-                if priority >= KEEP:
-                    continue
-                rank = (priority, self._order.get(item, 0), kind, index)
-                if best is None or rank[:2] < best[:2]:
-                    best = rank
-        if best is None:
+        if self._drops is None:
+            # The order a scan for the minimum (priority, age) picks them in, ties going to the
+            # first section and the first index: dropping one never reorders the rest.
+            kinds = {kind: n for n, kind in enumerate(self.by_kind)}
+            self._drops = sorted(
+                (
+                    (priority, self._order.get(item, 0), kinds[kind], index, item)
+                    for kind, entries in self.by_kind.items()
+                    for index, (item, priority) in enumerate(entries)
+                    if priority < KEEP
+                ),
+                reverse=True,
+            )
+        if not self._drops:
             return False
-        del self.by_kind[best[2]][best[3]]
+        priority, _age, kind_at, _index, item = self._drops.pop()
+        kind = next(k for n, k in enumerate(self.by_kind) if n == kind_at)
+        entries = self.by_kind[kind]
+        entries.remove((item, priority))  # the first equal entry: the one the scan would pick
+        if self._quoting is not None and kind != COMMANDS and self.quotes(item):
+            self._quoting -= 1
         return True
 
 
@@ -192,16 +234,9 @@ def _command_rank(line: str) -> int:
 def _quoting(items: _Items) -> int:
     """Items outside the command lines that quote one of those commands (a user's sentence
     naming a command, a finding): they count against MAX_COMMANDS as well."""
-    spelled = items.commands
-    if not spelled:
+    if not items.commands:
         return 0
-    return sum(
-        1
-        for kind, entries in items.by_kind.items()
-        if kind != COMMANDS
-        for item, _ in entries
-        if any(s in item for s in spelled)
-    )
+    return items.quoting()
 
 
 def _chosen_commands(lines: list[str], n: int) -> list[str]:
@@ -426,9 +461,12 @@ def _history_items(prep: Preparation, instructions: str | None) -> _Items:
             asked = _asked(" ".join(said))
             if asked:
                 items.add(S.DONE, f"User asked: {asked}", ASKED, _USER_CHARS)
-    listed = [*prep.read_files, *prep.modified_files]
+    # A file fact is listed when it names a listed path or one of its tails after a "/" (the
+    # sets make that one look-up each, not a scan of every path: a long span lists thousands).
+    listed = {*prep.read_files, *prep.modified_files}
+    tails = {p[i + 1 :] for p in listed for i, c in enumerate(p) if c == "/"}
     for f in _of(facts, FactKind.FILE):
-        if not any(p == f.text or p.endswith("/" + f.text.lstrip("./~")) for p in listed):
+        if f.text not in listed and f.text.lstrip("./~") not in tails:
             items.add(files, f"Mentioned: {f.text}", MENTION)
     # A value the user gave in a sentence the summary already quotes (a rule, a request) is said
     # once: the line that repeats the sentence goes (one statement, one line; issue 30 item 3).

@@ -95,19 +95,15 @@ class _Items:
     commands: set[str] = field(default_factory=set)
     # Trimming drops thousands of items from a long span, rendering after each (_fit): the drop
     # order and the quoting count are kept between drops instead of rescanning every item.
-    _drops: list[tuple[int, int, int, int, str]] | None = None  # droppable, the next one last
+    _drops: list[tuple[int, int, int, int, str, str]] | None = None  # the next one last
     _quotes: dict[str, bool] = field(default_factory=dict)  # item -> quotes a command
-    _quoting: int | None = None  # quote() true of this many items outside COMMANDS
+    _quoting: int | None = None  # items outside COMMANDS that quote a command
 
     def ran(self, command: str) -> None:
         for c in (command, *command_parts(command)):
             self.commands.update(s for s in command_spellings(c) if len(s) >= 6)
         self._quotes.clear()
-        self._quoting = None
-
-    def _changed(self) -> None:
-        self._drops = None
-        self._quoting = None
+        self._drops = self._quoting = None
 
     def add(self, kind: str, item: str, priority: int = WORK, chars: int = _ITEM_CHARS) -> None:
         item = clip(item, chars)
@@ -116,7 +112,7 @@ class _Items:
             self._seen.add(key)
             self._order.setdefault(item, len(self._order))
             self.by_kind.setdefault(kind, []).append((item, priority))
-            self._changed()
+            self._drops = self._quoting = None
 
     def extend(self, kind: str, items: Sequence[str], priority: int = WORK) -> None:
         for item in items:
@@ -127,38 +123,29 @@ class _Items:
 
     def remove(self, kind: str, keep: Callable[[str], bool]) -> None:
         self.by_kind[kind] = [(i, p) for i, p in self.by_kind.get(kind, []) if keep(i)]
-        self._changed()
+        self._drops = self._quoting = None
 
     def quotes(self, item: str) -> bool:
-        """Whether `item` quotes one of the commands the span ran."""
-        hit = self._quotes.get(item)
-        if hit is None:
+        if (hit := self._quotes.get(item)) is None:
             hit = self._quotes[item] = any(s in item for s in self.commands)
         return hit
 
     def quoting(self) -> int:
-        """How many items outside the command lines quote a command (see _quoting)."""
         if self._quoting is None:
-            self._quoting = sum(
-                1
-                for kind, entries in self.by_kind.items()
-                if kind != COMMANDS
-                for item, _ in entries
-                if self.quotes(item)
-            )
+            quoting = (self.quotes(i) for k, e in self.by_kind.items() if k != COMMANDS for i, _ in e)
+            self._quoting = sum(quoting)
         return self._quoting
 
     def drop_one(self) -> bool:
         """Drop the oldest item of the lowest priority below KEEP, whatever its section; False
         when none is left."""
         if self._drops is None:
-            # The order a scan for the minimum (priority, age) picks them in, ties going to the
-            # first section and the first index: dropping one never reorders the rest.
-            kinds = {kind: n for n, kind in enumerate(self.by_kind)}
+            # In the order a scan for the least (priority, age) picks them, ties to the first
+            # section and index: dropping one never reorders the rest.
             self._drops = sorted(
                 (
-                    (priority, self._order.get(item, 0), kinds[kind], index, item)
-                    for kind, entries in self.by_kind.items()
+                    (priority, self._order.get(item, 0), at, index, kind, item)
+                    for at, (kind, entries) in enumerate(self.by_kind.items())
                     for index, (item, priority) in enumerate(entries)
                     if priority < KEEP
                 ),
@@ -166,10 +153,8 @@ class _Items:
             )
         if not self._drops:
             return False
-        priority, _age, kind_at, _index, item = self._drops.pop()
-        kind = next(k for n, k in enumerate(self.by_kind) if n == kind_at)
-        entries = self.by_kind[kind]
-        entries.remove((item, priority))  # the first equal entry: the one the scan would pick
+        priority, _age, _at, _index, kind, item = self._drops.pop()
+        self.by_kind[kind].remove((item, priority))  # the first equal one: the scan's pick
         if self._quoting is not None and kind != COMMANDS and self.quotes(item):
             self._quoting -= 1
         return True
@@ -461,8 +446,7 @@ def _history_items(prep: Preparation, instructions: str | None) -> _Items:
             asked = _asked(" ".join(said))
             if asked:
                 items.add(S.DONE, f"User asked: {asked}", ASKED, _USER_CHARS)
-    # A file fact is listed when it names a listed path or one of its tails after a "/" (the
-    # sets make that one look-up each, not a scan of every path: a long span lists thousands).
+    # Listed: a listed path, or a tail of one after a "/" (sets: a long span lists thousands).
     listed = {*prep.read_files, *prep.modified_files}
     tails = {p[i + 1 :] for p in listed for i, c in enumerate(p) if c == "/"}
     for f in _of(facts, FactKind.FILE):

@@ -7,7 +7,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 PG_URL ?= postgres://postgres@127.0.0.1:5432/postgres
 
-.PHONY: run test install-check lint typecheck pytest pytest-pg browser chromium bubblewrap services bench bench-smoke clean
+.PHONY: run test test-lane-sqlite test-lane-pg install-check lint typecheck pytest pytest-pg browser chromium bubblewrap services bench bench-smoke clean
 
 # setup.py builds the o200k token counter (C): editing it or its sources reinstalls.
 $(VENV)/.stamp-run: pyproject.toml setup.py sessions_app/o200k/_o200k.c sessions_app/o200k/_o200k_unicode.h
@@ -44,8 +44,10 @@ lint: $(VENV)/.stamp-dev
 typecheck: $(VENV)/.stamp-dev
 	$(BIN)/mypy .
 
+# `-m` replaces addopts' marker expression: `not install` is repeated here, or the pip install
+# check would run twice (it is install-check's job).
 pytest: $(VENV)/.stamp-dev bubblewrap
-	$(BIN)/pytest -q -m "not browser and not multiprocess"
+	$(BIN)/pytest -q -m "not browser and not multiprocess and not install"
 
 # The store (and anything else marked `postgres`) again on a real PostgreSQL, then several server
 # processes on PostgreSQL + Redis (`multiprocess`).
@@ -57,7 +59,9 @@ bubblewrap:
 	@test -x /usr/bin/bwrap || (apt-get update && apt-get install -y bubblewrap)
 
 # Debian's Chromium for the Playwright browser tests (Playwright's own download is not reachable).
-chromium:
+# After bubblewrap: `make test` runs two stages at a time, and two apt-get runs would fight over
+# dpkg's lock.
+chromium: bubblewrap
 	@test -x /usr/bin/chromium || (apt-get update && apt-get install -y chromium)
 
 # The dashboard in Chromium against daphne (HTTP + websockets); screenshots land in test-artifacts/.
@@ -72,7 +76,29 @@ bench-smoke: $(VENV)/.stamp-dev services
 install-check: $(VENV)/.stamp-dev
 	$(BIN)/pytest -q -m install tests/project/test_install.py
 
-test: lint typecheck pytest pytest-pg browser bench-smoke install-check
+# Every stage, in two lanes at once (make test TEST_LANES=1: one stage after the other). A pytest
+# stage keeps about one core busy, so on two cores two lanes take little more than the longer one.
+# The lanes share nothing: each pytest process has its own test database (per process id,
+# settings.py), tests and benches that restart PostgreSQL or Redis start throwaway servers of their
+# own, and data dirs are temporary. The venv and the system packages come first, so the lanes never
+# build or apt-get at once; -O prints each stage's output whole when it ends.
+TEST_LANES ?= 2
+test: $(VENV)/.stamp-dev bubblewrap chromium services
+ifeq ($(TEST_LANES),1)
+	$(MAKE) --no-print-directory lint typecheck pytest pytest-pg browser bench-smoke install-check
+else
+	$(MAKE) --no-print-directory -j2 -O test-lane-sqlite test-lane-pg
+endif
+
+# The lanes, each a stage at a time (both lanes hold the two job slots), balanced by the stages'
+# times on CI: SQLite pytest and the browser (SQLite) in one, everything on PostgreSQL + Redis in
+# the other. make may start a later stage of a lane while an earlier one's check (bubblewrap,
+# services) runs, so the order can differ from the list; a lane's total does not.
+test-lane-sqlite:
+	+@$(MAKE) --no-print-directory -O lint typecheck pytest browser
+
+test-lane-pg:
+	+@$(MAKE) --no-print-directory -O pytest-pg bench-smoke install-check
 
 bench: $(VENV)/.stamp-dev services
 	@for f in bench/[!_]*.py; do echo "== $$f"; $(BIN)/python $$f || exit 1; done

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from asgiref.sync import SyncToAsync
 from django.db import connections
+from django.test import override_settings
 
 from sessions_app.models import Session
 
@@ -18,6 +19,51 @@ pytest_plugins = ["tests.fake_anthropic"]
 @pytest.fixture
 def session(db: None) -> Session:
     return Session.objects.create(title="test session")
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _fast_password_hashing() -> Iterator[None]:
+    """One-round PBKDF2 for the whole run (tests/hashers.py): the default's million rounds were
+    most of the set-up time of every test that creates a user. The default hashers stay listed
+    after it, so hashes made by a server subprocess still verify here."""
+    from django.conf import settings
+
+    hashers = ["tests.hashers.FastPBKDF2PasswordHasher", *settings.PASSWORD_HASHERS]
+    with override_settings(PASSWORD_HASHERS=hashers):
+        yield
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _flush_with_delete_on_postgresql(django_db_setup: None) -> Iterator[None]:
+    """On PostgreSQL, a transactional test's flush deletes every row instead of truncating the
+    tables: TRUNCATE creates new files for all of them (most of a second per test on a busy
+    machine), DELETE of the few rows a test wrote takes milliseconds. Same result: every table
+    empty, sequences not reset (Django's flush truncates without RESTART IDENTITY too); the
+    foreign keys are deferred, so the order of the deletes does not matter within the flush's
+    transaction. A flush that asks for more (sequences, CASCADE) keeps TRUNCATE."""
+    if connections["default"].vendor != "postgresql":
+        yield
+        return
+    ops = type(connections["default"].ops)
+    own = "sql_flush" in vars(ops)
+    truncate = ops.sql_flush
+
+    def sql_flush(
+        self: Any, style: Any, tables: Any, *, reset_sequences: bool = False, allow_cascade: bool = False
+    ) -> list[str]:
+        if reset_sequences or allow_cascade or not tables:
+            return truncate(self, style, tables, reset_sequences=reset_sequences, allow_cascade=allow_cascade)
+        delete = f"{style.SQL_KEYWORD('DELETE')} {style.SQL_KEYWORD('FROM')}"
+        return [f"{delete} {style.SQL_FIELD(self.quote_name(table))};" for table in tables]
+
+    ops.sql_flush = sql_flush  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        if own:
+            ops.sql_flush = truncate  # type: ignore[method-assign]
+        else:
+            del ops.sql_flush
 
 
 @pytest.fixture(autouse=True, scope="session")

@@ -94,10 +94,17 @@ class _Items:
     # Every spelling of the commands the span ran (whole lines and their parts): a line quoting one
     # is a command line (docs/retention.md, "Commands").
     commands: set[str] = field(default_factory=set)
+    # Trimming drops thousands of items from a long span, rendering after each (_fit): the drop
+    # order and the quoting count are kept between drops instead of rescanning every item.
+    _drops: list[tuple[int, int, int, int, str, str]] | None = None  # the next one last
+    _quotes: dict[str, bool] = field(default_factory=dict)  # item -> quotes a command
+    _quoting: int | None = None  # items outside COMMANDS that quote a command
 
     def ran(self, command: str) -> None:
         for c in (command, *command_parts(command)):
             self.commands.update(s for s in command_spellings(c) if len(s) >= 6)
+        self._quotes.clear()
+        self._drops = self._quoting = None
 
     def add(self, kind: str, item: str, priority: int = WORK, chars: int = _ITEM_CHARS) -> None:
         item = clip(item, chars)
@@ -106,6 +113,7 @@ class _Items:
             self._seen.add(key)
             self._order.setdefault(item, len(self._order))
             self.by_kind.setdefault(kind, []).append((item, priority))
+            self._drops = self._quoting = None
 
     def extend(self, kind: str, items: Sequence[str], priority: int = WORK) -> None:
         for item in items:
@@ -116,21 +124,40 @@ class _Items:
 
     def remove(self, kind: str, keep: Callable[[str], bool]) -> None:
         self.by_kind[kind] = [(i, p) for i, p in self.by_kind.get(kind, []) if keep(i)]
+        self._drops = self._quoting = None
+
+    def quotes(self, item: str) -> bool:
+        if (hit := self._quotes.get(item)) is None:
+            hit = self._quotes[item] = any(s in item for s in self.commands)
+        return hit
+
+    def quoting(self) -> int:
+        if self._quoting is None:
+            quoting = (self.quotes(i) for k, e in self.by_kind.items() if k != COMMANDS for i, _ in e)
+            self._quoting = sum(quoting)
+        return self._quoting
 
     def drop_one(self) -> bool:
         """Drop the oldest item of the lowest priority below KEEP, whatever its section; False
         when none is left."""
-        best: tuple[int, int, str, int] | None = None
-        for kind, entries in self.by_kind.items():
-            for index, (item, priority) in enumerate(entries):
-                if priority >= KEEP:
-                    continue
-                rank = (priority, self._order.get(item, 0), kind, index)
-                if best is None or rank[:2] < best[:2]:
-                    best = rank
-        if best is None:
+        if self._drops is None:
+            # In the order a scan for the least (priority, age) picks them, ties to the first
+            # section and index: dropping one never reorders the rest.
+            self._drops = sorted(
+                (
+                    (priority, self._order.get(item, 0), at, index, kind, item)
+                    for at, (kind, entries) in enumerate(self.by_kind.items())
+                    for index, (item, priority) in enumerate(entries)
+                    if priority < KEEP
+                ),
+                reverse=True,
+            )
+        if not self._drops:
             return False
-        del self.by_kind[best[2]][best[3]]
+        priority, _age, _at, _index, kind, item = self._drops.pop()
+        self.by_kind[kind].remove((item, priority))  # the first equal one: the scan's pick
+        if self._quoting is not None and kind != COMMANDS and self.quotes(item):
+            self._quoting -= 1
         return True
 
 
@@ -193,16 +220,9 @@ def _command_rank(line: str) -> int:
 def _quoting(items: _Items) -> int:
     """Items outside the command lines that quote one of those commands (a user's sentence
     naming a command, a finding): they count against MAX_COMMANDS as well."""
-    spelled = items.commands
-    if not spelled:
+    if not items.commands:
         return 0
-    return sum(
-        1
-        for kind, entries in items.by_kind.items()
-        if kind != COMMANDS
-        for item, _ in entries
-        if any(s in item for s in spelled)
-    )
+    return items.quoting()
 
 
 def _chosen_commands(lines: list[str], n: int) -> list[str]:
@@ -430,9 +450,11 @@ def _history_items(prep: Preparation, instructions: str | None) -> _Items:
             asked = _asked(" ".join(said))
             if asked:
                 items.add(S.DONE, f"User asked: {asked}", ASKED, _USER_CHARS)
-    listed = [*prep.read_files, *prep.modified_files]
+    # Listed: a listed path, or a tail of one after a "/" (sets: a long span lists thousands).
+    listed = {*prep.read_files, *prep.modified_files}
+    tails = {p[i + 1 :] for p in listed for i, c in enumerate(p) if c == "/"}
     for f in _of(facts, FactKind.FILE):
-        if not any(p == f.text or p.endswith("/" + f.text.lstrip("./~")) for p in listed):
+        if f.text not in listed and f.text.lstrip("./~") not in tails:
             items.add(files, f"Mentioned: {f.text}", MENTION)
     # A value the user gave in a sentence the summary already quotes (a rule, a request) is said
     # once: the line that repeats the sentence goes (one statement, one line; issue 30 item 3).

@@ -45,7 +45,10 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     base = getattr(sys, "_base_executable", sys.executable)
     subprocess.run([base, "-m", "venv", str(venv)], check=True, cwd=tmp, env=_env())
     # env: without PYTHONPATH, so pip does not take the checkout's egg-info for an installed copy.
-    subprocess.run([str(venv / "bin" / "pip"), "install", "-q", str(wheel)], check=True, cwd=tmp, env=_env())
+    # --no-compile: byte-compiling every dependency (plotly alone is thousands of files) was a third
+    # of the install; what the commands import is compiled when they first import it.
+    pip = [str(venv / "bin" / "pip"), "install", "-q", "--no-compile", str(wheel)]
+    subprocess.run(pip, check=True, cwd=tmp, env=_env())
     return venv / "bin"
 
 

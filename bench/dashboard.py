@@ -149,8 +149,12 @@ def start_daphne(port: int, data_dir: Path, **extra: str) -> subprocess.Popen[by
         "PYTHONPATH": str(ROOT),
         **extra,
     }
+    # A websocket handshake may take longer than daphne's 5 s on a loaded machine (the consumer
+    # reads the session before it accepts): daphne then resets it and the bench dies with no
+    # figure. The bound is raised; the figures are the deltas' latency, not the handshake's.
+    bounds = ["-b", "127.0.0.1", "-p", str(port), "--websocket_connect_timeout", "60"]
     proc = subprocess.Popen(
-        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "dashboard.asgi:application"],
+        [sys.executable, "-m", "daphne", *bounds, "dashboard.asgi:application"],
         cwd=ROOT,
         env=env,
         stdout=subprocess.DEVNULL,

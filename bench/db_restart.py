@@ -111,7 +111,7 @@ async def measure(args: argparse.Namespace, out: dict[str, Any]) -> None:
     env["CUTPOINT_LOG_LEVEL"] = "WARNING"
     try:
         seed = seeded(env, tasks=1)
-        server = ServerProcess(env, workers=2, name="serve")
+        server = ServerProcess(env, workers=2, name="serve", start_timeout=600)  # a bound: see bench/load.py
         counted = server.output = CountedLog(SWEEP_FAILED, SERVER_ERROR, POOL_WARNING)
         try:
             async with Browser(seed.cookie) as browser:

@@ -149,7 +149,7 @@ def main() -> None:
             REDIS_URL=redis.url,
             CUTPOINT_CHANNEL_PREFIX=os.environ["CUTPOINT_CHANNEL_PREFIX"],
         )
-        server = ServerProcess(env, name="daphne")
+        server = ServerProcess(env, name="daphne", start_timeout=600)  # a bound: see bench/load.py
         try:
             latencies = asyncio.run(measure(args, redis, server.url, cookie, session.pk))
         except BaseException:

@@ -88,19 +88,6 @@ async def logins(base: str) -> dict[str, int]:
     return out
 
 
-def orphan(url: str, task_id: int) -> None:
-    """Make a pending task look like one a dead process left running ten minutes ago."""
-    import psycopg
-
-    with psycopg.connect(url, autocommit=True) as db:
-        db.execute(
-            "UPDATE sessions_app_compactiontask SET status = 'running', owner = 'crashed-host:1',"
-            " attempts = 1, started_at = now() - interval '10 minutes',"
-            " heartbeat_at = now() - interval '10 minutes' WHERE id = %s",
-            [task_id],
-        )
-
-
 def task_status(url: str, task_id: int) -> str:
     import psycopg
 
@@ -111,7 +98,7 @@ def task_status(url: str, task_id: int) -> str:
 
 async def measure(args: argparse.Namespace, out: dict[str, Any]) -> None:
     """The figures, into `out` as they are taken."""
-    from tests.multiprocess.seed import seeded
+    from tests.multiprocess.seed import make_orphan, seeded
     from tests.multiprocess.servers import Browser, ServerProcess, server_env
     from tests.multiprocess.throwaway_postgres import ThrowawayPostgres
 
@@ -124,7 +111,7 @@ async def measure(args: argparse.Namespace, out: dict[str, Any]) -> None:
     env["CUTPOINT_LOG_LEVEL"] = "WARNING"
     try:
         seed = seeded(env, tasks=1)
-        server = ServerProcess(env, workers=2, name="serve")
+        server = ServerProcess(env, workers=2, name="serve", start_timeout=600)  # a bound: see bench/load.py
         counted = server.output = CountedLog(SWEEP_FAILED, SERVER_ERROR, POOL_WARNING)
         try:
             async with Browser(seed.cookie) as browser:
@@ -144,17 +131,18 @@ async def measure(args: argparse.Namespace, out: dict[str, Any]) -> None:
                 out["errors_right_after"] = errors(right_after)
                 out["logins"] = await logins(server.url)
                 task_id = seed.tasks[0]
-                orphan(pg.url, task_id)
+                make_orphan(pg.url, task_id)
                 t0 = time.perf_counter()
                 deadline = time.monotonic() + max(30.0, 10 * args.sweep)
-                while (status := task_status(pg.url, task_id)) in (
+                while (orphan_status := task_status(pg.url, task_id)) in (
                     "running",
                     "pending",
                 ) and time.monotonic() < deadline:
                     await asyncio.sleep(0.05)  # polling the database, bounded by the deadline
                 recovered_s = time.perf_counter() - t0
-                out["orphan_status"] = status
-                out["orphan_recovered_seconds"] = round(recovered_s, 2) if status == "completed" else None
+                out["orphan_status"] = orphan_status
+                recovered = orphan_status == "completed"
+                out["orphan_recovered_seconds"] = round(recovered_s, 2) if recovered else None
                 later: dict[str, int] | None = None
                 if args.later > 0:
                     await asyncio.sleep(args.later)  # the measured interval, not synchronization

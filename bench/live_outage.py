@@ -34,6 +34,7 @@ ACTIVE = re.compile(r'data-kind="active_node"[^>]*data-active="k(\d+)"')
 async def measure(
     args: argparse.Namespace, redis: Any, base: str, cookie: str, session_id: int
 ) -> list[float]:
+    from sessions_app.compaction.vocabulary import LiveKind
     from sessions_app.runtime.live import group_name
     from sessions_app.runtime.redis_layer import LiveRedisLayer
     from tests.multiprocess.servers import Browser
@@ -48,7 +49,7 @@ async def measure(
         n = 0
         while not stop.is_set():
             n += 1
-            message = {"type": "session.update", "kind": "active_node", "payload": {"key": f"k{n}"}}
+            message = {"type": "session.update", "kind": LiveKind.ACTIVE_NODE, "payload": {"key": f"k{n}"}}
             try:
                 await layer.group_send(group_name(session_id), message)
                 published[n] = time.monotonic()
@@ -148,7 +149,7 @@ def main() -> None:
             REDIS_URL=redis.url,
             CUTPOINT_CHANNEL_PREFIX=os.environ["CUTPOINT_CHANNEL_PREFIX"],
         )
-        server = ServerProcess(env, name="daphne")
+        server = ServerProcess(env, name="daphne", start_timeout=600)  # a bound: see bench/load.py
         try:
             latencies = asyncio.run(measure(args, redis, server.url, cookie, session.pk))
         except BaseException:

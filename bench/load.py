@@ -67,7 +67,7 @@ class ServerLog(list[str]):
         super().append(line)
 
 
-async def receive_text(ws: Any, timeout: float) -> str:
+async def receive_text(ws: Any, timeout: float | None) -> str:
     """The next text frame; a close (1011 is the server's own error) fails the bench, saying so."""
     import aiohttp
 
@@ -120,29 +120,51 @@ async def page_load(
 async def delta_latency(
     browser: Any, base: str, session_id: int, clients: int, messages: int, interval: float
 ) -> dict[str, Any]:
+    from sessions_app.compaction.vocabulary import LiveKind
     from sessions_app.runtime import live
 
-    sockets = [await browser.websocket(base, f"/ws/sessions/{session_id}/") for _ in range(clients)]
-    for ws in sockets:
+    samples: list[float] = []
+    subscribed = 0
+    all_subscribed = asyncio.Event()
+
+    async def listen(ws: Any) -> None:
+        nonlocal subscribed
         snapshot = await receive_text(ws, timeout=60)
         if "snapshot" not in snapshot:
             raise BenchError(f"the first websocket message is not the snapshot: {snapshot[:200]!r}")
-    samples: list[float] = []
-
-    async def listen(ws: Any) -> None:
+        subscribed += 1
+        if subscribed == clients:
+            all_subscribed.set()
         seen = 0
         while seen < messages:
-            frame = await receive_text(ws, timeout=30)
+            # Until every client is connected no delta is due: wait unbounded (the whole phase is
+            # bounded below); after that, a frame late by 30 s fails the bench.
+            frame = await receive_text(ws, timeout=30 if all_subscribed.is_set() else None)
             now = time.time_ns()
             for stamp in STAMP.findall(frame):
                 samples.append((now - int(stamp)) / 1e6)
                 seen += 1
 
-    listeners = [asyncio.create_task(listen(ws)) for ws in sockets]
+    # Each socket is read from the moment it connects, as a browser's is: the server pings every
+    # socket 20 s after it opens and drops one that has not answered 30 s later, and aiohttp
+    # answers a ping only while the socket is being read. Read only once all 200 had connected
+    # (a minute on a loaded machine), the first ones were dropped: close code 1006, no figure.
+    sockets: list[Any] = []
+    listeners: list[asyncio.Task[None]] = []
+    for _ in range(clients):
+        sockets.append(await browser.websocket(base, f"/ws/sessions/{session_id}/"))
+        listeners.append(asyncio.create_task(listen(sockets[-1])))
+    ready = asyncio.create_task(all_subscribed.wait())
+    await asyncio.wait([ready, *listeners], timeout=60, return_when=asyncio.FIRST_COMPLETED)
+    if not all_subscribed.is_set():
+        ready.cancel()
+        failed = [t for t in listeners if t.done()]
+        if failed:
+            await failed[0]  # raises the listener's error (a close code, a wrong first message)
+        raise BenchError(f"only {subscribed} of {clients} websockets had their snapshot within 60 s")
     for _ in range(messages):
-        await live.apublish(
-            session_id, "compact_delta", {"task_id": 1, "part": "history", "text": f"T{time.time_ns()}"}
-        )
+        delta = {"task_id": 1, "part": "history", "text": f"T{time.time_ns()}"}
+        await live.apublish(session_id, LiveKind.COMPACT_DELTA, delta)
         await asyncio.sleep(interval)  # pacing of the publisher, not synchronization
     await asyncio.wait_for(asyncio.gather(*listeners), 60)
     for ws in sockets:
@@ -256,7 +278,9 @@ def main() -> None:
             CUTPOINT_PROBE_AUDIT="0",  # the figure is the page's, not a probe check's model call
         )
         started = time.monotonic()
-        server = ServerProcess(env, workers=2, name="serve")
+        # Its workers warm the session page up before they listen: at 100,000 nodes on a loaded
+        # machine that took over the default minute (`server_start_s` says how long it took).
+        server = ServerProcess(env, workers=2, name="serve", start_timeout=600)
         # From the command to the first page answered: the workers warm up before they listen
         # (dashboard/warmup.py), so a cold start's cost shows here rather than in the first pages.
         results["server_start_s"] = round(time.monotonic() - started, 2)

@@ -71,7 +71,6 @@ from .writer import FormatImporter
 _MAX_UUID = 56  # node keys hold 64 characters; "#<n>" suffixes need room
 # Nodes stay editable this long after release (split assistant records, a boundary's summary).
 WINDOW = 4096
-_EVENT_BATCH = 500
 SUBAGENT_DIR = "subagents"
 SUBAGENT_GLOB = "agent-*.jsonl"
 _META_MAX_BYTES = 64 * 1024  # an agent-<id>.meta.json sidecar is a few fields
@@ -350,11 +349,6 @@ class ClaudeImporter(FormatImporter):
         )
         self.events += 1
         self._flush_events()
-
-    def _flush_events(self, *, force: bool = False) -> None:
-        if self._events and (force or len(self._events) >= _EVENT_BATCH):
-            Event.objects.bulk_create(self._events)
-            self._events.clear()
 
     # --- one record -------------------------------------------------------------------------
 

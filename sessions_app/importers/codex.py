@@ -37,7 +37,6 @@ from sessions_app.store import ImportCompaction, ImportNode
 from .lines import LineReader
 from .writer import TITLE_MAX, FormatImporter
 
-_EVENT_BATCH = 500
 CONTEXT_COMPACTED = "context_compacted"  # Codex's event_msg after it compacted its context
 ROLLOUT_GLOB = "rollout-*.jsonl"
 _HEAD_MAX_BYTES = 1024 * 1024  # a session_meta line holds the base instructions: tens of KB
@@ -276,8 +275,3 @@ class CodexImporter(FormatImporter):
         )
         self.events += 1
         self._flush_events()
-
-    def _flush_events(self, *, force: bool = False) -> None:
-        if self._events and (force or len(self._events) >= _EVENT_BATCH):
-            Event.objects.bulk_create(self._events)
-            self._events.clear()

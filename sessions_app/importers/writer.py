@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from sessions_app.formats.fields import valid_timestamp
-from sessions_app.models import Session
+from sessions_app.models import Event, Session
 from sessions_app.store import ImportNode
 
 from .lines import LineReader, Problems
@@ -120,6 +120,9 @@ class TreeOrder:
         return rest
 
 
+_EVENT_BATCH = 500  # Event rows of records that are not nodes, written this many at a time
+
+
 class FormatImporter(abc.ABC):
     """One file format: turns the reader's records into nodes for `store.import_entries`.
 
@@ -131,6 +134,7 @@ class FormatImporter(abc.ABC):
     # False when the format's compactions do not list the files their span read and modified:
     # the import works the lists out (file_lists.py).
     compactions_list_files = True
+    _events: list[Event]  # Event rows not yet written (`_flush_events`); the format fills it
 
     def __init__(self, reader: LineReader, problems: Problems) -> None:
         self.reader = reader
@@ -168,6 +172,11 @@ class FormatImporter(abc.ABC):
         if valid_timestamp(ts):
             return parse_timestamp(ts)
         return parse_timestamp(previous) if previous is not None else datetime.now(UTC)
+
+    def _flush_events(self, *, force: bool = False) -> None:
+        if self._events and (force or len(self._events) >= _EVENT_BATCH):
+            Event.objects.bulk_create(self._events)
+            self._events.clear()
 
     def start(self, session: Session, first: tuple[int, dict[str, Any]] | None) -> None:
         """Called inside the transaction, before `nodes()`, with the file's first record (line,

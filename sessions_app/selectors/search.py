@@ -10,7 +10,7 @@ from functools import reduce
 from operator import and_
 from typing import Any
 
-from django.db.models import Q, TextField
+from django.db.models import Q, QuerySet, TextField
 from django.db.models.functions import Cast
 
 from sessions_app.models import Node, Session
@@ -53,18 +53,23 @@ def candidates(terms: list[str], before: int | None, limit: int, batch: int) -> 
         cursor = rows[-1][0]
 
 
-def session_matches(session_id: int, query: str, limit: int) -> tuple[list[SessionMatch], int]:
-    """The session's nodes whose key, content or data mention `query` (newest first, `limit` at
-    most), and how many there are."""
+def nodes_mentioning(session_id: int, query: str) -> QuerySet[Node]:
+    """The session's nodes whose key, content or data mention `query`, matched in SQL on the JSON
+    columns' text in both spellings of non-ASCII (the session's search box and the transcript's)."""
     escaped = json_escaped(query)
     cond = Q(key__icontains=query) | Q(content_text__icontains=query) | Q(data_text__icontains=query)
     if escaped != query:
         cond |= Q(content_text__icontains=escaped) | Q(data_text__icontains=escaped)
-    qs = (
+    return (
         Node.objects.filter(session_id=session_id)
         .annotate(content_text=Cast("content", TextField()), data_text=Cast("data", TextField()))
         .filter(cond)
-        .order_by("-seq")
     )
+
+
+def session_matches(session_id: int, query: str, limit: int) -> tuple[list[SessionMatch], int]:
+    """The session's nodes whose key, content or data mention `query` (newest first, `limit` at
+    most), and how many there are."""
+    qs = nodes_mentioning(session_id, query).order_by("-seq")
     rows = qs.values_list("key", "kind", "role", "content", "data", "seq", "chain_id", "depth")[:limit]
     return list(rows), qs.count()

@@ -9,16 +9,15 @@ session's length (docs/architecture.md, "Reading without the whole history").
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Q, TextField
-from django.db.models.functions import Cast
+from django.db.models import Q
 
 from sessions_app.compaction.vocabulary import NodeKind
 from sessions_app.models import Agent, Artifact, CompactionEntry, Node, Session
+from sessions_app.selectors.search import nodes_mentioning
 from sessions_app.store.chains import Chains, Ref, Segment, Span, holds, node_ref, nodes_at
 
 # What a transcript row needs of a node, in this order (`Raw`).
@@ -241,15 +240,7 @@ def search_path(session_id: int, shape: PathShape, query: str, *, below: int | N
     The match runs in SQL over the session's nodes (as the tree's search does); whether a match
     lies on this path is its (chain, depth), checked here, so a path of many chains costs no
     larger statement."""
-    escaped = json.dumps(query)[1:-1]  # how non-ASCII text is stored inside the JSON columns
-    cond = Q(key__icontains=query) | Q(content_text__icontains=query) | Q(data_text__icontains=query)
-    if escaped != query:
-        cond |= Q(content_text__icontains=escaped) | Q(data_text__icontains=escaped)
-    qs = (
-        Node.objects.filter(session_id=session_id)
-        .annotate(content_text=Cast("content", TextField()), data_text=Cast("data", TextField()))
-        .filter(cond)
-    )
+    qs = nodes_mentioning(session_id, query)
     if below is not None:
         qs = qs.filter(depth__lt=below)
     hits: list[Hit] = []

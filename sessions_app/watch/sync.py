@@ -330,15 +330,15 @@ def _append_tail(path: Path, tail: resume.Tail, watched: WatchedFile, settle: fl
     session = Session.all_objects.get(pk=watched.session_id)
     name, fmt = str(path), watched.format
     carry = watched.resume.get("carry") or {}
-    try:
-        parsed = parse(
-            tail.data[: tail.end],
-            name,
-            format=fmt,
-            resume_line=tail.resume_line,
-            trust_parents=True,
-            carry=carry,
+
+    def parsed_to(end: int) -> Parsed:
+        """The tail's lines up to `end`, read by the importer resumed where the file stood."""
+        return parse(
+            tail.data[:end], name, format=fmt, resume_line=tail.resume_line, trust_parents=True, carry=carry
         )
+
+    try:
+        parsed = parsed_to(tail.end)
     except ImportFailed:
         return None
     done = int(watched.resume.get("done", 0))
@@ -358,14 +358,7 @@ def _append_tail(path: Path, tail: resume.Tail, watched: WatchedFile, settle: fl
     events = parsed.events
     if events and tail.old_end > tail.lines_from:
         try:  # the events of the lines read before: the same importer, stopped at the old position
-            before = parse(
-                tail.data[: tail.old_end],
-                name,
-                format=fmt,
-                resume_line=tail.resume_line,
-                trust_parents=True,
-                carry=carry,
-            )
+            before = parsed_to(tail.old_end)
         except ImportFailed:
             return None
         events = events[len(before.events) :]

@@ -39,6 +39,20 @@ def seeded(env: Mapping[str, str], tasks: int = 0) -> Seed:
     return Seed(cookie=str(printed["cookie"]), tasks=[int(t) for t in printed["tasks"]])
 
 
+def make_orphan(url: str, task_id: int) -> None:
+    """What a process killed in the middle of a compaction leaves: the task running, its owner
+    gone ten minutes ago (the sweeper's to recover; also bench/db_restart.py)."""
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as db:
+        db.execute(
+            "UPDATE sessions_app_compactiontask SET status = 'running', owner = 'crashed-host:1',"
+            " attempts = 1, started_at = now() - interval '10 minutes',"
+            " heartbeat_at = now() - interval '10 minutes' WHERE id = %s",
+            [task_id],
+        )
+
+
 def seed(tasks: int) -> dict[str, object]:
     from django.contrib.auth.models import User
     from django.core.management import call_command

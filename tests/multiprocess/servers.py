@@ -51,7 +51,11 @@ def server_env(database_url: str, data_dir: Path, secret_key: str, **extra: str)
 
 
 class ServerProcess:
-    def __init__(self, env: Mapping[str, str], *, workers: int = 0, name: str = "server") -> None:
+    def __init__(
+        self, env: Mapping[str, str], *, workers: int = 0, name: str = "server", start_timeout: float = 60
+    ) -> None:
+        """`start_timeout`: how long it may take to say it serves (a bound, not a timing: a server
+        that warms a large session up before it listens needs longer on a loaded machine)."""
         self.port = free_port()
         self.name = name
         if workers:
@@ -70,11 +74,11 @@ class ServerProcess:
         # One reader for the whole life of the process: it spots the ready line, and it keeps the
         # pipe drained (a server whose output pipe fills up blocks on its next log line).
         threading.Thread(target=self._read, daemon=True, name=f"{name}-output").start()
-        if not self._ready.wait(timeout=60) or self.proc.poll() is not None:
+        if not self._ready.wait(timeout=start_timeout) or self.proc.poll() is not None:
             self.stop()
             raise RuntimeError(f"{self.name} did not start:\n{''.join(self.output)}")
         if workers:
-            self._wait_for_http(timeout=60)
+            self._wait_for_http(timeout=start_timeout)
 
     @property
     def url(self) -> str:

@@ -23,7 +23,7 @@ import psycopg
 import pytest
 from django.conf import settings
 
-from tests.multiprocess.seed import PASSWORD, seeded
+from tests.multiprocess.seed import PASSWORD, make_orphan, seeded
 from tests.multiprocess.servers import Browser, ServerProcess, server_env
 from tests.multiprocess.throwaway_postgres import ThrowawayPostgres
 
@@ -35,17 +35,6 @@ def cluster() -> Iterator[ThrowawayPostgres]:
     pg = ThrowawayPostgres()
     yield pg
     pg.remove()
-
-
-def make_orphan(url: str, task_id: int) -> None:
-    """What a process killed in the middle of a compaction leaves: the task running, its owner gone."""
-    with psycopg.connect(url, autocommit=True) as db:
-        db.execute(
-            "UPDATE sessions_app_compactiontask SET status = 'running', owner = 'crashed-host:1',"
-            " attempts = 1, started_at = now() - interval '10 minutes',"
-            " heartbeat_at = now() - interval '10 minutes' WHERE id = %s",
-            [task_id],
-        )
 
 
 def wait_for_end(url: str, task_id: int, timeout: float) -> str:

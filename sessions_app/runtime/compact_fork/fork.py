@@ -21,6 +21,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from asgiref.sync import sync_to_async
 from django.db import transaction
@@ -31,7 +32,7 @@ from sessions_app import conf, store
 from sessions_app.compaction import plan as planning
 from sessions_app.compaction.collector import collector_paused
 from sessions_app.compaction.compact import compact as compact_plan
-from sessions_app.compaction.messages import LlmMessage
+from sessions_app.compaction.messages import Entry, LlmMessage
 from sessions_app.compaction.prepare import NothingToDo, Preparation
 from sessions_app.compaction.settings import CompactionSettings
 from sessions_app.compaction.summary import SPLIT_DIVIDER, SummaryRequest, SummaryRequests, build_requests
@@ -111,12 +112,14 @@ class CompactFork:
         self._flush_lock = asyncio.Lock()
 
     async def execute(self) -> CompactionOutcome:
-        claimed = await sync_to_async(claim_task)(self.task_id)
-        if claimed is None:
+        """Claim the task, then plan → summarize → write (docs/architecture.md, "A compaction's
+        data walk", steps 3–9); whatever fails ends the task with its reason."""
+        record = await _claim(self.task_id)
+        if record is None:
             return CompactionOutcome(
                 self.task_id, "skipped", error="task is not pending (claimed elsewhere?)"
             )
-        record = self.record = ForkRecord(claimed)
+        self.record = record
         try:
             return await self._execute(record)
         except Superseded as lost:
@@ -130,15 +133,28 @@ class CompactFork:
             return await sync_to_async(finish_failed)(record, f"{type(exc).__name__}: {exc}")
 
     async def _execute(self, record: ForkRecord) -> CompactionOutcome:
+        session = await Session.objects.aget(pk=record.task.session_id)
+        plan = await self._plan(record, session)
+        if isinstance(plan, NothingToDo):
+            return await sync_to_async(finish_cancelled)(record, plan.reason)
+        summarized = await self._summarize_plan(record, session, plan)
+        if isinstance(summarized, hooks.Cancel):
+            return await sync_to_async(finish_cancelled)(record, f"before_compact hook: {summarized.reason}")
+        return await self._write(record, session, plan, summarized)
+
+    async def _plan(self, record: ForkRecord, session: Session) -> Planned | NothingToDo:
+        """The plan made with the request in this process, else the task row's (a retry): the fork
+        sees the active path as it was at trigger time, nothing newer (step 4)."""
+        if self.planned is not None and self.planned.task_id == record.task.pk:
+            return self.planned
+        return await _replan(session, record.task)
+
+    async def _summarize_plan(
+        self, record: ForkRecord, session: Session, plan: Planned
+    ) -> Summarized | hooks.Cancel:
+        """The payload: a `before_compact` hook's, or the summarizer's the session's strategy
+        picks (model, extractive or masking), after the fork's agent and run are recorded (steps 5–6)."""
         task = record.task
-        session = await Session.objects.aget(pk=task.session_id)
-        # The fork sees the active path as it was at trigger time, nothing newer.
-        plan = self.planned if self.planned is not None and self.planned.task_id == task.pk else None
-        if plan is None:
-            replanned = await sync_to_async(_replan)(session, task)
-            if isinstance(replanned, NothingToDo):
-                return await sync_to_async(finish_cancelled)(record, replanned.reason)
-            plan = replanned
         prep, settings = plan.preparation, plan.session_settings
         # The plan's entries read their bodies from the store when first used, which Django
         # refuses on the loop's thread: the engine's work on them runs in sync_to_async, and a
@@ -151,7 +167,7 @@ class CompactFork:
             self._hook_failed,
         )
         if isinstance(decision, hooks.Cancel):
-            return await sync_to_async(finish_cancelled)(record, f"before_compact hook: {decision.reason}")
+            return decision
 
         instructions = task.instructions or None
         requests = await sync_to_async(_requests)(prep, instructions)
@@ -164,32 +180,39 @@ class CompactFork:
         await sync_to_async(self._start_fork)(
             session, prep, requests.all, from_hook=decision is not None, summarizer=summarizer
         )
-        guarded: Guarded | None = None
         if isinstance(decision, CompactionPayload):
-            payload = decision
-            payload.from_hook = True
-            summarizer = "hook"
-        elif masking:
-            payload = await self._without_model(
-                prep, instructions, MASKING_SUMMARIZER, "the session's compaction.strategy is masking"
-            )
-        elif extractive_reason:
-            payload = await self._extractive(prep, instructions, extractive_reason)
-        else:
-            try:
-                payload = await compact_plan(prep, self._summarize, requests=requests)
-                await self._flush(force=True)
-            except ProviderError as exc:
-                # The model failed after its retries: the extractive summary is the recorded
-                # fallback, never a silent one (docs/compaction.md, "Summarizers").
-                reason = f"the model call failed: {type(exc).__name__}: {exc.message}"
-                payload = await self._extractive(prep, instructions, reason)
-                summarizer = EXTRACTIVE_SUMMARIZER
-            else:
-                if settings.carry_over:
-                    guarded = await sync_to_async(_guard)(prep, payload)
-                    payload = guarded.payload
-        if guarded is not None and guarded.before is not None:
+            decision.from_hook = True
+            return Summarized(decision, "hook", None)
+        if masking:
+            reason = "the session's compaction.strategy is masking"
+            payload = await self._without_model(prep, instructions, MASKING_SUMMARIZER, reason)
+            return Summarized(payload, MASKING_SUMMARIZER, None)
+        if extractive_reason:
+            return Summarized(await self._extractive(prep, instructions, extractive_reason), summarizer, None)
+        return await self._by_model(prep, settings, requests, instructions, summarizer)
+
+    async def _by_model(
+        self,
+        prep: Preparation,
+        settings: CompactionSettings,
+        requests: SummaryRequests,
+        instructions: str | None,
+        summarizer: str,
+    ) -> Summarized:
+        """The model's summary, with what the carry-over guard restored of the user's constraints
+        and requests (R6); the extractive summary when the model fails."""
+        try:
+            payload = await compact_plan(prep, self._summarize, requests=requests)
+            await self._flush(force=True)
+        except ProviderError as exc:
+            # The model failed after its retries: the extractive summary is the recorded
+            # fallback, never a silent one (docs/compaction.md, "Summarizers").
+            reason = f"the model call failed: {type(exc).__name__}: {exc.message}"
+            return Summarized(await self._extractive(prep, instructions, reason), EXTRACTIVE_SUMMARIZER, None)
+        if not settings.carry_over:
+            return Summarized(payload, summarizer, None)
+        guarded = await sync_to_async(_guard)(prep, payload)
+        if guarded.before is not None:
             await sync_to_async(self._event)(
                 EventType.COMPACT_CARRY_OVER,
                 {
@@ -197,22 +220,28 @@ class CompactFork:
                     "restored": [f.text for f in guarded.before.lost() if f.kind in CARRIED_KINDS],
                 },
             )
+        return Summarized(guarded.payload, summarizer, guarded.model_summary)
 
-        # The retention audit is not waited for: it is computed once the compaction is written
-        # (`audit_soon`, or when first read; store/audits.py).
-        outcome = await sync_to_async(apply_result)(
+    async def _write(
+        self, record: ForkRecord, session: Session, plan: Planned, summarized: Summarized
+    ) -> CompactionOutcome:
+        """The store validates and writes the compaction node, or the task ends stale; then the
+        `after_compact` hooks (steps 7–9). The retention audit is not waited for: it is computed
+        once the compaction is written (`audit_soon`, or when first read; store/audits.py)."""
+        payload = summarized.payload
+        outcome = await _apply(
             record,
             payload,
-            settings,
+            plan.session_settings,
             plan.path,
-            summarizer=summarizer,
-            model_summary=guarded.model_summary if guarded is not None else None,
+            summarizer=summarized.summarizer,
+            model_summary=summarized.model_summary,
         )
         if outcome.status == TaskStatus.COMPLETED and outcome.node_key:
             await hooks.run_after(
                 hooks.AfterCompact(
                     session.pk,
-                    task.pk,
+                    record.task.pk,
                     outcome.node_key,
                     payload.summary,
                     payload.tokens_before,
@@ -451,6 +480,37 @@ class CompactFork:
         )
 
 
+@dataclass(frozen=True, slots=True)
+class Summarized:
+    """What the summarize step hands the write step: the payload and who wrote it."""
+
+    payload: CompactionPayload
+    summarizer: str
+    model_summary: str | None  # the model's own text, when the carry-over guard added to it
+
+
+# The fork's database steps as named functions run on asgiref's sync thread (a decorated def, not
+# `sync_to_async(f)(...)` at the call): a reader, and a tool that follows calls, can go from the
+# fork to the store's writer by name.
+@sync_to_async
+def _claim(task_id: int) -> ForkRecord | None:
+    task = claim_task(task_id)
+    return ForkRecord(task) if task is not None else None
+
+
+@sync_to_async
+def _apply(
+    record: ForkRecord,
+    payload: CompactionPayload,
+    settings: CompactionSettings,
+    path: list[Entry],
+    *,
+    summarizer: str,
+    model_summary: str | None,
+) -> CompactionOutcome:
+    return apply_result(record, payload, settings, path, summarizer=summarizer, model_summary=model_summary)
+
+
 def _requests(prep: Preparation, instructions: str | None) -> SummaryRequests:
     with collector_paused():  # a long span makes many small objects and no cycles
         return build_requests(prep, instructions)
@@ -461,6 +521,7 @@ def _guard(prep: Preparation, payload: CompactionPayload) -> Guarded:
         return carry_over(prep, payload)
 
 
+@sync_to_async
 def _replan(session: Session, task: CompactionTask) -> Planned | NothingToDo:
     """The plan of a task requested in another process (a retry): its trigger-time path, cut
     where the task's stored plan cut it (a task recorded without one is planned afresh), with the

@@ -276,6 +276,9 @@ def main() -> None:
             REDIS_URL=os.environ["REDIS_URL"],
             CUTPOINT_LOG_LEVEL="WARNING",
             CUTPOINT_PROBE_AUDIT="0",  # the figure is the page's, not a probe check's model call
+            # As deployed (the default): DEBUG on records every query and re-scans static files
+            # on each request, which the test servers want and a deployment never has.
+            DJANGO_DEBUG="0",
         )
         started = time.monotonic()
         # Its workers warm the session page up before they listen: at 100,000 nodes on a loaded

@@ -27,6 +27,9 @@ M = TypeVar("M", bound=Model)
 ARG = -8_512_903_377_311
 
 
+_INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
+
+
 @dataclass(frozen=True)
 class _Compiled:
     model: type[Model]
@@ -82,6 +85,10 @@ class CompiledQuery(Generic[M]):
         return found
 
     def first(self, value: int) -> M | None:
+        if not _INT64_MIN <= value <= _INT64_MAX:
+            # No row has such a key; the ORM answers "none" for it too (an out-of-range integer
+            # lookup matches nothing), while the driver would raise (SQLite: OverflowError).
+            return None
         c = self._compile()
         args = list(c.params)
         args[c.at] = value

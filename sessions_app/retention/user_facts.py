@@ -309,7 +309,9 @@ def restated(facts: list[Fact], entries: Sequence[Entry]) -> list[Fact]:
             out.append(f)
             continue
         taken = ""
-        for e in entries[at + 1 :]:
+        # By index, not a slice: a slice per request copies the rest of a long span each time.
+        for j in range(at + 1, len(entries)):
+            e = entries[j]
             if e.kind != MESSAGE:
                 continue
             if e.role == USER:

@@ -13,8 +13,7 @@ The result is bounded: when it would exceed its token budget, the least useful i
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
 from typing import Final
 
 from sessions_app.compaction import sections as S
@@ -48,31 +47,20 @@ from .phrases import (
     sentences,
     stems,
 )
-from .shell import command_parts, core, only_reads
-from .tool_outcomes import command_of, command_spellings, is_shell_tool
+from .shell import core, only_reads
+from .summary_items import ASKED, COMMAND, COMMANDS, CONTEXT, KEEP, LOOKUP, MENTION, WORK, Items
+from .tool_outcomes import command_of, is_shell_tool
 from .tool_values import RELIED
 from .user_facts import REPORTED, asked_question, in_reply
 
 SUMMARY_TOKENS: Final = 3800  # the whole summary at most (issue 30: 4,000), prefix and file lists in
 MIN_HISTORY_TOKENS: Final = 1500  # however long the file lists are
 PREFIX_TARGET_TOKENS: Final = 600
-_ITEM_CHARS: Final = 300
 _USER_CHARS: Final = 500  # a finished turn's request in the user's words (user_facts._SAID_CHARS)
 _FINDING_CHARS: Final = 500  # a finding is a paragraph of the assistant's answer (findings.py)
 _REQUEST_CHARS: Final = 600  # the request of a split turn, in full as far as it goes
 
 
-# Priorities for trimming (docs/compaction.md, rule U4): lower goes first, oldest first within one.
-LOOKUP: Final = 0  # successful read-only commands (grep, ls, git log, ...)
-MENTION: Final = 1  # files only mentioned, the user's finished requests
-COMMAND: Final = 2  # other successful commands
-WORK: Final = 3  # fixed errors, decisions, early progress, previous notes
-CONTEXT: Final = 4  # values, failed commands, sub-agent results, denied calls, stored outputs
-# What the user asked in finished turns, in their words: a requirement the user stated outweighs
-# anything the assistant or a tool said (issue 30, Build item 2), so it goes last of the trimmable.
-ASKED: Final = 5
-KEEP: Final = 9  # goal, constraints, open requests: never trimmed
-COMMANDS: Final = "commands"  # the Critical Context's command lines, at most MAX_COMMANDS
 MAX_COMMANDS: Final = 10
 # How to build, run or test a project: worth keeping even when it passed.
 _HOW_TO = re.compile(
@@ -82,83 +70,6 @@ _HOW_TO = re.compile(
 )
 _SLASH = re.compile(r"^\s*/\S+\s*$")
 PREFIX_COMMANDS: Final = 3  # of the MAX_COMMANDS, at most this many in a split turn's prefix
-
-
-@dataclass(slots=True)
-class _Items:
-    """Items per section kind with their trimming priority, deduplicated on their words."""
-
-    by_kind: dict[str, list[tuple[str, int]]] = field(default_factory=dict)
-    _seen: set[str] = field(default_factory=set)
-    _order: dict[str, int] = field(default_factory=dict)  # item -> when it was added (oldest first)
-    # Every spelling of the commands the span ran (whole lines and their parts): a line quoting one
-    # is a command line (docs/retention.md, "Commands").
-    commands: set[str] = field(default_factory=set)
-    # Trimming drops thousands of items from a long span, rendering after each (_fit): the drop
-    # order and the quoting count are kept between drops instead of rescanning every item.
-    _drops: list[tuple[int, int, int, int, str, str]] | None = None  # the next one last
-    _quotes: dict[str, bool] = field(default_factory=dict)  # item -> quotes a command
-    _quoting: int | None = None  # items outside COMMANDS that quote a command
-
-    def ran(self, command: str) -> None:
-        for c in (command, *command_parts(command)):
-            self.commands.update(s for s in command_spellings(c) if len(s) >= 6)
-        self._quotes.clear()
-        self._drops = self._quoting = None
-
-    def add(self, kind: str, item: str, priority: int = WORK, chars: int = _ITEM_CHARS) -> None:
-        item = clip(item, chars)
-        key = normalize(item).strip(" .")
-        if item and key not in self._seen:
-            self._seen.add(key)
-            self._order.setdefault(item, len(self._order))
-            self.by_kind.setdefault(kind, []).append((item, priority))
-            self._drops = self._quoting = None
-
-    def extend(self, kind: str, items: Sequence[str], priority: int = WORK) -> None:
-        for item in items:
-            self.add(kind, item, priority)
-
-    def get(self, kind: str) -> list[str]:
-        return [item for item, _ in self.by_kind.get(kind, [])]
-
-    def remove(self, kind: str, keep: Callable[[str], bool]) -> None:
-        self.by_kind[kind] = [(i, p) for i, p in self.by_kind.get(kind, []) if keep(i)]
-        self._drops = self._quoting = None
-
-    def quotes(self, item: str) -> bool:
-        if (hit := self._quotes.get(item)) is None:
-            hit = self._quotes[item] = any(s in item for s in self.commands)
-        return hit
-
-    def quoting(self) -> int:
-        if self._quoting is None:
-            quoting = (self.quotes(i) for k, e in self.by_kind.items() if k != COMMANDS for i, _ in e)
-            self._quoting = sum(quoting)
-        return self._quoting
-
-    def drop_one(self) -> bool:
-        """Drop the oldest item of the lowest priority below KEEP, whatever its section; False
-        when none is left."""
-        if self._drops is None:
-            # In the order a scan for the least (priority, age) picks them, ties to the first
-            # section and index: dropping one never reorders the rest.
-            self._drops = sorted(
-                (
-                    (priority, self._order.get(item, 0), at, index, kind, item)
-                    for at, (kind, entries) in enumerate(self.by_kind.items())
-                    for index, (item, priority) in enumerate(entries)
-                    if priority < KEEP
-                ),
-                reverse=True,
-            )
-        if not self._drops:
-            return False
-        priority, _age, _at, _index, kind, item = self._drops.pop()
-        self.by_kind[kind].remove((item, priority))  # the first equal one: the scan's pick
-        if self._quoting is not None and kind != COMMANDS and self.quotes(item):
-            self._quoting -= 1
-        return True
 
 
 def _users(entries: Sequence[Entry]) -> list[Entry]:
@@ -217,7 +128,7 @@ def _command_rank(line: str) -> int:
     return 2 if _HOW_TO.search(line.removeprefix("Ran `").split("`")[0]) else 3
 
 
-def _quoting(items: _Items) -> int:
+def _quoting(items: Items) -> int:
     """Items outside the command lines that quote one of those commands (a user's sentence
     naming a command, a finding): they count against MAX_COMMANDS as well."""
     if not items.commands:
@@ -232,7 +143,7 @@ def _chosen_commands(lines: list[str], n: int) -> list[str]:
 
 
 def _fact_items(
-    items: _Items,
+    items: Items,
     facts: list[Fact],
     *,
     tools: str,
@@ -321,7 +232,7 @@ def _previous_priority(kind: str, item: str) -> int:
     return CONTEXT
 
 
-def _merge_previous(items: _Items, previous: S.ParsedSummary, has_new_turns: bool) -> None:
+def _merge_previous(items: Items, previous: S.ParsedSummary, has_new_turns: bool) -> None:
     """Every section of the previous summary, the turn-context block and loose text included."""
     for kind in (
         S.GOAL,
@@ -363,11 +274,11 @@ def _merge_previous(items: _Items, previous: S.ParsedSummary, has_new_turns: boo
     items.extend(S.CRITICAL, previous.loose, WORK)
 
 
-def _history_items(prep: Preparation, instructions: str | None) -> _Items:
+def _history_items(prep: Preparation, instructions: str | None) -> Items:
     span = prep.summarize
     facts = _extract(span, [*prep.turn_prefix, *prep.kept], digests=prep.digests)
     users = _users(span)
-    items = _Items()
+    items = Items()
     previous = S.parse_summary(prep.previous_summary)
     _merge_previous(items, previous, has_new_turns=bool(users))
     for entry in (*prep.turn_prefix, *prep.kept):  # what the summary may quote from later on
@@ -483,9 +394,9 @@ def _asked(text: str) -> str:
     return clip(" ".join(said), _USER_CHARS) if said else ""
 
 
-def _prefix_items(prep: Preparation) -> _Items:
+def _prefix_items(prep: Preparation) -> Items:
     facts = _extract(prep.turn_prefix, prep.kept, digests=prep.digests)
-    items = _Items()
+    items = Items()
     users = _users(prep.turn_prefix)
     if users:
         # A short reply to the assistant's question means what the question asked.
@@ -533,7 +444,7 @@ def with_state(layout: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str], ..
     return tuple(out)
 
 
-def _render(items: _Items, layout: tuple[tuple[str, str], ...], commands: int = MAX_COMMANDS) -> str:
+def _render(items: Items, layout: tuple[tuple[str, str], ...], commands: int = MAX_COMMANDS) -> str:
     """The sections of `layout`; the latest `commands` command lines go with Critical Context (or,
     in a split turn's prefix, with the context for the suffix)."""
     out: list[str] = []
@@ -561,7 +472,7 @@ def _lines(items: list[str], marker: str) -> str:
     return "\n".join(marker + item for item in items)
 
 
-def _fit(items: _Items, layout: tuple[tuple[str, str], ...], budget: int, commands: int) -> str:
+def _fit(items: Items, layout: tuple[tuple[str, str], ...], budget: int, commands: int) -> str:
     """Render, dropping the least useful items until the text fits `budget` tokens."""
     text = _render(items, layout, commands)
     while count_text(text) > budget and items.drop_one():

@@ -32,13 +32,13 @@ from sessions_app.compaction.vocabulary import FactKind
 from .digest import NO_DIGESTS, Digests, digest
 from .fact import DONE, OPEN, Fact
 from .findings import FINAL, assistant_facts, reports, subagent_facts
+from .paths import path_alternatives
 from .phrases import (
     anchor_tokens,
     clip,
     is_deferred,
     message_text,
     normalize,
-    path_alternatives,
     sentences,
     stems,
 )

@@ -20,7 +20,8 @@ from sessions_app.compaction.messages import ASSISTANT, MESSAGE, Entry
 from sessions_app.compaction.vocabulary import FactKind
 
 from .fact import Fact
-from .phrases import anchor_tokens, block_sentences, clip, is_decision, line_sentences, stems, text_paths
+from .paths import text_paths
+from .phrases import anchor_tokens, block_sentences, clip, is_decision, line_sentences, stems
 
 FINAL: Final = "turn's answer"  # detail of a fact from a turn's last message
 MIDWAY: Final = "between tool calls"

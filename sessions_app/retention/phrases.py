@@ -1,5 +1,6 @@
 """What sentences of a session say, read without a model: constraints, requests (deferred or not),
-decisions with a reason, values the user gave, paths named in text (docs/compaction.md, rule R2).
+decisions with a reason, values the user gave (docs/compaction.md, rule R2); paths named in text
+are read in paths.py.
 
 Text is read as prose: hard wraps are undone and code (fenced blocks, lines that read as code) is
 left out, since code states no constraint or decision. The facts walk (facts.py), the audit and
@@ -561,55 +562,6 @@ def user_values(text: str) -> list[str]:
             taken.append((start, end))
             out.setdefault(value, None)
     return list(out)
-
-
-# --- files ------------------------------------------------------------------------------------
-
-_EXTENSIONS: Final = (
-    "py|pyi|js|mjs|cjs|ts|tsx|jsx|md|rst|txt|json|jsonl|toml|yaml|yml|ini|cfg|conf|env|sh|bash|zsh|go|"
-    "rs|java|kt|c|h|cc|cpp|hpp|cs|rb|php|html|htm|css|scss|sql|csv|tsv|log|lock|xml|svg|proto|tf|"
-    "dockerfile|mk|gradle|swift|lua|r|ipynb|vue|svelte"
-)
-_TEXT_PATH = re.compile(
-    # rooted (/, ./, ../, ~/) with a slash, or ending in a known extension; prose such as
-    # "create/modify" or "JSON-in/JSON-out" is neither
-    rf"(?<![\w@/.:-])(?:(?:~|\.{{1,2}})?/[\w.-]+(?:/[\w.-]+)*/?|(?:[\w.-]+/)*[\w-][\w.-]*\.(?:{_EXTENSIONS}))"
-    r"(?![\w/-])",
-    re.I,
-)
-
-_NUMBERS = re.compile(r"[\d./]+")
-
-
-def looks_like_path(value: str) -> bool:
-    """A tool argument that names a file: no spaces or newlines, not a URL or an option."""
-    if not value or len(value) > 300 or "\n" in value or value.strip(". /") == "":
-        return False
-    return not ("://" in value or value.startswith("-") or " " in value.strip())
-
-
-def text_paths(text: str) -> list[str]:
-    if "/" not in text and "." not in text:
-        return []  # a path has a slash or an extension's dot (most messages are skipped here)
-    out: dict[str, None] = {}
-    for m in _TEXT_PATH.finditer(text):
-        p = m.group(0).rstrip(".")
-        if "://" in text[max(0, m.start() - 8) : m.start() + 3] or _NUMBERS.fullmatch(p):
-            continue  # URLs and dates / version triples
-        if looks_like_path(p) and p.strip("/").count("/") + p.count(".") > 0:
-            out.setdefault(p, None)
-    return list(out)
-
-
-def path_alternatives(path: str) -> tuple[str, ...]:
-    """The spellings of a path a summary may use: as given, without `./`, or its last two parts."""
-    alts = [path]
-    if path.startswith("./"):
-        alts.append(path[2:])
-    parts = [p for p in path.split("/") if p]
-    if len(parts) >= 3:
-        alts.append("/".join(parts[-2:]))
-    return tuple(dict.fromkeys(alts))
 
 
 _WEAK: Final = frozenset(stems("use using make keep add change code file work test run now also new"))

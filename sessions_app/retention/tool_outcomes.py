@@ -11,7 +11,8 @@ from sessions_app.compaction.exit_status import exit_code
 from sessions_app.compaction.messages import BASH_EXECUTION, Entry
 from sessions_app.compaction.text import folded
 
-from .phrases import clip, looks_like_path, message_text, path_alternatives
+from .paths import looks_like_path, path_alternatives
+from .phrases import clip, message_text
 from .salient import error_line
 
 _PATH_KEYS: Final = ("path", "file_path", "filePath", "file", "filename", "notebook_path", "target_file")

@@ -14,6 +14,7 @@ from sessions_app.compaction.vocabulary import FactKind
 
 from .digest import Said
 from .fact import DONE, OPEN, Fact
+from .paths import path_alternatives, text_paths
 from .phrases import (
     anchor_tokens,
     clip,
@@ -22,10 +23,8 @@ from .phrases import (
     line_sentences,
     message_text,
     normalize,
-    path_alternatives,
     sentences,
     stems,
-    text_paths,
     user_values,
 )
 from .tool_outcomes import (

@@ -9,7 +9,8 @@ from hypothesis import strategies as st
 
 from sessions_app.compaction.vocabulary import FactKind
 from sessions_app.retention.facts import Fact, extract_facts
-from sessions_app.retention.phrases import text_paths, user_values
+from sessions_app.retention.paths import text_paths
+from sessions_app.retention.phrases import user_values
 from sessions_app.retention.tool_outcomes import salient_line
 from tests.compaction.builders import Chain, text
 

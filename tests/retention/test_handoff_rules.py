@@ -164,14 +164,14 @@ def test_pasted_diff_lines_and_exclaimed_prohibitions() -> None:
 
 
 def test_trimming_drops_the_lowest_priority_oldest_first_whatever_its_section() -> None:
-    from sessions_app.retention.extractive import KEEP, MENTION, WORK, _Items
+    from sessions_app.retention.summary_items import KEEP, MENTION, WORK, Items
 
-    items = _Items()
+    items = Items()
     items.add("constraints", "never push", KEEP)
     while items.drop_one():
         pass
     assert items.get("constraints") == ["never push"]  # never trimmed
-    items2 = _Items()
+    items2 = Items()
     for kind, text, p in (
         ("state", "finding one names src/a.py", WORK),
         ("done", "User asked: an old request", MENTION),
@@ -183,7 +183,7 @@ def test_trimming_drops_the_lowest_priority_oldest_first_whatever_its_section() 
     assert items2.drop_one() and items2.get("done") == [] and len(items2.get("state")) == 2
     assert items2.drop_one() and items2.get("state") == ["finding two names src/b.py"]
     # Within one section too: a vaguer item goes before an older, better one.
-    items3 = _Items()
+    items3 = Items()
     items3.add("state", "finding names src/a.py", WORK)
     items3.add("state", "a vague finding", MENTION)
     assert items3.drop_one() and items3.get("state") == ["finding names src/a.py"]

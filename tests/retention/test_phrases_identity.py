@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sessions_app.compaction.messages import TOOL_RESULT, Entry
-from sessions_app.retention import phrases
+from sessions_app.retention import paths, phrases
 from sessions_app.retention.audit import _GRAM_AFTER, _GRAM_TEXT, Visible
 from sessions_app.retention.tool_outcomes import artifact_refs, exit_code
 
@@ -176,11 +176,11 @@ def old_user_values(text: str) -> list[str]:
 
 def old_text_paths(text: str) -> list[str]:
     out: dict[str, None] = {}
-    for m in phrases._TEXT_PATH.finditer(text):
+    for m in paths._TEXT_PATH.finditer(text):
         p = m.group(0).rstrip(".")
         if "://" in text[max(0, m.start() - 8) : m.start() + 3] or re.fullmatch(r"[\d./]+", p):
             continue
-        if phrases.looks_like_path(p) and p.strip("/").count("/") + p.count(".") > 0:
+        if paths.looks_like_path(p) and p.strip("/").count("/") + p.count(".") > 0:
             out.setdefault(p, None)
     return list(out)
 
@@ -290,7 +290,7 @@ def test_sentence_readers_match_the_references(text: str) -> None:
 @given(texts)
 def test_values_and_paths_match_the_references(text: str) -> None:
     assert phrases.user_values(text) == old_user_values(text)
-    assert phrases.text_paths(text) == old_text_paths(text)
+    assert paths.text_paths(text) == old_text_paths(text)
 
 
 def _tool_result(text: str, data: dict[str, Any] | None = None) -> Entry:

@@ -243,6 +243,34 @@ def test_runs_panel_follows_a_run_to_its_end(live_url: str, page: Any) -> None:
     assert run.status == "completed"
 
 
+def test_live_header_keeps_an_open_prompt(live_url: str, page: Any) -> None:
+    """Every appended node re-renders the header out of band. An operator typing in "Send a
+    prompt…" keeps the open popover and the text while the header around it changes (this closed
+    the popover under the cursor and made two browser tests flaky)."""
+    b = _data()
+    _login(page, live_url)
+    url = f"{live_url}/sessions/{b.session.pk}/"
+    page.goto(url)
+    page.wait_for_selector("#conn[data-state=open]")
+    nodes = "document.querySelector('#session-header .stats dd').textContent.trim()"
+    before = page.evaluate(nodes)
+    page.click("#session-header summary:has-text('Send a prompt')")
+    page.fill("#session-header textarea[name=prompt]", "half a thought")
+    # A second operator (same login, another tab) continues the session meanwhile.
+    other = page.context.new_page()
+    other.goto(url)
+    other.wait_for_selector("#conn[data-state=open]")
+    other.click("#session-header summary:has-text('Send a prompt')")
+    other.fill("#session-header textarea[name=prompt]", "Carry on, please.")
+    other.click("#session-header button:has-text('Send')")
+    page.wait_for_function(f"(before) => {nodes} !== before", arg=before, timeout=20_000)
+    other.close()
+    still_open = page.locator("#session-header details.popover[open] summary")
+    assert still_open.count() == 1 and still_open.inner_text() == "Send a prompt…"
+    assert page.input_value("#session-header textarea[name=prompt]") == "half a thought"
+    assert page.locator("#sh-actions").count() == 1
+
+
 def test_big_tree_loads_earlier_nodes_on_demand(live_url: str, page: Any) -> None:
     _data()
     s = build_chain(700, title="Long chain")

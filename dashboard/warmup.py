@@ -2,10 +2,11 @@
 
 A worker that has just started would otherwise do it inside its first requests: import every view
 and presenter (the URL configuration only names them, sessions_app/views/lazy.py), compile every
-template, and build the token counter. Under load those first requests queue every request behind
-them: 50 clients against two fresh workers saw a p95 of seconds until this was done (bench/load.py,
-issue 17). Doing it at start costs the same once and leaves the first requests as fast as the later
-ones.
+template, build the token counter, and build a small chart (plotly loads its graph objects on
+first use: about a fifth of a worker's first charts view). Under load those first requests
+queue every request behind them: 50 clients against two fresh workers saw a p95 of seconds until
+this was done (bench/load.py, issue 17). Doing it at start costs the same once and leaves the
+first requests as fast as the later ones.
 
 It also opens the database connection pool with its minimum of connections: the first requests
 of a fresh process otherwise each waited for a connect.
@@ -103,8 +104,9 @@ def lazy_views(patterns: list[URLPattern | URLResolver]) -> list[LazyView]:
 
 
 def warm_up(open_database: bool = True) -> dict[str, float]:
-    """Import the views, compile the templates, build the token counter, open the database
-    connections (when asked); the seconds of each."""
+    """Import the views, compile the templates, build the token counter and a small chart (plotly
+    loads its graph objects on first use), open the database connections (when asked); the
+    seconds of each."""
     # Imported here: the counter pulls in the engine, which the settings module must not.
     from sessions_app.o200k import counter
 
@@ -126,6 +128,13 @@ def warm_up(open_database: bool = True) -> dict[str, float]:
     t0 = time.perf_counter()
     counter()
     spent["token_counter"] = time.perf_counter() - t0
+
+    # Imported here, as the counter: the presenters pull in plotly, which no command may import.
+    from sessions_app.presenters.charts.figures import warm_up as warm_up_charts
+
+    t0 = time.perf_counter()
+    warm_up_charts()
+    spent["charts"] = time.perf_counter() - t0
 
     if not open_database:
         return spent

@@ -18,7 +18,8 @@ from typing import Any
 
 import pytest
 from django.conf import settings
-from django.db import connection
+
+from tests.databases import live_database_url
 
 # Playwright's sync API keeps an event loop in this thread; the ORM calls the tests make between
 # browser steps are ordinary blocking calls.
@@ -72,15 +73,6 @@ def live_url(django_db_setup: None, django_db_blocker: Any) -> Iterator[str]:
     )
     with serve_daphne(env, database_url, "daphne.log") as url:
         yield url
-
-
-def live_database_url() -> str:
-    """A DATABASE_URL for the (file-based) test database this process uses."""
-    s = connection.settings_dict
-    if connection.vendor == "sqlite":
-        return f"sqlite:///{s['NAME']}"
-    host = f"{s['HOST'] or '127.0.0.1'}:{s['PORT'] or 5432}"
-    return f"postgres://{s['USER']}:{s['PASSWORD']}@{host}/{s['NAME']}"
 
 
 @contextlib.contextmanager

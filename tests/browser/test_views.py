@@ -22,7 +22,8 @@ from sessions_app.compaction.prepare import Preparation
 from sessions_app.llm.offline import OfflineProvider
 from sessions_app.models import CompactionEntry, CompactionTask, Session
 from sessions_app.runtime.loop import AgentLoop
-from tests.browser.conftest import ARTIFACTS, live_database_url, serve_daphne, shot
+from tests.browser.conftest import ARTIFACTS, serve_daphne, shot
+from tests.databases import live_database_url
 from tests.fake_anthropic import FakeAnthropic, RecordedRequest, Reply, text
 from tests.web.builders import Built, add_turns, build_chain, build_session, compact
 

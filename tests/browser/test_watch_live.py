@@ -12,7 +12,8 @@ import pytest
 from django.contrib.auth.models import User
 
 from sessions_app.watch.sync import sync_file
-from tests.browser.conftest import live_database_url, serve_daphne, shot
+from tests.browser.conftest import serve_daphne, shot
+from tests.databases import live_database_url
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 PASSWORD = "browser-pw-123"

@@ -4,8 +4,12 @@ listens only after that (dashboard/warmup.py)."""
 
 from __future__ import annotations
 
+import json
 import logging
+import os
 import socket
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -19,6 +23,8 @@ from dashboard import warmup
 from dashboard.warmup import listen_when_warm, start_serving, template_names, warm_up
 from sessions_app.management.commands.serve import LISTEN_FD, listening, wait_until_listening
 from sessions_app.o200k import counter
+from tests.databases import live_database_url
+from tests.web.builders import build_session
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -50,7 +56,7 @@ def test_warm_up_compiles_every_template_and_builds_the_counter() -> None:
     counter.cache_clear()
     cached_loader().reset()
     spent = warm_up()
-    assert set(spent) == {"urls", "templates", "token_counter", "database"}
+    assert set(spent) == {"urls", "templates", "token_counter", "charts", "database"}
     assert all(seconds >= 0 for seconds in spent.values())
     assert set(template_names()) <= cached_names()
     assert counter.cache_info().currsize == 1  # built, not left to the first request
@@ -163,4 +169,34 @@ def test_a_database_that_cannot_be_reached_is_logged_and_the_warm_up_goes_on(
     with caplog.at_level(logging.ERROR, logger="dashboard.warmup"):
         spent = warm_up()
     assert "database connection pool could not be opened" in caplog.text
-    assert set(spent) == {"urls", "templates", "token_counter", "database"}
+    assert set(spent) == {"urls", "templates", "token_counter", "charts", "database"}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_after_the_warm_up_a_charts_view_imports_no_plotly_module() -> None:
+    """plotly loads its graph objects on first use; a fresh process (as a server worker) that has
+    warmed up then builds a session's charts without importing any more of plotly."""
+    built = build_session("charts after the warm-up", turns=4, compactions=1)
+    code = (
+        "import json, sys\n"
+        "import django; django.setup()\n"
+        "from dashboard.warmup import warm_up\n"
+        "warm_up(open_database=False)\n"
+        "before = set(sys.modules)\n"
+        "from sessions_app.models import Session\n"
+        "from sessions_app.presenters.charts import build_charts\n"
+        f"charts = build_charts(Session.objects.get(pk={built.session.pk}), 3000, 4000)\n"
+        "assert charts.context is not None and charts.usage is not None, 'nothing drawn'\n"
+        "print(json.dumps(sorted(m for m in set(sys.modules) - before if m.startswith('plotly'))))\n"
+    )
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "dashboard.settings",
+        "PYTHONPATH": str(ROOT),
+        "DATABASE_URL": live_database_url(),
+    }
+    result = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert json.loads(result.stdout.strip().splitlines()[-1]) == []

@@ -156,3 +156,26 @@ def step_line(
 def value_span(values: list[int]) -> str:
     lo, hi = min(values), max(values)
     return f"{lo:,}" if lo == hi else f"{lo:,}–{hi:,}"
+
+
+def warm_up() -> None:
+    """Build one small figure with every kind of object the charts draw (a scatter with line and
+    marker outline, a bar, a layout with titled axes and a legend). plotly imports its graph-object
+    modules and builds its validators on first use: without this a server worker paid for them in
+    its first charts view (about a fifth of it; dashboard/warmup.py, issue 35)."""
+    layout = chart_layout("warm-up", xaxis=call_axis(1), yaxis=count_axis("tokens", 1), barmode="stack")
+    plotly_figure(
+        [
+            go.Scatter(
+                mode="lines+markers",
+                name="warm-up",
+                hoverinfo="text",
+                connectgaps=False,
+                line={"color": COLORS["context"], "width": 2, "dash": "dot", "shape": "hv"},
+                marker={"size": 5, "symbol": "circle", "color": COLORS["context"], "line": {"width": 1}},
+                visible=None,
+            ),
+            go.Bar(name="warm-up", marker={"color": COLORS["input"]}),
+        ],
+        layout,
+    )

@@ -39,7 +39,6 @@ from .phrases import (
     anchor_tokens,
     clip,
     is_constraint,
-    is_deferred,
     is_reversal,
     lifts,
     message_text,
@@ -344,11 +343,11 @@ def _history_items(prep: Preparation, instructions: str | None) -> Items:
         if step not in items.get(S.NEXT):
             items.add(S.DONE, f"User asked: {step}", WORK)
     for r in requests:
-        items.add(S.NEXT if is_deferred(r.text) else S.IN_PROGRESS, r.text, KEEP)
+        items.add(S.NEXT if r.deferred else S.IN_PROGRESS, r.text, KEEP)
     # Finished turns: what the user asked, in their words (constraints are listed on their own).
     # A finished request is said in the request's own sentences (its fact), not the whole message:
     # pasted output and side remarks stay out.
-    open_nodes = {r.node for r in requests if not is_deferred(r.text)}
+    open_nodes = {r.node for r in requests if not r.deferred}
     done: dict[str, list[str]] = {}
     for r in _of(facts, FactKind.REQUEST):
         if not r.is_open_request:

@@ -33,6 +33,9 @@ class Fact:
     # Set for commands: the exit status of the last run (None when unknown).
     exit_code: int | None = None
     failed: bool = False
+    # Set for open requests: a sentence of the user's that reads as a request for later ("tomorrow,
+    # add X"); the turn's own request, whatever words it holds, is the work in progress.
+    deferred: bool = False
 
     @property
     def is_open_request(self) -> bool:

@@ -36,7 +36,6 @@ from .paths import path_alternatives
 from .phrases import (
     anchor_tokens,
     clip,
-    is_deferred,
     message_text,
     normalize,
     sentences,
@@ -75,7 +74,9 @@ def extract_facts(
     """The facts of `span`, in order; `after` (the kept tail) only informs errors and requests.
     Only facts of `kinds` are looked for (the same ones, found the same way, as with all kinds).
     `digests`: the store's, beside the entries it loaded (digest.py)."""
-    walk = Walk(kinds)
+    # A user's value or file is left out when a request or rule quotes it (`_said_once`): those
+    # are looked for too, then, so that the same ones are found as with all kinds.
+    walk = Walk(kinds | _CARRIERS if kinds & _CARRIED else kinds)
     _conversation_facts(walk, span, after, digests)
     if walk.wants(*_CALL_KINDS):
         _all_call_facts(walk, span, after)
@@ -86,11 +87,32 @@ def extract_facts(
     nodes = {f.node for f in walk.facts}
     order = {e.key: i for i, e in enumerate(span) if e.key in nodes}
     walk.facts.sort(key=lambda f: order.get(f.node, len(span)))
+    _said_once(walk)
     if any(f.kind == FactKind.REQUEST and f.detail == OPEN for f in walk.facts):
         _finished_later(walk, span, after)
-    if walk.wants(FactKind.REQUEST):
-        return restated(walk.facts, [*span, *after])
-    return walk.facts
+    facts = restated(walk.facts, [*span, *after]) if walk.wants(FactKind.REQUEST) else walk.facts
+    return facts if walk.kinds == kinds else [f for f in facts if f.kind in kinds]
+
+
+_CARRIED: Final = frozenset({FactKind.VALUE, FactKind.FILE})
+_CARRIERS: Final = frozenset({FactKind.REQUEST, FactKind.CONSTRAINT})
+
+
+def _said_once(walk: Walk) -> None:
+    """A value or a file the user named in a sentence that a request or a rule of the same message
+    quotes is said by that fact: one statement, one fact (docs/retention.md, "Facts by structure").
+    Tools' values and files the assistant described come from other nodes and stay."""
+    quoted: dict[str, list[str]] = {}
+    for f in walk.facts:
+        if f.kind in _CARRIERS:
+            quoted.setdefault(f.node, []).append(f.text)
+    if quoted:
+        walk.facts[:] = [
+            f
+            for f in walk.facts
+            if f.kind not in _CARRIED
+            or not any(f.text in text for text in quoted.get(f.node, ()))
+        ]
 
 
 def _finished_later(walk: Walk, span: Sequence[Entry], after: Sequence[Entry]) -> None:
@@ -100,7 +122,7 @@ def _finished_later(walk: Walk, span: Sequence[Entry], after: Sequence[Entry]) -
     where = {e.key: i for i, e in enumerate([*span, *after])}
     answers = [(where.get(f.node, -1), f.text) for f in assistant_facts([*span, *after]) if f.detail == FINAL]
     for i, f in enumerate(walk.facts):
-        if f.kind != FactKind.REQUEST or f.detail != OPEN or not is_deferred(f.text):
+        if f.kind != FactKind.REQUEST or f.detail != OPEN or not f.deferred:
             continue  # the request of the turn going on at the cut is the work in progress
         at = where.get(f.node, len(where))
         if any(j > at and reports(text, f.text) for j, text in answers):

@@ -64,6 +64,7 @@ def user_facts(
     no constraint or request); its text is read only for the last request and for `with_text`."""
     key = e.key
     requests: list[str] = []
+    later: set[str] = set()  # the requests that read as deferred, sentence by sentence
     lines = line_sentences(message_text(e)) if len(said) > 1 or not is_last else []
     for item in _joined_constraints(said, lines):
         s, reading = item.text, item.reading
@@ -79,6 +80,8 @@ def user_facts(
             _reverse(constraints, Fact(FactKind.REQUEST, s, key, anchor_tokens(s)), named=True)
         if reading.request and (reading.deferred or is_last):
             requests.append(s)
+            if reading.deferred:
+                later.add(s)
     text = message_text(e) if is_last or with_text else ""
     if is_last and not requests:
         rules = {item.text for item in said if item.reading.constraint}
@@ -88,14 +91,14 @@ def user_facts(
             # A rule beside it does not make the rest of the message ("point it at the new
             # modules") any less the turn's request.
             requests = [in_reply(clip(" ".join(asked), 400), question)]
-    carried: list[str] = []  # the texts of this message's requests and rules (below)
     for r in requests:
+        deferred = r in later
         if _CONTINUES.match(r) and not anchor_tokens(r) and not text_paths(r):
             # "We will fix both parsers together later" names nothing and goes on from the
             # sentence before it, which says what; an imperative ("Later: add X") stands alone.
             r = _with_previous(r, lines or line_sentences(message_text(e)))
-        carried.append(clip(r, _JOINED_CHARS + 300))
-        walk.add(Fact(FactKind.REQUEST, carried[-1], key, anchor_tokens(r), stems(r), detail=OPEN))
+        request = Fact(FactKind.REQUEST, clip(r, _JOINED_CHARS + 300), key, anchor_tokens(r), stems(r), detail=OPEN)
+        walk.add(replace(request, deferred=deferred))
     whole = text or message_text(e)
     if is_last and requests:
         # The turn going on at the cut: the rest of what the user said in it is the context of
@@ -103,7 +106,6 @@ def user_facts(
         rest = _rest(whole, {item.text for item in said} | set(requests))
         if rest:
             r = in_reply(clip(" ".join(rest), _SAID_CHARS), question)
-            carried.append(r)
             walk.add(Fact(FactKind.REQUEST, r, key, anchor_tokens(r), stems(r), detail=OPEN))
     if not is_last:
         # A finished turn's request: what the user asked, done since, in their words: every
@@ -116,29 +118,23 @@ def user_facts(
         done = _within(every, asking)
         if done:
             r = in_reply(clip(" ".join(done), _SAID_CHARS), question)
-            carried.append(r)
             walk.add(Fact(FactKind.REQUEST, r, key, anchor_tokens(r), stems(r), detail=DONE))
         # A long message's other sentences are no less the user's: kept too, in chunks, in order.
         for chunk in _chunks([x for x in every if x not in done]):
-            carried.append(chunk)
             walk.add(Fact(FactKind.REQUEST, chunk, key, anchor_tokens(chunk), stems(chunk), detail=DONE))
     if walk.wants(FactKind.ERROR) and with_text and _TRACE.search(text):
         # The user pasted a failure (a stack trace, a traceback): its salient line is an error.
         line = salient_line(text)
         if line:
             walk.add(Fact(FactKind.ERROR, line, key, anchor_tokens(line)[:3], stems(line), detail=REPORTED))
-    # A value or a file the user named inside a sentence this message's request or rule quotes is
-    # said by that fact already: one statement, one fact (docs/retention.md, "Facts by structure").
-    carried += [c.text for c in constraints.values() if c.node == key and c.detail != "reversed"]
     if walk.wants(FactKind.VALUE):
-        values = [v for v in user_values(text) if not any(v in c for c in carried)]
+        values = user_values(text)
         given = sentences(text) if values else []
         for value in values:
             walk.add(Fact(FactKind.VALUE, value, key, ((value,),), detail=_context(given, value)))
     if walk.wants(FactKind.FILE):
         for path in text_paths(text):  # a file the user names is one they care about
-            if not any(path in c for c in carried):
-                walk.add(Fact(FactKind.FILE, path, key, (path_alternatives(path),)))
+            walk.add(Fact(FactKind.FILE, path, key, (path_alternatives(path),)))
 
 
 _JOINED_CHARS: Final = 400  # a user's sentence with the one that explains it, up to about this

@@ -113,6 +113,20 @@ def _command_line(f: Fact) -> str:
     return f"Ran `{f.text}` ({status}{before})"
 
 
+def _latest_run(items: Items, commands: str, f: Fact) -> str:
+    """The command line of `f`, which replaces the previous summary's line for the same command:
+    the latest status counts, and one that failed before and passes now says so (as a rerun in
+    one span does; docs/retention.md, "Commands")."""
+    line = _command_line(f)
+    lead = f"Ran `{f.text}` ("
+    earlier = [old for old in items.get(commands) if old.startswith(lead)]
+    if not f.failed and FAILED_BEFORE not in line and any(_FAILING.search(o) for o in earlier):
+        line = f"{line[:-1]}; {FAILED_BEFORE})"
+    if any(old != line for old in earlier):
+        items.remove(commands, lambda old: old == line or not old.startswith(lead))
+    return line
+
+
 _FAILING = re.compile(r"\((?:exit [1-9]\d*|exit -\d+|failed|no result)\)$")
 
 
@@ -173,10 +187,9 @@ def _fact_items(
         elif kind == FactKind.COMMAND:
             items.ran(f.text)
             # Commands only when they failed, changed something or build/run/test the project.
-            if f.failed:
-                items.add(commands, _command_line(f), CONTEXT)
-            elif not only_reads(f.text):
-                items.add(commands, _command_line(f), CONTEXT if _HOW_TO.search(f.text) else COMMAND)
+            if f.failed or not only_reads(f.text):
+                line = _latest_run(items, commands, f)
+                items.add(commands, line, CONTEXT if f.failed or _HOW_TO.search(f.text) else COMMAND)
         elif kind == FactKind.VALUE and f.detail.startswith(MEASURED):
             # A run's measurement; its command is in the command lines (not quoted again).
             items.add(critical, f"Measured: {f.text}", CONTEXT)
@@ -487,8 +500,10 @@ def extractive_texts(prep: Preparation, instructions: str | None = None) -> tupl
     prefix: str | None = None
     # The prefix's command lines count against the summary's MAX_COMMANDS.
     prefix_commands = 0
+    prefix_known: set[str] = set()  # the spellings of the commands the prefix ran
     if split:
         items = _prefix_items(prep)
+        prefix_known = items.commands
         prefix_commands = min(PREFIX_COMMANDS, len(items.get(COMMANDS)))
         budget = min(PREFIX_TARGET_TOKENS, turn_prefix_max_tokens(prep.settings.reserve_tokens))
         prefix = _fit(items, TURN_PREFIX_SECTIONS, max(budget, 100), prefix_commands)
@@ -501,9 +516,12 @@ def extractive_texts(prep: Preparation, instructions: str | None = None) -> tupl
         )
         target = max(MIN_HISTORY_TOKENS, rest)
         budget = min(target, history_max_tokens(prep.settings.reserve_tokens, pi=prep.settings.is_pi))
-        history = _fit(
-            _history_items(prep, instructions), layout, max(budget, 200), MAX_COMMANDS - prefix_commands
-        )
+        items = _history_items(prep, instructions)
+        # Every line of the prefix that quotes a command (its command lines, the user's request
+        # naming one) counts against the summary's MAX_COMMANDS.
+        known = items.commands | prefix_known
+        quoted = sum(1 for line in (prefix or "").splitlines() if any(c in line for c in known))
+        history = _fit(items, layout, max(budget, 200), max(0, MAX_COMMANDS - max(prefix_commands, quoted)))
     return history, prefix
 
 

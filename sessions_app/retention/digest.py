@@ -90,7 +90,7 @@ def clauses(sentence: str) -> list[str]:
     pieces = [p.strip(" ,") for part in [*asides, around] for p in _JOINT.split(part)]
     said = [p for p in pieces if len(p.split()) >= _CLAUSE_WORDS]
     # In the sentence's order (a clause around an aside is found by its start).
-    return sorted(said, key=lambda p: (sentence.find(p[:_CLAUSE_START]) % (len(sentence) + 1)))
+    return sorted(said, key=lambda p: sentence.find(p[:_CLAUSE_START]) % (len(sentence) + 1))
 
 
 _CLAUSE_START: Final = 15

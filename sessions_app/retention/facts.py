@@ -110,8 +110,7 @@ def _said_once(walk: Walk) -> None:
         walk.facts[:] = [
             f
             for f in walk.facts
-            if f.kind not in _CARRIED
-            or not any(f.text in text for text in quoted.get(f.node, ()))
+            if f.kind not in _CARRIED or not any(f.text in text for text in quoted.get(f.node, ()))
         ]
 
 

@@ -209,7 +209,22 @@ def _stage_reads(stage: str) -> bool:
         return not any(a.startswith("-i") or a == "--in-place" for a in args)
     if program == "find":
         return not any(a in ("-delete", "-exec", "-execdir") for a in args)
-    return program in _READERS
+    if program in _READERS:
+        return True
+    # Any tool asked only for its version, or for a subcommand that reports (`pip show`, `docker
+    # compose ps`, `rustup toolchain list`, `cargo tree`, `go version`), changes nothing.
+    words = [a for a in args if not a.startswith("-")]
+    if not words:
+        return bool(args) and all(a in _VERSION_FLAGS for a in args)
+    return words[0] not in _RUNNERS and any(w in _REPORTING for w in words[:2])
+
+
+_VERSION_FLAGS: Final = frozenset({"--version", "-V"})
+_RUNNERS: Final = frozenset({"run", "exec", "x", "dlx"})  # `npm run status` runs a script
+# Subcommands that only report, whatever the tool (docs/retention.md, "Commands").
+_REPORTING: Final = frozenset(
+    {"version", "list", "ls", "show", "info", "status", "ps", "logs", "tree", "outdated"}
+)
 
 
 def only_reads(command: str) -> bool:

@@ -97,7 +97,9 @@ def user_facts(
             # "We will fix both parsers together later" names nothing and goes on from the
             # sentence before it, which says what; an imperative ("Later: add X") stands alone.
             r = _with_previous(r, lines or line_sentences(message_text(e)))
-        request = Fact(FactKind.REQUEST, clip(r, _JOINED_CHARS + 300), key, anchor_tokens(r), stems(r), detail=OPEN)
+        request = Fact(
+            FactKind.REQUEST, clip(r, _JOINED_CHARS + 300), key, anchor_tokens(r), stems(r), detail=OPEN
+        )
         walk.add(replace(request, deferred=deferred))
     whole = text or message_text(e)
     if is_last and requests:

@@ -51,11 +51,7 @@ def test_the_audit_lists_the_planted_facts_and_labels_them_right() -> None:
         for fact in (f for f in p.planted if f.node in span):
             total += 1
             match = next(
-                (
-                    c
-                    for c in audit.facts
-                    if _lists(c.fact, fact) and norm(fact.probe) in norm(c.fact.text)
-                ),
+                (c for c in audit.facts if _lists(c.fact, fact) and norm(fact.probe) in norm(c.fact.text)),
                 None,
             )
             if match is not None:
@@ -63,7 +59,6 @@ def test_the_audit_lists_the_planted_facts_and_labels_them_right() -> None:
                 right += match.kept == (norm(fact.probe) in visible)
     assert total >= 40
     assert listed >= 0.9 * total and right >= 0.9 * listed
-
 
 
 def _lists(found: Fact, planted: Planted) -> bool:

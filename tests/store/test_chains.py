@@ -71,8 +71,8 @@ def _write_by_appends(session: Session, tree: list[tuple[int | None, str]]) -> N
 def _naive(session: Session) -> tuple[dict[int, list[int]], dict[int, tuple[int, str, int]]]:
     children: dict[int, list[int]] = {}
     info: dict[int, tuple[int, str, int]] = {}
-    for nid, parent, kind, depth in (
-        Node.objects.filter(session=session).order_by("seq").values_list("id", "parent_id", "kind", "depth")
+    for nid, parent, kind, depth in Node.objects.filter(session=session).order_by("seq").values_list(
+        "id", "parent_id", "kind", "depth"
     ):
         children.setdefault(parent or 0, []).append(nid)
         info[nid] = (parent or 0, kind, depth)

@@ -113,6 +113,17 @@ def _command_line(f: Fact) -> str:
     return f"Ran `{f.text}` ({status}{before})"
 
 
+def _run_of(error: Fact) -> Fact:
+    """The run an error of a shell command came from, as a command fact: failing while the error
+    is open, passing after failing once it is fixed."""
+    if error.resolved_by is None:
+        status = f"exit {error.exit_code}" if error.exit_code is not None else "failed"
+        return Fact(
+            FactKind.COMMAND, error.command, error.node, exit_code=error.exit_code, failed=True, detail=status
+        )
+    return Fact(FactKind.COMMAND, error.command, error.node, detail=f"ok; {FAILED_BEFORE}")
+
+
 def _latest_run(items: Items, commands: str, f: Fact) -> str:
     """The command line of `f`, which replaces the previous summary's line for the same command:
     the latest status counts, and one that failed before and passes now says so (as a rerun in
@@ -184,6 +195,11 @@ def _fact_items(
             items.add(critical, f"User reported: {f.text}", CONTEXT)
         elif kind == FactKind.ERROR:
             items.add(done if f.resolved_by is not None else blocked, _error_line(f), CONTEXT)
+            if f.command:
+                # The failed run's command line, made from its error (facts.py, `_said_once`).
+                items.ran(f.command)
+                line = _latest_run(items, commands, _run_of(f))
+                items.add(commands, line, CONTEXT)
         elif kind == FactKind.COMMAND:
             items.ran(f.text)
             # Commands only when they failed, changed something or build/run/test the project.
@@ -327,6 +343,7 @@ def _history_items(prep: Preparation, instructions: str | None) -> Items:
     # Blockers resolved in this span move to Done.
     resolved = [f for f in _of(facts, FactKind.ERROR) if f.resolved_by is not None]
     passed = [f"`{f.text}`" for f in _of(facts, FactKind.COMMAND) if not f.failed]
+    passed += [f"`{f.command}`" for f in resolved if f.command]
     blocked = items.get(S.BLOCKED)
     items.remove(S.BLOCKED, lambda _: False)
     for old in blocked:

@@ -77,6 +77,9 @@ def extract_facts(
     # A user's value or file is left out when a request or rule quotes it (`_said_once`): those
     # are looked for too, then, so that the same ones are found as with all kinds.
     walk = Walk(kinds | _CARRIERS if kinds & _CARRIED else kinds)
+    if FactKind.COMMAND in kinds and FactKind.ERROR not in kinds:
+        # A failed run's command is said by its error (`_said_once`): errors are looked for too.
+        walk = Walk(walk.kinds | {FactKind.ERROR})
     _conversation_facts(walk, span, after, digests)
     if walk.wants(*_CALL_KINDS):
         _all_call_facts(walk, span, after)
@@ -103,15 +106,30 @@ def _said_once(walk: Walk) -> None:
     quotes is said by that fact: one statement, one fact (docs/retention.md, "Facts by structure").
     Tools' values and files the assistant described come from other nodes and stay."""
     quoted: dict[str, list[str]] = {}
+    errors: dict[str, list[Fact]] = {}
     for f in walk.facts:
         if f.kind in _CARRIERS:
             quoted.setdefault(f.node, []).append(f.text)
-    if quoted:
+        elif f.kind == FactKind.ERROR and f.command:
+            errors.setdefault(f.command, []).append(f)
+    if quoted or errors:
         walk.facts[:] = [
             f
             for f in walk.facts
-            if f.kind not in _CARRIED or not any(f.text in text for text in quoted.get(f.node, ()))
+            if not (f.kind in _CARRIED and any(f.text in text for text in quoted.get(f.node, ())))
+            and not (f.kind == FactKind.COMMAND and _told_by_errors(f, errors.get(f.text, ())))
         ]
+
+
+def _told_by_errors(command: Fact, errors: Sequence[Fact]) -> bool:
+    """A command that failed in the span is said by its errors (the salient line, the command,
+    and once it passes, the fix; the summary's command line is made from them) when they agree
+    with its latest status: the last one open while it still fails, all fixed once it passes."""
+    if not errors or not (command.failed or FAILED_BEFORE in command.detail):
+        return False
+    if command.failed:
+        return errors[-1].resolved_by is None
+    return all(e.resolved_by is not None for e in errors)
 
 
 def _finished_later(walk: Walk, span: Sequence[Entry], after: Sequence[Entry]) -> None:
@@ -287,6 +305,8 @@ def _call_facts(walk: Walk, call: Call, later: Iterable[Call]) -> None:
                 detail=f"from {call.label}" + (f"; {FIXED_BY}{why}" if why else ""),
                 resolved_by=resolved_by,
                 fix=fix,
+                exit_code=exit_code(result) if command else None,
+                command=core(command) if command else "",
             )
         )
     elif command and not only_reads(command):

@@ -31,7 +31,7 @@ from sessions_app.compaction.vocabulary import FactKind
 
 from .digest import NO_DIGESTS, Digests, digest
 from .fact import DONE, OPEN, Fact
-from .findings import FINAL, assistant_facts, reports, subagent_facts
+from .findings import FINAL, MIDWAY, assistant_facts, reports, subagent_facts
 from .paths import path_alternatives
 from .phrases import (
     anchor_tokens,
@@ -91,6 +91,7 @@ def extract_facts(
     order = {e.key: i for i, e in enumerate(span) if e.key in nodes}
     walk.facts.sort(key=lambda f: order.get(f.node, len(span)))
     _said_once(walk)
+    _answered(walk, span)
     if any(f.kind == FactKind.REQUEST and f.detail == OPEN for f in walk.facts):
         _finished_later(walk, span, after)
     facts = restated(walk.facts, [*span, *after]) if walk.wants(FactKind.REQUEST) else walk.facts
@@ -119,6 +120,48 @@ def _said_once(walk: Walk) -> None:
             if not (f.kind in _CARRIED and any(f.text in text for text in quoted.get(f.node, ())))
             and not (f.kind == FactKind.COMMAND and _told_by_errors(f, errors.get(f.text, ())))
         ]
+
+
+def _answered(walk: Walk, span: Sequence[Entry]) -> None:
+    """A finding (not a decision) said between tool calls whose every exact name (identifier,
+    number, path) the turn's answer names again is said by the answer, which carries the outcome:
+    one statement, one fact (docs/retention.md, "Facts by structure"). The turn going on at the cut
+    has no answer yet and keeps them all, and so does a finding naming what the answer does not."""
+    midway = {f.node for f in walk.facts if f.kind == FactKind.FINDING and f.detail == MIDWAY}
+    if not midway:
+        return
+    answers: dict[str, list[str]] = {}
+    for f in walk.facts:
+        if f.kind in _SAID and f.detail == FINAL:
+            answers.setdefault(f.node, []).append(f.text)
+    turn_of: dict[str, int] = {}
+    said: dict[int, str] = {}  # what the answers of each turn say
+    turn = 0
+    for e in span:
+        if e.kind == MESSAGE and e.role == USER:
+            turn += 1
+        elif e.key in midway:
+            turn_of[e.key] = turn
+        elif e.key in answers:
+            said[turn] = said.get(turn, "") + " " + " ".join(answers[e.key])
+    walk.facts[:] = [
+        f
+        for f in walk.facts
+        if not (
+            f.kind == FactKind.FINDING
+            and f.detail == MIDWAY
+            and _repeats(said.get(turn_of.get(f.node, -1), ""), f)
+        )
+    ]
+
+
+def _repeats(answer: str, finding: Fact) -> bool:
+    """The turn's answer names everything exact that the finding named."""
+    names = [group for group in finding.anchors]
+    return bool(answer) and bool(names) and all(any(a in answer for a in group) for group in names)
+
+
+_SAID: Final = frozenset({FactKind.FINDING, FactKind.DECISION})
 
 
 def _told_by_errors(command: Fact, errors: Sequence[Fact]) -> bool:

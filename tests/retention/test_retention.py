@@ -9,8 +9,8 @@ from sessions_app.compaction.budget import context_tokens
 from sessions_app.compaction.tokens import count_text
 from sessions_app.compaction.vocabulary import FactKind
 from sessions_app.retention.audit import audit_at
-from sessions_app.retention.fact import Fact
 from sessions_app.retention.extractive import compact_extractive
+from sessions_app.retention.fact import Fact
 from tests.compaction.long_session import SETTINGS, WINDOW, Planted, Played, entry_text, norm, play
 
 

@@ -133,10 +133,16 @@ def user_facts(
         values = user_values(text)
         given = sentences(text) if values else []
         for value in values:
-            walk.add(Fact(FactKind.VALUE, value, key, ((value,),), detail=_context(given, value)))
+            # A value is what the user said: one that stands in no sentence of theirs (pasted
+            # output, a code block: what a tool printed) is theirs to show, not a value they gave.
+            if context := _context(given, value):
+                walk.add(Fact(FactKind.VALUE, value, key, ((value,),), detail=context))
     if walk.wants(FactKind.FILE):
-        for path in text_paths(text):  # a file the user names is one they care about
-            walk.add(Fact(FactKind.FILE, path, key, (path_alternatives(path),)))
+        paths = text_paths(text)
+        prose = sentences(text) if paths else []
+        for path in paths:  # a file the user names is one they care about (in their words, as above)
+            if any(path in s for s in prose):
+                walk.add(Fact(FactKind.FILE, path, key, (path_alternatives(path),)))
 
 
 _JOINED_CHARS: Final = 400  # a user's sentence with the one that explains it, up to about this

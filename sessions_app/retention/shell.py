@@ -211,6 +211,8 @@ def _stage_reads(stage: str) -> bool:
         return not any(a in ("-delete", "-exec", "-execdir") for a in args)
     if program in _READERS:
         return True
+    if _QUERY.search(stage) and not _SQL_WRITES.search(stage):
+        return True  # a database client asked a query that only selects (psql -c 'select …')
     # Any tool asked only for its version, or for a subcommand that reports (`pip show`, `docker
     # compose ps`, `rustup toolchain list`, `cargo tree`, `go version`), changes nothing.
     words = [a for a in args if not a.startswith("-")]
@@ -219,6 +221,14 @@ def _stage_reads(stage: str) -> bool:
     return words[0] not in _RUNNERS and any(w in _REPORTING for w in words[:2])
 
 
+# A query handed to a database client (`-c`, `-e`, `--command`); the statements that change something.
+_QUERY = re.compile(
+    r"""\s(?:-[A-Za-z]*[ce]|--command|--execute)[= ]\s*['"]\s*(?:select|explain|show|with|\\d)\b""", re.I
+)
+_SQL_WRITES = re.compile(
+    r"\b(?:insert|update|delete|create|alter|drop|truncate|grant|revoke|copy|vacuum|reindex|merge|upsert)\b",
+    re.I,
+)
 _VERSION_FLAGS: Final = frozenset({"--version", "-V"})
 _RUNNERS: Final = frozenset({"run", "exec", "x", "dlx"})  # `npm run status` runs a script
 # Subcommands that only report, whatever the tool (docs/retention.md, "Commands").

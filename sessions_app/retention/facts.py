@@ -41,7 +41,7 @@ from .phrases import (
     sentences,
     stems,
 )
-from .shell import command_parts, core, only_reads
+from .shell import command_parts, core, one_off, only_reads
 from .tool_outcomes import (
     artifact_refs,
     command_spellings,
@@ -312,7 +312,7 @@ def _call_facts(walk: Walk, call: Call, later: Iterable[Call]) -> None:
     if command:
         code = exit_code(result) if result is not None else None
         failed = result is not None and is_failure(result) and not _no_match(command, result)
-    if command and (failed or not only_reads(command)):
+    if command and (failed or not (only_reads(command) or one_off(command))):
         # A command that only looked and succeeded is no fact: what it found is in the
         # assistant's words (docs/retention.md, "Commands").
         status = (

@@ -245,6 +245,18 @@ def only_reads(command: str) -> bool:
     return all(_stage_reads(stage) for part in _parts(line) for stage in _pipeline(part))
 
 
+# An interpreter reading its script from a here-document, nothing else on the line.
+_ONE_OFF = re.compile(
+    r"^\s*(?:\S*/)?(?:python\d*(?:\.\d+)?|node|ruby|perl|php|bash|sh|zsh)(?:\s+-)?\s*<<-?\s*['\"]?\w+['\"]?\s*$"
+)
+
+
+def one_off(command: str) -> bool:
+    """A one-off script fed to an interpreter (`python3 - <<'EOF'`): its line says nothing a
+    colleague could run again, and what it measured is a value of its own (docs/retention.md)."""
+    return _ONE_OFF.match(_first_line(command)) is not None
+
+
 def command_parts(command: str) -> list[str]:
     """The parts of a command line (`a && b; c`), each with its output filters removed."""
     return [core(part) for part in _parts(_first_line(command))] if "<<" not in command else [command]

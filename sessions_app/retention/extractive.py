@@ -57,6 +57,7 @@ MIN_HISTORY_TOKENS: Final = 1500  # however long the file lists are
 PREFIX_TARGET_TOKENS: Final = 600
 _USER_CHARS: Final = 500  # a finished turn's request in the user's words (user_facts._SAID_CHARS)
 _FINDING_CHARS: Final = 500  # a finding is a paragraph of the assistant's answer (findings.py)
+_SUBAGENT_CHARS: Final = 700  # a sub-agent's paragraph in full (findings.py clips it at 600)
 _REQUEST_CHARS: Final = 600  # the request of a split turn, in full as far as it goes
 
 
@@ -217,7 +218,9 @@ def _fact_items(
         elif kind == FactKind.DENIED:
             items.add(tools, f"Denied: {f.text}", CONTEXT)
         elif kind == FactKind.SUBAGENT:
-            items.add(tools, f"Sub-agent {f.detail.removeprefix('from ')}: {clip(f.text, 220)}", CONTEXT)
+            items.add(
+                tools, f"Sub-agent {f.detail.removeprefix('from ')}: {f.text}", CONTEXT, _SUBAGENT_CHARS
+            )
         elif kind == FactKind.ARTIFACT:
             items.add(files, f"Stored output: {f.text}", CONTEXT)
     # A value is given in the user's own sentence, which holds it verbatim; one item per sentence.
@@ -281,7 +284,7 @@ def _merge_previous(items: Items, previous: S.ParsedSummary, has_new_turns: bool
                 if not only_reads(item.removeprefix("Ran `")):
                     items.add(COMMANDS, item, _previous_priority(kind, item))
                 continue
-            items.add(kind, item, _previous_priority(kind, item))
+            items.add(kind, item, _previous_priority(kind, item), _SUBAGENT_CHARS)  # as written
     # The split turn of the previous compaction is history now: its request is done once a newer
     # request exists, otherwise still the work in progress; its constraints join the others.
     turn_target = S.DONE if has_new_turns else S.IN_PROGRESS

@@ -223,7 +223,7 @@ def _stage_reads(stage: str) -> bool:
 
 # A query handed to a database client (`-c`, `-e`, `--command`); the statements that change something.
 _QUERY = re.compile(
-    r"""\s(?:-[A-Za-z]*[ce]|--command|--execute)[= ]\s*['"]\s*(?:select|explain|show|with|\\d)\b""", re.I
+    r"""\s(?:-[A-Za-z]*[ce]|--command|--execute)[= ]\s*['"]\s*(?:select|explain|\\d)\b""", re.I
 )
 _SQL_WRITES = re.compile(
     r"\b(?:insert|update|delete|create|alter|drop|truncate|grant|revoke|copy|vacuum|reindex|merge|upsert)\b",

@@ -14,19 +14,20 @@ is recomputed from the entry, so nothing a compaction produces depends on whethe
 
 from __future__ import annotations
 
+import re
 from typing import Final
 
 from sessions_app.compaction.fileops import file_calls
 from sessions_app.compaction.messages import ASSISTANT, MESSAGE, USER, Entry
 from sessions_app.compaction.serialize import entry_transcript
-from sessions_app.compaction.stored_digest import NO_DIGESTS, Digest, Digests, Said
+from sessions_app.compaction.stored_digest import NO_DIGESTS, Digest, Digests, Reading, Said
 
 from .phrases import message_text, read, sentences
 
 # Raise when `entry_transcript`, `message_text`, `sentences`, `read` or `file_calls` changes what it returns:
 # stored digests of other versions are then recomputed when read.
-DIGEST_VERSION: Final = 4  # 2: file_calls reads Claude Code and Codex file tools; 3: round-two readings;
-# 4: a sentence also ends before a lower-case word
+DIGEST_VERSION: Final = 5  # 2: file_calls reads Claude Code and Codex file tools; 3: round-two readings;
+# 4: a sentence also ends before a lower-case word; 5: a run-on sentence's rules are its clauses
 
 
 def digest_of(entry: Entry) -> Digest:
@@ -42,9 +43,57 @@ def digest_of(entry: Entry) -> Digest:
     said = []
     for sentence in sentences(text):
         reading = read(sentence)
+        rules = [c for c in clauses(sentence) if read(c).constraint] if len(sentence) > LONG_SENTENCE else []
+        if rules:
+            # A run-on sentence's rules are its clauses that read as rules, each its own (a rule in
+            # parentheses inside a long paragraph is no less a rule); the sentence stays a request
+            # when it reads as one (docs/retention.md, "Facts by structure").
+            said += [Said(c, Reading(True, False, False)) for c in rules]
+            reading = Reading(False, reading.request, reading.deferred)
         if reading.constraint or reading.request:
             said.append(Said(sentence, reading))
     return Digest(transcript, True, tuple(said))
+
+
+LONG_SENTENCE: Final = 300  # characters: a sentence longer than this is read clause by clause too
+_CLAUSE_WORDS: Final = 4  # a clause says something with at least this many words
+# Where a run-on sentence's clauses meet: a conjunction after a comma, a semicolon, a dash.
+_JOINT = re.compile(r",\s+(?=(?:and|but|so|because|since|which|while|though)\b)|;\s+|\s+(?:—|--|–)\s+")
+
+
+def clauses(sentence: str) -> list[str]:
+    """The clauses of a run-on sentence: each parenthesized aside (its own clauses), then the
+    text around them, split where a conjunction follows a comma, at semicolons and dashes."""
+    asides: list[str] = []
+    outside: list[str] = []
+    depth = 0
+    current: list[str] = []
+    for ch in sentence:
+        if ch == "(":
+            if depth == 0:
+                outside.append("".join(current))
+                current = []
+            else:
+                current.append(ch)
+            depth += 1
+        elif ch == ")" and depth > 0:
+            depth -= 1
+            if depth == 0:
+                asides.append("".join(current))
+                current = []
+            else:
+                current.append(ch)
+        else:
+            current.append(ch)
+    (asides if depth else outside).append("".join(current))
+    around = " ".join(" ".join(outside).split())
+    pieces = [p.strip(" ,") for part in [*asides, around] for p in _JOINT.split(part)]
+    said = [p for p in pieces if len(p.split()) >= _CLAUSE_WORDS]
+    # In the sentence's order (a clause around an aside is found by its start).
+    return sorted(said, key=lambda p: sentence.find(p[:_CLAUSE_START]) % (len(sentence) + 1))
+
+
+_CLAUSE_START: Final = 15
 
 
 def digest(entry: Entry, digests: Digests = NO_DIGESTS) -> Digest:

@@ -39,7 +39,6 @@ from .phrases import (
     anchor_tokens,
     clip,
     is_constraint,
-    is_deferred,
     is_reversal,
     lifts,
     message_text,
@@ -58,6 +57,7 @@ MIN_HISTORY_TOKENS: Final = 1500  # however long the file lists are
 PREFIX_TARGET_TOKENS: Final = 600
 _USER_CHARS: Final = 500  # a finished turn's request in the user's words (user_facts._SAID_CHARS)
 _FINDING_CHARS: Final = 500  # a finding is a paragraph of the assistant's answer (findings.py)
+_SUBAGENT_CHARS: Final = 700  # a sub-agent's paragraph in full (findings.py clips it at 600)
 _REQUEST_CHARS: Final = 600  # the request of a split turn, in full as far as it goes
 
 
@@ -112,6 +112,31 @@ def _command_line(f: Fact) -> str:
     status = f"exit {f.exit_code}" if f.exit_code is not None else f.detail.split(";")[0]
     before = f"; {FAILED_BEFORE}" if FAILED_BEFORE in f.detail else ""
     return f"Ran `{f.text}` ({status}{before})"
+
+
+def _run_of(error: Fact) -> Fact:
+    """The run an error of a shell command came from, as a command fact: failing while the error
+    is open, passing after failing once it is fixed."""
+    if error.resolved_by is None:
+        status = f"exit {error.exit_code}" if error.exit_code is not None else "failed"
+        return Fact(
+            FactKind.COMMAND, error.command, error.node, exit_code=error.exit_code, failed=True, detail=status
+        )
+    return Fact(FactKind.COMMAND, error.command, error.node, detail=f"ok; {FAILED_BEFORE}")
+
+
+def _latest_run(items: Items, commands: str, f: Fact) -> str:
+    """The command line of `f`, which replaces the previous summary's line for the same command:
+    the latest status counts, and one that failed before and passes now says so (as a rerun in
+    one span does; docs/retention.md, "Commands")."""
+    line = _command_line(f)
+    lead = f"Ran `{f.text}` ("
+    earlier = [old for old in items.get(commands) if old.startswith(lead)]
+    if not f.failed and FAILED_BEFORE not in line and any(_FAILING.search(o) for o in earlier):
+        line = f"{line[:-1]}; {FAILED_BEFORE})"
+    if any(old != line for old in earlier):
+        items.remove(commands, lambda old: old == line or not old.startswith(lead))
+    return line
 
 
 _FAILING = re.compile(r"\((?:exit [1-9]\d*|exit -\d+|failed|no result)\)$")
@@ -171,13 +196,17 @@ def _fact_items(
             items.add(critical, f"User reported: {f.text}", CONTEXT)
         elif kind == FactKind.ERROR:
             items.add(done if f.resolved_by is not None else blocked, _error_line(f), CONTEXT)
+            if f.command:
+                # The failed run's command line, made from its error (facts.py, `_said_once`).
+                items.ran(f.command)
+                line = _latest_run(items, commands, _run_of(f))
+                items.add(commands, line, CONTEXT)
         elif kind == FactKind.COMMAND:
             items.ran(f.text)
             # Commands only when they failed, changed something or build/run/test the project.
-            if f.failed:
-                items.add(commands, _command_line(f), CONTEXT)
-            elif not only_reads(f.text):
-                items.add(commands, _command_line(f), CONTEXT if _HOW_TO.search(f.text) else COMMAND)
+            if f.failed or not only_reads(f.text):
+                line = _latest_run(items, commands, f)
+                items.add(commands, line, CONTEXT if f.failed or _HOW_TO.search(f.text) else COMMAND)
         elif kind == FactKind.VALUE and f.detail.startswith(MEASURED):
             # A run's measurement; its command is in the command lines (not quoted again).
             items.add(critical, f"Measured: {f.text}", CONTEXT)
@@ -189,7 +218,9 @@ def _fact_items(
         elif kind == FactKind.DENIED:
             items.add(tools, f"Denied: {f.text}", CONTEXT)
         elif kind == FactKind.SUBAGENT:
-            items.add(tools, f"Sub-agent {f.detail.removeprefix('from ')}: {clip(f.text, 220)}", CONTEXT)
+            items.add(
+                tools, f"Sub-agent {f.detail.removeprefix('from ')}: {f.text}", CONTEXT, _SUBAGENT_CHARS
+            )
         elif kind == FactKind.ARTIFACT:
             items.add(files, f"Stored output: {f.text}", CONTEXT)
     # A value is given in the user's own sentence, which holds it verbatim; one item per sentence.
@@ -253,7 +284,7 @@ def _merge_previous(items: Items, previous: S.ParsedSummary, has_new_turns: bool
                 if not only_reads(item.removeprefix("Ran `")):
                     items.add(COMMANDS, item, _previous_priority(kind, item))
                 continue
-            items.add(kind, item, _previous_priority(kind, item))
+            items.add(kind, item, _previous_priority(kind, item), _SUBAGENT_CHARS)  # as written
     # The split turn of the previous compaction is history now: its request is done once a newer
     # request exists, otherwise still the work in progress; its constraints join the others.
     turn_target = S.DONE if has_new_turns else S.IN_PROGRESS
@@ -315,6 +346,7 @@ def _history_items(prep: Preparation, instructions: str | None) -> Items:
     # Blockers resolved in this span move to Done.
     resolved = [f for f in _of(facts, FactKind.ERROR) if f.resolved_by is not None]
     passed = [f"`{f.text}`" for f in _of(facts, FactKind.COMMAND) if not f.failed]
+    passed += [f"`{f.command}`" for f in resolved if f.command]
     blocked = items.get(S.BLOCKED)
     items.remove(S.BLOCKED, lambda _: False)
     for old in blocked:
@@ -344,11 +376,11 @@ def _history_items(prep: Preparation, instructions: str | None) -> Items:
         if step not in items.get(S.NEXT):
             items.add(S.DONE, f"User asked: {step}", WORK)
     for r in requests:
-        items.add(S.NEXT if is_deferred(r.text) else S.IN_PROGRESS, r.text, KEEP)
+        items.add(S.NEXT if r.deferred else S.IN_PROGRESS, r.text, KEEP)
     # Finished turns: what the user asked, in their words (constraints are listed on their own).
     # A finished request is said in the request's own sentences (its fact), not the whole message:
     # pasted output and side remarks stay out.
-    open_nodes = {r.node for r in requests if not is_deferred(r.text)}
+    open_nodes = {r.node for r in requests if not r.deferred}
     done: dict[str, list[str]] = {}
     for r in _of(facts, FactKind.REQUEST):
         if not r.is_open_request:
@@ -488,8 +520,10 @@ def extractive_texts(prep: Preparation, instructions: str | None = None) -> tupl
     prefix: str | None = None
     # The prefix's command lines count against the summary's MAX_COMMANDS.
     prefix_commands = 0
+    prefix_known: set[str] = set()  # the spellings of the commands the prefix ran
     if split:
         items = _prefix_items(prep)
+        prefix_known = items.commands
         prefix_commands = min(PREFIX_COMMANDS, len(items.get(COMMANDS)))
         budget = min(PREFIX_TARGET_TOKENS, turn_prefix_max_tokens(prep.settings.reserve_tokens))
         prefix = _fit(items, TURN_PREFIX_SECTIONS, max(budget, 100), prefix_commands)
@@ -502,9 +536,12 @@ def extractive_texts(prep: Preparation, instructions: str | None = None) -> tupl
         )
         target = max(MIN_HISTORY_TOKENS, rest)
         budget = min(target, history_max_tokens(prep.settings.reserve_tokens, pi=prep.settings.is_pi))
-        history = _fit(
-            _history_items(prep, instructions), layout, max(budget, 200), MAX_COMMANDS - prefix_commands
-        )
+        items = _history_items(prep, instructions)
+        # Every line of the prefix that quotes a command (its command lines, the user's request
+        # naming one) counts against the summary's MAX_COMMANDS.
+        known = items.commands | prefix_known
+        quoted = sum(1 for line in (prefix or "").splitlines() if any(c in line for c in known))
+        history = _fit(items, layout, max(budget, 200), max(0, MAX_COMMANDS - max(prefix_commands, quoted)))
     return history, prefix
 
 

@@ -30,9 +30,14 @@ class Fact:
     # Set for errors: the node whose successful call resolved it, and what was done in between.
     resolved_by: str | None = None
     fix: tuple[str, ...] = ()
-    # Set for commands: the exit status of the last run (None when unknown).
+    # Set for commands: the exit status of the last run (None when unknown); for an error of a
+    # shell command, that run's status and the command's core (`command`).
     exit_code: int | None = None
     failed: bool = False
+    # Set for open requests: a sentence of the user's that reads as a request for later ("tomorrow,
+    # add X"); the turn's own request, whatever words it holds, is the work in progress.
+    deferred: bool = False
+    command: str = ""
 
     @property
     def is_open_request(self) -> bool:

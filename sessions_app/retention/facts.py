@@ -31,18 +31,17 @@ from sessions_app.compaction.vocabulary import FactKind
 
 from .digest import NO_DIGESTS, Digests, digest
 from .fact import DONE, OPEN, Fact
-from .findings import FINAL, assistant_facts, reports, subagent_facts
+from .findings import FINAL, MIDWAY, assistant_facts, reports, subagent_facts
 from .paths import path_alternatives
 from .phrases import (
     anchor_tokens,
     clip,
-    is_deferred,
     message_text,
     normalize,
     sentences,
     stems,
 )
-from .shell import command_parts, core, only_reads
+from .shell import command_parts, core, one_off, only_reads
 from .tool_outcomes import (
     artifact_refs,
     command_spellings,
@@ -75,7 +74,12 @@ def extract_facts(
     """The facts of `span`, in order; `after` (the kept tail) only informs errors and requests.
     Only facts of `kinds` are looked for (the same ones, found the same way, as with all kinds).
     `digests`: the store's, beside the entries it loaded (digest.py)."""
-    walk = Walk(kinds)
+    # A user's value or file is left out when a request or rule quotes it (`_said_once`): those
+    # are looked for too, then, so that the same ones are found as with all kinds.
+    walk = Walk(kinds | _CARRIERS if kinds & _CARRIED else kinds)
+    if FactKind.COMMAND in kinds and FactKind.ERROR not in kinds:
+        # A failed run's command is said by its error (`_said_once`): errors are looked for too.
+        walk = Walk(walk.kinds | {FactKind.ERROR})
     _conversation_facts(walk, span, after, digests)
     if walk.wants(*_CALL_KINDS):
         _all_call_facts(walk, span, after)
@@ -86,11 +90,89 @@ def extract_facts(
     nodes = {f.node for f in walk.facts}
     order = {e.key: i for i, e in enumerate(span) if e.key in nodes}
     walk.facts.sort(key=lambda f: order.get(f.node, len(span)))
+    _said_once(walk)
+    _answered(walk, span)
     if any(f.kind == FactKind.REQUEST and f.detail == OPEN for f in walk.facts):
         _finished_later(walk, span, after)
-    if walk.wants(FactKind.REQUEST):
-        return restated(walk.facts, [*span, *after])
-    return walk.facts
+    facts = restated(walk.facts, [*span, *after]) if walk.wants(FactKind.REQUEST) else walk.facts
+    return facts if walk.kinds == kinds else [f for f in facts if f.kind in kinds]
+
+
+_CARRIED: Final = frozenset({FactKind.VALUE, FactKind.FILE})
+_CARRIERS: Final = frozenset({FactKind.REQUEST, FactKind.CONSTRAINT})
+
+
+def _said_once(walk: Walk) -> None:
+    """A value or a file the user named in a sentence that a request or a rule of the same message
+    quotes is said by that fact: one statement, one fact (docs/retention.md, "Facts by structure").
+    Tools' values and files the assistant described come from other nodes and stay."""
+    quoted: dict[str, list[str]] = {}
+    errors: dict[str, list[Fact]] = {}
+    for f in walk.facts:
+        if f.kind in _CARRIERS:
+            quoted.setdefault(f.node, []).append(f.text)
+        elif f.kind == FactKind.ERROR and f.command:
+            errors.setdefault(f.command, []).append(f)
+    if quoted or errors:
+        walk.facts[:] = [
+            f
+            for f in walk.facts
+            if not (f.kind in _CARRIED and any(f.text in text for text in quoted.get(f.node, ())))
+            and not (f.kind == FactKind.COMMAND and _told_by_errors(f, errors.get(f.text, ())))
+        ]
+
+
+def _answered(walk: Walk, span: Sequence[Entry]) -> None:
+    """A finding (not a decision) said between tool calls whose every exact name (identifier,
+    number, path) the turn's answer names again is said by the answer, which carries the outcome:
+    one statement, one fact (docs/retention.md, "Facts by structure"). The turn going on at the cut
+    has no answer yet and keeps them all, and so does a finding naming what the answer does not."""
+    midway = {f.node for f in walk.facts if f.kind == FactKind.FINDING and f.detail == MIDWAY}
+    if not midway:
+        return
+    answers: dict[str, list[str]] = {}
+    for f in walk.facts:
+        if f.kind in _SAID and f.detail == FINAL:
+            answers.setdefault(f.node, []).append(f.text)
+    turn_of: dict[str, int] = {}
+    said: dict[int, str] = {}  # what the answers of each turn say
+    turn = 0
+    for e in span:
+        if e.kind == MESSAGE and e.role == USER:
+            turn += 1
+        elif e.key in midway:
+            turn_of[e.key] = turn
+        elif e.key in answers:
+            said[turn] = said.get(turn, "") + " " + " ".join(answers[e.key])
+    walk.facts[:] = [
+        f
+        for f in walk.facts
+        if not (
+            f.kind == FactKind.FINDING
+            and f.detail == MIDWAY
+            and _repeats(said.get(turn_of.get(f.node, -1), ""), f)
+        )
+    ]
+
+
+def _repeats(answer: str, finding: Fact) -> bool:
+    """The turn's answer names everything exact that the finding named."""
+    names = [group for group in finding.anchors]
+    return bool(answer) and bool(names) and all(any(a in answer for a in group) for group in names)
+
+
+_SAID: Final = frozenset({FactKind.FINDING, FactKind.DECISION})
+
+
+def _told_by_errors(command: Fact, errors: Sequence[Fact]) -> bool:
+    """A command that failed in the span is said by its errors (the salient line, the command,
+    and once it passes, the fix; the summary's command line is made from them) when they agree
+    with its latest status: the last one open while it still fails, all fixed once it passes."""
+    if not errors or not (command.failed or FAILED_BEFORE in command.detail):
+        return False
+    if command.failed:
+        return errors[-1].resolved_by is None
+    return all(e.resolved_by is not None for e in errors)
 
 
 def _finished_later(walk: Walk, span: Sequence[Entry], after: Sequence[Entry]) -> None:
@@ -100,7 +182,7 @@ def _finished_later(walk: Walk, span: Sequence[Entry], after: Sequence[Entry]) -
     where = {e.key: i for i, e in enumerate([*span, *after])}
     answers = [(where.get(f.node, -1), f.text) for f in assistant_facts([*span, *after]) if f.detail == FINAL]
     for i, f in enumerate(walk.facts):
-        if f.kind != FactKind.REQUEST or f.detail != OPEN or not is_deferred(f.text):
+        if f.kind != FactKind.REQUEST or f.detail != OPEN or not f.deferred:
             continue  # the request of the turn going on at the cut is the work in progress
         at = where.get(f.node, len(where))
         if any(j > at and reports(text, f.text) for j, text in answers):
@@ -230,7 +312,7 @@ def _call_facts(walk: Walk, call: Call, later: Iterable[Call]) -> None:
     if command:
         code = exit_code(result) if result is not None else None
         failed = result is not None and is_failure(result) and not _no_match(command, result)
-    if command and (failed or not only_reads(command)):
+    if command and (failed or not (only_reads(command) or one_off(command))):
         # A command that only looked and succeeded is no fact: what it found is in the
         # assistant's words (docs/retention.md, "Commands").
         status = (
@@ -266,6 +348,8 @@ def _call_facts(walk: Walk, call: Call, later: Iterable[Call]) -> None:
                 detail=f"from {call.label}" + (f"; {FIXED_BY}{why}" if why else ""),
                 resolved_by=resolved_by,
                 fix=fix,
+                exit_code=exit_code(result) if command else None,
+                command=core(command) if command else "",
             )
         )
     elif command and not only_reads(command):

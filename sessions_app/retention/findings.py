@@ -120,7 +120,7 @@ def assistant_facts(span: Sequence[Entry]) -> Iterator[Fact]:
 def subagent_facts(text: str, node: str, label: str) -> Iterator[Fact]:
     """What a sub-agent found: every sentence of its answer that names something exact, else its
     first sentences."""
-    found = list(sentence_facts(text, node, f"{SUBAGENT} ({label})", all_sentences=False, paragraphs=True))
+    found = list(sentence_facts(text, node, f"{SUBAGENT} ({label})", all_sentences=True))
     if not found:
         found = list(sentence_facts(text, node, f"{SUBAGENT} ({label})", all_sentences=True))[:2]
     yield from found

@@ -337,7 +337,7 @@ _QUESTION_WORD = _Keywords(r"(?:why|what|how|when|where|which|who|is|are|does|do
 _REVERSAL = _Keywords(
     r"\b(?:you (?:can|may) (?:now )?|no longer|forget (?:about )?|ignore (?:what|my)|scratch that|"
     r"never mind|it's ok(?:ay)? (?:now )?to|ok to|is fine (?:now)?|feel free to|drop the|lift(?:ed)? the|"
-    r"not needed any ?more|don't need to .* any ?more|actually,?|after all)\b"
+    r"not needed any ?more|don't need to .* any ?more|actually(?=,)|after all)\b"
 )
 # A request either opens with an imperative verb (after "please", "then", "once X," …) or says
 # "can you", "we need to" … anywhere; the two halves are matched separately (same matches).

@@ -209,7 +209,32 @@ def _stage_reads(stage: str) -> bool:
         return not any(a.startswith("-i") or a == "--in-place" for a in args)
     if program == "find":
         return not any(a in ("-delete", "-exec", "-execdir") for a in args)
-    return program in _READERS
+    if program in _READERS:
+        return True
+    if _QUERY.search(stage) and not _SQL_WRITES.search(stage):
+        return True  # a database client asked a query that only selects (psql -c 'select …')
+    # Any tool asked only for its version, or for a subcommand that reports (`pip show`, `docker
+    # compose ps`, `rustup toolchain list`, `cargo tree`, `go version`), changes nothing.
+    words = [a for a in args if not a.startswith("-")]
+    if not words:
+        return bool(args) and all(a in _VERSION_FLAGS for a in args)
+    return words[0] not in _RUNNERS and any(w in _REPORTING for w in words[:2])
+
+
+# A query handed to a database client (`-c`, `-e`, `--command`); the statements that change something.
+_QUERY = re.compile(
+    r"""\s(?:-[A-Za-z]*[ce]|--command|--execute)[= ]\s*['"]\s*(?:select|explain|\\d)\b""", re.I
+)
+_SQL_WRITES = re.compile(
+    r"\b(?:insert|update|delete|create|alter|drop|truncate|grant|revoke|copy|vacuum|reindex|merge|upsert)\b",
+    re.I,
+)
+_VERSION_FLAGS: Final = frozenset({"--version", "-V"})
+_RUNNERS: Final = frozenset({"run", "exec", "x", "dlx"})  # `npm run status` runs a script
+# Subcommands that only report, whatever the tool (docs/retention.md, "Commands").
+_REPORTING: Final = frozenset(
+    {"version", "list", "ls", "show", "info", "status", "ps", "logs", "tree", "outdated"}
+)
 
 
 def only_reads(command: str) -> bool:
@@ -218,6 +243,18 @@ def only_reads(command: str) -> bool:
     if not line or "<<" in line or _WRITES.search(_OUTPUT_NOISE.sub("", line)):
         return False
     return all(_stage_reads(stage) for part in _parts(line) for stage in _pipeline(part))
+
+
+# An interpreter reading its script from a here-document, nothing else on the line.
+_ONE_OFF = re.compile(
+    r"^\s*(?:\S*/)?(?:python\d*(?:\.\d+)?|node|ruby|perl|php|bash|sh|zsh)(?:\s+-)?\s*<<-?\s*['\"]?\w+['\"]?\s*$"
+)
+
+
+def one_off(command: str) -> bool:
+    """A one-off script fed to an interpreter (`python3 - <<'EOF'`): its line says nothing a
+    colleague could run again, and what it measured is a value of its own (docs/retention.md)."""
+    return _ONE_OFF.match(_first_line(command)) is not None
 
 
 def command_parts(command: str) -> list[str]:

@@ -64,6 +64,7 @@ def user_facts(
     no constraint or request); its text is read only for the last request and for `with_text`."""
     key = e.key
     requests: list[str] = []
+    later: set[str] = set()  # the requests that read as deferred, sentence by sentence
     lines = line_sentences(message_text(e)) if len(said) > 1 or not is_last else []
     for item in _joined_constraints(said, lines):
         s, reading = item.text, item.reading
@@ -79,6 +80,8 @@ def user_facts(
             _reverse(constraints, Fact(FactKind.REQUEST, s, key, anchor_tokens(s)), named=True)
         if reading.request and (reading.deferred or is_last):
             requests.append(s)
+            if reading.deferred:
+                later.add(s)
     text = message_text(e) if is_last or with_text else ""
     if is_last and not requests:
         rules = {item.text for item in said if item.reading.constraint}
@@ -89,13 +92,15 @@ def user_facts(
             # modules") any less the turn's request.
             requests = [in_reply(clip(" ".join(asked), 400), question)]
     for r in requests:
+        deferred = r in later
         if _CONTINUES.match(r) and not anchor_tokens(r) and not text_paths(r):
             # "We will fix both parsers together later" names nothing and goes on from the
             # sentence before it, which says what; an imperative ("Later: add X") stands alone.
             r = _with_previous(r, lines or line_sentences(message_text(e)))
-        walk.add(
-            Fact(FactKind.REQUEST, clip(r, _JOINED_CHARS + 300), key, anchor_tokens(r), stems(r), detail=OPEN)
+        request = Fact(
+            FactKind.REQUEST, clip(r, _JOINED_CHARS + 300), key, anchor_tokens(r), stems(r), detail=OPEN
         )
+        walk.add(replace(request, deferred=deferred))
     whole = text or message_text(e)
     if is_last and requests:
         # The turn going on at the cut: the rest of what the user said in it is the context of
@@ -128,10 +133,16 @@ def user_facts(
         values = user_values(text)
         given = sentences(text) if values else []
         for value in values:
-            walk.add(Fact(FactKind.VALUE, value, key, ((value,),), detail=_context(given, value)))
+            # A value is what the user said: one that stands in no sentence of theirs (pasted
+            # output, a code block: what a tool printed) is theirs to show, not a value they gave.
+            if context := _context(given, value):
+                walk.add(Fact(FactKind.VALUE, value, key, ((value,),), detail=context))
     if walk.wants(FactKind.FILE):
-        for path in text_paths(text):  # a file the user names is one they care about
-            walk.add(Fact(FactKind.FILE, path, key, (path_alternatives(path),)))
+        paths = text_paths(text)
+        prose = sentences(text) if paths else []
+        for path in paths:  # a file the user names is one they care about (in their words, as above)
+            if any(path in s for s in prose):
+                walk.add(Fact(FactKind.FILE, path, key, (path_alternatives(path),)))
 
 
 _JOINED_CHARS: Final = 400  # a user's sentence with the one that explains it, up to about this

@@ -68,12 +68,14 @@ def test_json_carries_before_when_stored(db: None) -> None:
 
 
 def test_report_shows_scores_and_lost_facts(db: None) -> None:
-    p = build_planted()  # 7 facts: the finished "Rename the settings loader." counts too
+    # 5 facts: the finished "Rename the settings loader." counts too; what the rules' sentences
+    # name is no fact of its own (one statement, one fact: docs/retention.md).
+    p = build_planted()
     out = run(str(p.session.pk))
     assert f"session {p.session.pk} 'Planted constraints': 1 compaction" in out
-    assert f"compaction {p.entry.node.key} (manual; summarizer: claude-test-model): kept 1/7 (14%)" in out
+    assert f"compaction {p.entry.node.key} (manual; summarizer: claude-test-model): kept 1/5 (20%)" in out
     assert "user constraints" in out and "1/3 (33%)" in out
-    assert "lost (6):" in out
+    assert "lost (4):" in out
     assert f"[user constraints] {LOST} · node {p.constraint_node}" in out
     assert KEPT not in out  # kept facts are not listed
 
@@ -85,10 +87,10 @@ def test_one_compaction_by_key_and_refresh(db: None) -> None:
     stale = run_json(str(p.session.pk), "--compaction", p.entry.node.key)
     assert stale["compactions"][0]["total"] == 0  # the stored audit, as stored
     fresh = run_json(str(p.session.pk), "--compaction", p.entry.node.key, "--refresh")
-    assert fresh["compactions"][0]["total"] == 7
-    assert CompactionEntry.objects.get(pk=p.entry.pk).retention == pytest.approx(1 / 7)
+    assert fresh["compactions"][0]["total"] == 5
+    assert CompactionEntry.objects.get(pk=p.entry.pk).retention == pytest.approx(1 / 5)
     CompactionEntry.objects.filter(pk=p.entry.pk).update(audit=fake, retention=None)
-    assert run_json(str(p.session.pk), "--refresh")["compactions"][0]["total"] == 7
+    assert run_json(str(p.session.pk), "--refresh")["compactions"][0]["total"] == 5
 
 
 def test_imported_pi_session_has_facts(db: None) -> None:

@@ -53,9 +53,11 @@ def test_error_is_its_salient_line_and_is_paired_with_its_fix() -> None:
     assert error.text == "ModuleNotFoundError: No module named 'yaml'"
     assert error.resolved_by == c.entries[-1].key and error.fix == ("`pip install pyyaml`",)
     assert passed.key != error.resolved_by  # the call is not its result
-    # "0 failed" in a passing run is no error; the rerun updates the command's status.
-    assert kinds(facts, FactKind.COMMAND) == ["pytest -q", "pip install pyyaml"]
-    assert [f.exit_code for f in facts if f.kind == FactKind.COMMAND] == [0, 0]
+    # "0 failed" in a passing run is no error; the run that failed and passed later is said by
+    # its error, fixed, which names the command and how it failed (one event, one fact).
+    assert error.command == "pytest -q" and error.exit_code == 1
+    assert kinds(facts, FactKind.COMMAND) == ["pip install pyyaml"]
+    assert [f.exit_code for f in facts if f.kind == FactKind.COMMAND] == [0]
 
 
 def test_an_error_without_a_later_success_stays_unresolved() -> None:

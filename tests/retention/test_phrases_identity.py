@@ -45,7 +45,7 @@ _QUESTION = re.compile(r"\?\s*$|^(?:why|what|how|when|where|which|who|is|are|doe
 _REVERSAL = re.compile(
     r"\b(?:you (?:can|may) (?:now )?|no longer|forget (?:about )?|ignore (?:what|my)|scratch that|"
     r"never mind|it's ok(?:ay)? (?:now )?to|ok to|is fine (?:now)?|feel free to|drop the|lift(?:ed)? the|"
-    r"not needed any ?more|don't need to .* any ?more|actually,?|after all)\b",
+    r"not needed any ?more|don't need to .* any ?more|actually(?=,)|after all)\b",
     re.I,
 )
 _REQUEST = re.compile(

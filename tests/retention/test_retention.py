@@ -7,9 +7,11 @@ from functools import cache
 
 from sessions_app.compaction.budget import context_tokens
 from sessions_app.compaction.tokens import count_text
+from sessions_app.compaction.vocabulary import FactKind
 from sessions_app.retention.audit import audit_at
 from sessions_app.retention.extractive import compact_extractive
-from tests.compaction.long_session import SETTINGS, WINDOW, Played, entry_text, norm, play
+from sessions_app.retention.fact import Fact
+from tests.compaction.long_session import SETTINGS, WINDOW, Planted, Played, entry_text, norm, play
 
 
 @cache
@@ -49,11 +51,7 @@ def test_the_audit_lists_the_planted_facts_and_labels_them_right() -> None:
         for fact in (f for f in p.planted if f.node in span):
             total += 1
             match = next(
-                (
-                    c
-                    for c in audit.facts
-                    if c.fact.kind == fact.kind and norm(fact.probe) in norm(c.fact.text)
-                ),
+                (c for c in audit.facts if _lists(c.fact, fact)),
                 None,
             )
             if match is not None:
@@ -61,3 +59,17 @@ def test_the_audit_lists_the_planted_facts_and_labels_them_right() -> None:
                 right += match.kept == (norm(fact.probe) in visible)
     assert total >= 40
     assert listed >= 0.9 * total and right >= 0.9 * listed
+
+
+def _lists(found: Fact, planted: Planted) -> bool:
+    """A planted fact is listed by an audit fact of its kind; a value or a file the user named is
+    listed by the request or rule of the same message that quotes it, and a command that failed by
+    its error (one statement, one fact: docs/retention.md, "Facts by structure")."""
+    if planted.kind == "command" and found.kind == FactKind.ERROR:
+        return norm(planted.probe) in norm(found.command)  # a failed run is said by its error
+    if norm(planted.probe) not in norm(found.text):
+        return False
+    if found.kind == planted.kind:
+        return True
+    carriers = (FactKind.REQUEST, FactKind.CONSTRAINT)
+    return planted.kind in ("value", "file") and found.kind in carriers and found.node == planted.node

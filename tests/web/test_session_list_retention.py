@@ -43,8 +43,8 @@ def test_column_shows_the_lowest_retention_or_a_dash(viewer_client: Client, db: 
     html = viewer_client.get(reverse("sessions_app:session_list")).content.decode()
     assert "Worst retention" in html
     planted_retention = CompactionEntry.objects.get(pk=planted.entry.pk).retention
-    assert planted_retention == pytest.approx(1 / 7)
-    assert worst_cell(html, planted.session) == "14%"
+    assert planted_retention == pytest.approx(1 / 5)  # 1 of 5: rules name their values
+    assert worst_cell(html, planted.session) == "20%"
     assert worst_cell(html, two) == "42%"
     assert worst_cell(html, unaudited) == "—"
     assert worst_cell(html, fresh) == "—"

@@ -132,7 +132,7 @@ def _conversation_facts(walk: Walk, span: Sequence[Entry], after: Sequence[Entry
     )
     constraints: dict[str, Fact] = {}  # by normalized text: one per wording, in order
     question = ""  # the assistant's last message when it asked the user something
-    for e in span:
+    for at, e in enumerate(span):
         if e.kind != MESSAGE:
             continue
         if e.role == USER:
@@ -165,7 +165,7 @@ def _conversation_facts(walk: Walk, span: Sequence[Entry], after: Sequence[Entry
             # expiry on read:") say what changed and why when nothing names the file.
             narration = _narration(e) if changed else ""
             for path in dict.fromkeys([*changed, *wrote]):
-                parts = (_described(path, e, span) or narration, wrote.get(path, ""))
+                parts = (_described(path, at, span) or narration, wrote.get(path, ""))
                 said = "; ".join(x for x in parts if x)
                 if said:
                     fact = Fact(FactKind.FILE, path, e.key, (path_alternatives(path),), detail=said)
@@ -191,16 +191,15 @@ def _narration(e: Entry) -> str:
     return clip(text, 300) if len(stems(text)) >= _NARRATION_WORDS else ""
 
 
-def _described(path: str, at: Entry, span: Sequence[Entry]) -> str:
+def _described(path: str, at: int, span: Sequence[Entry]) -> str:
     """What the assistant said of a changed file: its sentences naming the file, from the message
-    that changed it to the end of that turn (the turn's answer usually says what changed)."""
+    that changed it (`span[at]`) to the end of that turn (the turn's answer usually says what
+    changed). Walked from `at`, not from the span's start: a span of many edits was quadratic."""
     name = path.rstrip("/").rsplit("/", 1)[-1]
     found: list[str] = []
-    started = False
-    for e in span:
-        if e is at:
-            started = True
-        if not started or e.kind != MESSAGE:
+    for j in range(at, len(span)):
+        e = span[j]
+        if e.kind != MESSAGE:
             continue
         if e.role == USER:
             break

@@ -90,7 +90,9 @@ def _cited(token: str, said: str) -> bool:
 def _turn_text(span: Sequence[Entry], start: int) -> str:
     """The assistant's words after span[start] until the user speaks again."""
     out: list[str] = []
-    for e in span[start + 1 :]:
+    # By index, not a slice: a slice per result copied the rest of a long span each time (quadratic).
+    for j in range(start + 1, len(span)):
+        e = span[j]
         if e.kind != MESSAGE:
             continue
         if e.role == USER:

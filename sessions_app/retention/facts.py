@@ -77,10 +77,13 @@ def extract_facts(
     `digests`: the store's, beside the entries it loaded (digest.py)."""
     walk = Walk(kinds)
     _conversation_facts(walk, span, after, digests)
+    # The span's calls are paired with their results once, for their own facts and for the values.
+    span_calls: list[Call] | None = None
     if walk.wants(*_CALL_KINDS):
-        _all_call_facts(walk, span, after)
+        span_calls = calls_of(span)
+        _all_call_facts(walk, span_calls, after)
     if walk.wants(FactKind.VALUE):
-        for value in relied_values(span, after):
+        for value in relied_values(span, after, span_calls):
             walk.add(value)
     # In span order. Only the nodes that gave a fact are looked up: a long span has few.
     nodes = {f.node for f in walk.facts}
@@ -107,8 +110,7 @@ def _finished_later(walk: Walk, span: Sequence[Entry], after: Sequence[Entry]) -
             walk.facts[i] = replace(f, detail=DONE)
 
 
-def _all_call_facts(walk: Walk, span: Sequence[Entry], after: Sequence[Entry]) -> None:
-    span_calls = calls_of(span)
+def _all_call_facts(walk: Walk, span_calls: list[Call], after: Sequence[Entry]) -> None:
     later_calls = calls_of(after)
     for i, call in enumerate(span_calls):
         # The calls after this one, walked only for a failure (a copy per call would be quadratic).

@@ -1,7 +1,8 @@
 """The turn walks of the fact extraction read the same entries as the straightforward walks they
 replaced (issue 35): `_turn_text` walks by index instead of copying the rest of the span per tool
 result, and `_described` starts at the changing message's index instead of scanning the span from
-its start by identity. Each is compared with the old walk, kept here as the reference."""
+its start by identity. Each is compared with the old walk, kept here as the reference. The span's
+calls are paired with their results once and handed to `relied_values`."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from hypothesis import strategies as st
 from sessions_app.compaction.messages import ASSISTANT, MESSAGE, USER, Entry
 from sessions_app.retention import facts, tool_values
 from sessions_app.retention.phrases import clip, message_text, sentences, stems
+from sessions_app.retention.walk import calls_of
 from tests.compaction.builders import Chain
 
 
@@ -117,3 +119,15 @@ def test_the_facts_of_a_span_are_those_the_reference_walks_find(
     finally:
         facts._described, tool_values._turn_text = saved
     assert fast == reference
+
+
+@settings(max_examples=100, deadline=None)
+@given(_STEPS, st.integers(min_value=0, max_value=30))
+def test_values_read_from_calls_paired_once_are_those_paired_again(
+    steps: list[tuple[str, str]], cut: int
+) -> None:
+    """extract_facts pairs the span's calls once and hands them to relied_values."""
+    entries = _session(steps)
+    span, after = entries[:cut], entries[cut:]
+    given_calls = list(tool_values.relied_values(span, after, calls_of(span)))
+    assert given_calls == list(tool_values.relied_values(span, after))

@@ -41,6 +41,7 @@ from .phrases import (
     normalize,
     sentences,
     stems,
+    stems_once,
 )
 from .shell import command_parts, core, only_reads
 from .tool_outcomes import (
@@ -65,6 +66,7 @@ ALL_KINDS: Final = frozenset(FactKind)
 _CALL_KINDS: Final = (FactKind.DENIED, FactKind.COMMAND, FactKind.ERROR, FactKind.SUBAGENT, FactKind.ARTIFACT)
 
 
+@stems_once()  # the walk reads some texts twice, far apart on a long span (phrases.stems_once)
 def extract_facts(
     span: Sequence[Entry],
     after: Sequence[Entry] = (),

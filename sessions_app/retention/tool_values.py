@@ -22,7 +22,7 @@ from .fact import Fact
 from .phrases import clip
 from .shell import core, only_reads
 from .tool_outcomes import is_failure, result_text
-from .walk import calls_of
+from .walk import Call, calls_of
 
 RELIED: Final = "relied on: "  # in a value's detail, after the call it came from
 MAX_PER_RESULT: Final = 2  # of one output, at most this many lines
@@ -90,7 +90,9 @@ def _cited(token: str, said: str) -> bool:
 def _turn_text(span: Sequence[Entry], start: int) -> str:
     """The assistant's words after span[start] until the user speaks again."""
     out: list[str] = []
-    for e in span[start + 1 :]:
+    # By index, not a slice: a slice per result copied the rest of a long span each time (quadratic).
+    for j in range(start + 1, len(span)):
+        e = span[j]
         if e.kind != MESSAGE:
             continue
         if e.role == USER:
@@ -102,12 +104,15 @@ def _turn_text(span: Sequence[Entry], start: int) -> str:
     return "\n".join(out)
 
 
-def relied_values(span: Sequence[Entry], after: Sequence[Entry] = ()) -> Iterator[Fact]:
-    """The lines of successful tool outputs holding a value the assistant repeated in that turn."""
+def relied_values(
+    span: Sequence[Entry], after: Sequence[Entry] = (), calls: Sequence[Call] | None = None
+) -> Iterator[Fact]:
+    """The lines of successful tool outputs holding a value the assistant repeated in that turn.
+    `calls`: `calls_of(span)`, when the caller has them already (the facts walk pairs them once)."""
     entries = [*span, *after]
     where = {e.key: i for i, e in enumerate(entries)}
     in_span = {e.key for e in span}
-    for call in calls_of(span):
+    for call in calls_of(span) if calls is None else calls:
         result = call.result
         if result is None or result.key not in in_span or is_failure(result):
             continue

@@ -52,8 +52,10 @@ def context_tokens(
     pi = settings is not None and settings.is_pi
     trailing = 0
     # Context edits (docs/compaction.md, E4): a cleared result counts as its stub, and a usage
-    # measured before an edit overcounts by what the edit freed.
-    cleared = cleared_on(path) if has_edit(path) else {}
+    # measured before an edit overcounts by what the edit freed. The cleared results are looked
+    # up only once an entry is estimated (`_cleared`): finding them reads the whole path, and a
+    # path whose last entry carries a usable report estimates nothing (issue 35, prepare on 100k).
+    cleared: dict[str, Cleared] | None = None
     freed = 0
     # From the end, so only the entries after the last report are estimated (matters for lazily
     # parsed files, where estimating means parsing). Default mode: the summary and the kept tail
@@ -72,6 +74,8 @@ def context_tokens(
             if usage is not None and (pi or usage.context_tokens > 0):
                 measured = max(usage.context_tokens - freed, 0)
                 return ContextTokens(measured + trailing, measured, trailing, e.key)
+        if cleared is None:
+            cleared = _cleared(path)
         trailing += _seen(e, cleared, pi)
     for e in reversed(before):
         if pi and e.usage is not None:
@@ -79,8 +83,14 @@ def context_tokens(
             if usage is not None:
                 measured = max(usage.context_tokens - freed, 0)
                 return ContextTokens(measured + trailing, measured, trailing, e.key)
+        if cleared is None:
+            cleared = _cleared(path)
         trailing += _seen(e, cleared, pi)
     return ContextTokens(trailing, 0, trailing, None)
+
+
+def _cleared(path: list[Entry]) -> dict[str, Cleared]:
+    return cleared_on(path) if has_edit(path) else {}
 
 
 def _seen(e: Entry, cleared: dict[str, Cleared], pi: bool) -> int:

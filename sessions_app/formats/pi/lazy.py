@@ -199,6 +199,12 @@ for _name, _slot in _SLOTS.items():
     setattr(LazyEntry, _name, _lazy_field(_slot))
 
 
+# For a reader that makes lazy entries itself (reader.parse): `SET_CONTENT(e, UNREAD)` marks a
+# new entry's content unread, as `lazy_entry` does.
+SET_CONTENT: Final = _CONTENT.__set__
+UNREAD: Final = _UNREAD
+
+
 def lazy_entry(
     key: str, parent: str | None, kind: str, role: str | None, ts: str | None, raw: bytes | dict[str, Any]
 ) -> Entry:

@@ -25,7 +25,7 @@ from sessions_app.compaction.tree import path_to
 from .. import jsonl
 from ..fields import Issues, note
 from .entries import line_entry
-from .lazy import lazy_entry
+from .lazy import SET_CONTENT, UNREAD, LazyEntry, lazy_entry
 from .schema import (
     ENTRY_FIELDS,
     HEADER_TYPE,
@@ -39,6 +39,13 @@ _V1_SEED = "cutpoint/pi-jsonl/v1/"  # part of every v1 key: changing it changes 
 _v1_keys: list[str] = []
 _v1_taken: set[str] = set()
 _v1_lock = threading.Lock()
+
+
+def _v1_table(size: int) -> list[str]:
+    """The shared table of v1 keys, holding at least `size` of them (positions 0 to size - 1)."""
+    if size > 0:
+        v1_key(size - 1)
+    return _v1_keys
 
 
 def v1_key(file_index: int) -> str:
@@ -298,6 +305,13 @@ def parse(raw: bytes | str, *, estimate: bool = False, lazy: bool = True) -> PiS
     linear, last = True, None  # see PiSession.linear
     # The pattern runs over all lines in C (map), each line's match then read here.
     matches = map(_MESSAGE_LINE.fullmatch, body) if use_lazy else (None for _ in body)
+    # The matched lines' entries are made here, the builder's `add_lazy` and `lazy_entry`
+    # inlined (a call each per line was a third of reading a file: issue 35); its index, keys
+    # and previous key are kept in locals and handed back around every other call to it.
+    v1_keys = _v1_table(len(body) + 1) if v1 else _v1_keys
+    keys = builder.keys
+    index, prev = builder.index, builder.prev
+    new, cls, set_content, unread = object.__new__, LazyEntry, SET_CONTENT, UNREAD
     for line, m in zip(body, matches, strict=True):
         e: Entry | None = None
         if m is not None:
@@ -307,23 +321,33 @@ def parse(raw: bytes | str, *, estimate: bool = False, lazy: bool = True) -> PiS
             # are decoded in full, so that the last ones count, as in JSON.parse.
             key, parent = (tail_id, tail_parent) if head_id is None else (head_id, head_parent)
             if role is not None and (head_id is None or tail_id is None) and (key is None) == v1:
+                index += 1
                 if key is None:
-                    k, p = v1_key(builder.index + 1), builder.prev
+                    k, p = v1_keys[index], prev
                 else:
                     k, p = key.decode(), parent.decode() if parent is not None else None
-                e = builder.add_lazy(k, p, role, ts.decode(), line)
+                e = new(cls)
+                e.key, e.parent, e.kind, e.role = k, p, MESSAGE, role
+                e.tokens, e.timestamp, e.pi_tokens = 0, ts.decode(), None
+                set_content(e, unread)
+                e._raw = line
+                keys.append(k)
+                prev = k
         if e is None:
             if not line.strip():
                 continue
             obj = _loads(line)
             if not isinstance(obj, dict):
                 continue
+            builder.index, builder.prev = index, prev
             # Keys in an order the pattern does not know: decoded (orjson), converted lazily.
             e = builder.add_decoded(obj) if use_lazy else builder.add(obj, estimate=estimate)
+            index, prev = builder.index, builder.prev
         linear = linear and e.parent == last
         last = e.key
         entries.append(e)
         by_key[e.key] = e
+    builder.index, builder.prev = index, prev
     builder.finish()
     linear = linear and len(by_key) == len(entries)
     return PiSession(header, builder.version, entries, by_key, linear)

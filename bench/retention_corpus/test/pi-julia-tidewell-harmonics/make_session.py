@@ -286,7 +286,7 @@ def ls(d: str, text: str | None = None) -> None:
 def wc(paths: list[str]) -> None:
     rows = [f"{len(s.files[p].splitlines()):>5} {p}" for p in paths]
     total = sum(len(s.files[p].splitlines()) for p in paths)
-    s.bash("wc -l " + " ".join(paths), "\n".join(rows + [f"{total:>5} total"]))
+    s.bash("wc -l " + " ".join(paths), "\n".join([*rows, f"{total:>5} total"]))
 
 
 TESTSETS = ["constituents", "nodal", "predict", "extrema"]
@@ -691,7 +691,7 @@ s.assistant("Committed e5b27c9 on main, no tag.")
 
 # ============================================================================================ turn 11: more 1.10 digging (filler)
 s.user("back to the 1.10 thing")
-for i, (cmd, out) in enumerate([
+for _i, (cmd, out) in enumerate([
     ("julia +1.10 --version", "julia version 1.10.7"),
     ("julia +1.11 --version", "julia version 1.11.2"),
     ("julia +1.10 -e 'println(Base.Math.FMA_NATIVE)'", "ERROR: UndefVarError: `FMA_NATIVE` not defined"),

@@ -19,7 +19,7 @@ from django.conf import settings
 from django.utils.formats import get_format, localize
 from django.utils.safestring import SafeString, mark_safe
 
-from sessions_app.templatetags.cutpoint import tokens
+from sessions_app.presenters.numbers import tokens_text as tokens
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,6 +14,7 @@ from django.utils.safestring import SafeString
 from sessions_app.compaction.vocabulary import LiveKind
 from sessions_app.presenters.content import pretty_json
 from sessions_app.presenters.markdown import render_markdown
+from sessions_app.presenters.numbers import tokens_text
 from sessions_app.templatetags.readable import readable_key
 
 register = template.Library()
@@ -22,10 +23,7 @@ register = template.Library()
 @register.filter
 def tokens(value: Any) -> str:
     """12,345 → "12,345"; large values stay exact (these are debugging numbers)."""
-    try:
-        return f"{int(value):,}"
-    except (TypeError, ValueError, OverflowError):
-        return "—"
+    return tokens_text(value)
 
 
 @register.filter

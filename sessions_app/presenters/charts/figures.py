@@ -1,6 +1,6 @@
 """Plotly building blocks the token charts share: the palette, the layout, the figure dict handed to
-the page (built and validated with plotly's graph objects, drawn by the vendored plotly.js in
-static/vendor/), the call-number axis, step lines and the time formats of the hover and the axis.
+the page (built and validated with plotly's graph objects, drawn in the browser by the vendored
+plotly.js), the call-number axis, step lines and the time formats of the hover and the axis.
 
 Kept apart from the reading (calls.py, compactions.py) so that what a chart looks like and what it
 costs to read are separate concerns. Only numbers, keys, reasons and timestamps go into figures:

@@ -57,6 +57,7 @@ def digest_of(entry: Entry) -> Digest:
 
 LONG_SENTENCE: Final = 300  # characters: a sentence longer than this is read clause by clause too
 _CLAUSE_WORDS: Final = 4  # a clause says something with at least this many words
+_CLAUSE_START: Final = 15  # characters of a clause that find it in its sentence
 # Where a run-on sentence's clauses meet: a conjunction after a comma, a semicolon, a dash.
 _JOINT = re.compile(r",\s+(?=(?:and|but|so|because|since|which|while|though)\b)|;\s+|\s+(?:—|--|–)\s+")
 
@@ -89,11 +90,14 @@ def clauses(sentence: str) -> list[str]:
     around = " ".join(" ".join(outside).split())
     pieces = [p.strip(" ,") for part in [*asides, around] for p in _JOINT.split(part)]
     said = [p for p in pieces if len(p.split()) >= _CLAUSE_WORDS]
-    # In the sentence's order (a clause around an aside is found by its start).
-    return sorted(said, key=lambda p: sentence.find(p[:_CLAUSE_START]) % (len(sentence) + 1))
 
+    # In the sentence's order: a clause is found by its start (the text around an aside has its
+    # spaces joined, so it is not a substring as a whole); one not found goes last.
+    def where(clause: str) -> int:
+        at = sentence.find(clause[:_CLAUSE_START])
+        return at if at >= 0 else len(sentence)
 
-_CLAUSE_START: Final = 15
+    return sorted(said, key=where)
 
 
 def digest(entry: Entry, digests: Digests = NO_DIGESTS) -> Digest:

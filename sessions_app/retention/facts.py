@@ -78,10 +78,9 @@ def extract_facts(
     `digests`: the store's, beside the entries it loaded (digest.py)."""
     # A user's value or file is left out when a request or rule quotes it (`_said_once`): those
     # are looked for too, then, so that the same ones are found as with all kinds.
-    walk = Walk(kinds | _CARRIERS if kinds & _CARRIED else kinds)
-    if FactKind.COMMAND in kinds and FactKind.ERROR not in kinds:
-        # A failed run's command is said by its error (`_said_once`): errors are looked for too.
-        walk = Walk(walk.kinds | {FactKind.ERROR})
+    # A failed run's command is said by its error (`_said_once`): errors are looked for too.
+    wanted = kinds | _CARRIERS if kinds & _CARRIED else kinds
+    walk = Walk(wanted | {FactKind.ERROR} if FactKind.COMMAND in kinds else wanted)
     _conversation_facts(walk, span, after, digests)
     # The span's calls are paired with their results once, for their own facts and for the values.
     span_calls: list[Call] | None = None
@@ -162,7 +161,7 @@ def _answered(walk: Walk, span: Sequence[Entry]) -> None:
 
 def _repeats(answer: str, finding: Fact) -> bool:
     """The turn's answer names everything exact that the finding named."""
-    names = [group for group in finding.anchors]
+    names = finding.anchors
     return bool(answer) and bool(names) and all(any(a in answer for a in group) for group in names)
 
 

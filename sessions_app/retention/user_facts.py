@@ -92,15 +92,22 @@ def user_facts(
             # modules") any less the turn's request.
             requests = [in_reply(clip(" ".join(asked), 400), question)]
     for r in requests:
-        deferred = r in later
+        deferred = r in later  # as read before `_with_previous` may join the sentence before it
         if _CONTINUES.match(r) and not anchor_tokens(r) and not text_paths(r):
             # "We will fix both parsers together later" names nothing and goes on from the
             # sentence before it, which says what; an imperative ("Later: add X") stands alone.
             r = _with_previous(r, lines or line_sentences(message_text(e)))
-        request = Fact(
-            FactKind.REQUEST, clip(r, _JOINED_CHARS + 300), key, anchor_tokens(r), stems(r), detail=OPEN
+        walk.add(
+            Fact(
+                FactKind.REQUEST,
+                clip(r, _JOINED_CHARS + 300),
+                key,
+                anchor_tokens(r),
+                stems(r),
+                detail=OPEN,
+                deferred=deferred,
+            )
         )
-        walk.add(replace(request, deferred=deferred))
     whole = text or message_text(e)
     if is_last and requests:
         # The turn going on at the cut: the rest of what the user said in it is the context of

@@ -260,3 +260,91 @@ def one_off(command: str) -> bool:
 def command_parts(command: str) -> list[str]:
     """The parts of a command line (`a && b; c`), each with its output filters removed."""
     return [core(part) for part in _parts(_first_line(command))] if "<<" not in command else [command]
+
+
+# Round 5 (docs/retention.md, "Commands"): a passing command is a fact when it changed something
+# or is how the project is built, run or tested; what is left is housekeeping (a tool's version,
+# a cluster's pods, a one-off expression evaluated to look at a number), said by the assistant.
+_CHANGING_PROGRAMS: Final = frozenset(
+    {"cp", "mv", "rm", "rmdir", "mkdir", "touch", "ln", "chmod", "chown", "patch", "install", "tee"}
+    | {"createdb", "dropdb", "unzip", "tar"}
+)
+# Subcommands that change the tree, the dependencies, a database or a cluster, whatever the tool.
+_CHANGING_SUBCOMMANDS: Final = frozenset(
+    {"add", "install", "uninstall", "remove", "rm", "mv", "cp", "commit", "push", "merge", "rebase"}
+    | {"reset", "checkout", "restore", "apply", "create", "delete", "patch", "upgrade", "update"}
+    | {"lock", "load", "destroy", "init", "migrate", "makemigrations", "fmt", "format", "fix"}
+    | {"generate", "g", "document", "tag", "stash", "scale", "set", "rollback", "deploy", "publish"}
+    | {"edit", "replace", "sync", "new"}
+)
+# Words that say a line builds, runs or tests the project (as a program, a subcommand, a script
+# name or inside the code handed to an interpreter: `julia -e 'Pkg.test()'`).
+_BUILD_RUN_TEST = re.compile(
+    r"\b(?:test|tests|build|check|lint|bench|benchmark|compile|verify|analyze|typecheck|ctest|pytest"
+    r"|jest|vitest|make|converge|plan|validate|template|coverage|e2e|spec|rspec|eunit|ct|dialyzer"
+    r"|clippy|tsc|tsgo|mypy|ruff|eslint|luacheck|busted|hyperfine|time|run)\b"
+)
+_OPTION_WITH_VALUE = re.compile(r"-[A-Za-z]")  # `-n ns`: a short option, its value after it
+
+
+def _words(stage: str) -> tuple[str, list[str]]:
+    """The program of a pipeline stage and its words that are not options nor a short option's value."""
+    program, args = _program(stage)
+    words: list[str] = []
+    skip = False
+    for a in args:
+        if skip:
+            skip = False
+        elif _OPTION_WITH_VALUE.fullmatch(a):
+            skip = True
+        elif not a.startswith("-"):
+            words.append(a)
+    return program, words
+
+
+def changes(command: str) -> bool:
+    """Some part of the line writes a file (a redirection, `sed -i`, `cp`) or runs a subcommand
+    that changes the tree, the dependencies, a database or a cluster (`git commit`, `npm install`,
+    `kubectl apply`)."""
+    line = _first_line(command)
+    if "<<" in line or _WRITES.search(_OUTPUT_NOISE.sub("", line)):
+        return True
+    for part in _parts(line):
+        for stage in _pipeline(part):
+            program, words = _words(stage)
+            if program in _CHANGING_PROGRAMS:
+                return True
+            if program == "sed" and any(a.startswith("-i") for a in _program(stage)[1]):
+                return True
+            if any(w in _CHANGING_SUBCOMMANDS for w in words[:2]):
+                return True
+    return False
+
+
+# A script of the project handed to its interpreter (`python -m app.api`, `npx tsx src/cli.ts`).
+_RUNS_SCRIPT = re.compile(
+    r"(?:^|\s)(?:-m\s+[\w.]+|[\w./-]+\.(?:py|ts|js|mjs|rb|sh|jl|lua|pl|php|R|exs?|dart|kts))(?=\s|$)"
+)
+
+
+def builds_runs_tests(command: str) -> bool:
+    """The line builds, runs or tests something (a word of that kind anywhere on it, or a script
+    of the project handed to its interpreter)."""
+    line = _first_line(command)
+    return _BUILD_RUN_TEST.search(line) is not None or _RUNS_SCRIPT.search(line) is not None
+
+
+def housekeeping(command: str) -> bool:
+    """A line that neither changes anything nor builds, runs or tests: it only looked."""
+    return not changes(command) and not builds_runs_tests(command)
+
+
+def run_key(command: str) -> tuple[tuple[str, ...], ...]:
+    """What a build/run/test line runs, per part: its program and subcommand (`npm run build`:
+    the script too), so reruns with other flags, filters or targets share one key."""
+    key: list[tuple[str, ...]] = []
+    for part in _parts(_first_line(command)):
+        program, words = _words(_pipeline(part)[0])
+        sub = words[:2] if words[:1] and words[0] in _RUNNERS else words[:1]
+        key.append((program, *sub))
+    return tuple(key)

@@ -274,15 +274,15 @@ _CHANGING_SUBCOMMANDS: Final = frozenset(
     {"add", "install", "uninstall", "remove", "rm", "mv", "cp", "commit", "push", "merge", "rebase"}
     | {"reset", "checkout", "restore", "apply", "create", "delete", "patch", "upgrade", "update"}
     | {"lock", "load", "destroy", "init", "migrate", "makemigrations", "fmt", "format", "fix"}
-    | {"generate", "g", "document", "tag", "stash", "scale", "set", "rollback", "deploy", "publish"}
+    | {"generate", "g", "document", "tag", "scale", "set", "rollback", "deploy", "publish"}
     | {"edit", "replace", "sync", "new"}
 )
 # Words that say a line builds, runs or tests the project (as a program, a subcommand, a script
 # name or inside the code handed to an interpreter: `julia -e 'Pkg.test()'`).
-_BUILD_RUN_TEST = re.compile(
-    r"\b(?:test|tests|build|check|lint|bench|benchmark|compile|verify|analyze|typecheck|ctest|pytest"
+_BUILD_RUN_TEST = re.compile(  # not a path's segment (`tests/x.py`, `src/build/`)
+    r"(?<![/\w-])(?:test|tests|build|check|lint|bench|benchmark|compile|verify|analyze|typecheck|ctest|pytest"
     r"|jest|vitest|make|converge|plan|validate|template|coverage|e2e|spec|rspec|eunit|ct|dialyzer"
-    r"|clippy|tsc|tsgo|mypy|ruff|eslint|luacheck|busted|hyperfine|time|run)\b"
+    r"|clippy|tsc|tsgo|mypy|ruff|eslint|luacheck|busted|hyperfine|time|run)(?![/\w-])"
 )
 _OPTION_WITH_VALUE = re.compile(r"-[A-Za-z]")  # `-n ns`: a short option, its value after it
 
@@ -302,17 +302,26 @@ def _words(stage: str) -> tuple[str, list[str]]:
     return program, words
 
 
+_WRITE_TARGET = re.compile(r"(?<![<>&0-9])(?:[12]?>>?|&>)\s*(?!&|/dev/null)([^\s;&|)]+)")
+# Scratch space: what a line writes or removes there changes nothing of the project.
+_SCRATCH = re.compile(r"^['\"]?(?:/tmp/|/var/tmp/|/var/folders/|\$TMPDIR|\$\{TMPDIR)")
+
+
+def _scratch(path: str) -> bool:
+    return _SCRATCH.match(path) is not None
+
+
 def changes(command: str) -> bool:
-    """Some part of the line writes a file (a redirection, `sed -i`, `cp`) or runs a subcommand
-    that changes the tree, the dependencies, a database or a cluster (`git commit`, `npm install`,
-    `kubectl apply`)."""
+    """Some part of the line writes a file outside scratch space (a redirection, `sed -i`, `cp`)
+    or runs a subcommand that changes the tree, the dependencies, a database or a cluster (`git
+    commit`, `npm install`, `kubectl apply`)."""
     line = _first_line(command)
-    if "<<" in line or _WRITES.search(_OUTPUT_NOISE.sub("", line)):
+    if any(not _scratch(m.group(1)) for m in _WRITE_TARGET.finditer(_OUTPUT_NOISE.sub("", line))):
         return True
     for part in _parts(line):
         for stage in _pipeline(part):
             program, words = _words(stage)
-            if program in _CHANGING_PROGRAMS:
+            if program in _CHANGING_PROGRAMS and not (words and all(_scratch(w) for w in words)):
                 return True
             if program == "sed" and any(a.startswith("-i") for a in _program(stage)[1]):
                 return True
@@ -331,7 +340,8 @@ def builds_runs_tests(command: str) -> bool:
     """The line builds, runs or tests something (a word of that kind anywhere on it, or a script
     of the project handed to its interpreter)."""
     line = _first_line(command)
-    return _BUILD_RUN_TEST.search(line) is not None or _RUNS_SCRIPT.search(line) is not None
+    runs_script = _RUNS_SCRIPT.search(_WRITE_TARGET.sub("", line)) is not None
+    return runs_script or _BUILD_RUN_TEST.search(line) is not None
 
 
 def housekeeping(command: str) -> bool:
@@ -342,8 +352,12 @@ def housekeeping(command: str) -> bool:
 def run_key(command: str) -> tuple[tuple[str, ...], ...]:
     """What a build/run/test line runs, per part: its program and subcommand (`npm run build`:
     the script too), so reruns with other flags, filters or targets share one key."""
+    parts = _parts(_first_line(command))
+    # The parts around the run (`git stash -q && … && git stash pop -q`, `… && echo ok`) are no part
+    # of what it runs.
+    running = [p for p in parts if builds_runs_tests(p)] or parts
     key: list[tuple[str, ...]] = []
-    for part in _parts(_first_line(command)):
+    for part in running:
         program, words = _words(_pipeline(part)[0])
         sub = words[:2] if words[:1] and words[0] in _RUNNERS else words[:1]
         key.append((program, *sub))

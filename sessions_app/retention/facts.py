@@ -32,7 +32,7 @@ from sessions_app.compaction.vocabulary import FactKind
 from .digest import NO_DIGESTS, Digests, digest
 from .fact import DONE, OPEN, Fact
 from .findings import FINAL, MIDWAY, assistant_facts, reports, subagent_facts
-from .paths import path_alternatives
+from .paths import path_alternatives, scratch_path
 from .phrases import (
     anchor_tokens,
     clip,
@@ -251,7 +251,7 @@ def _conversation_facts(walk: Walk, span: Sequence[Entry], after: Sequence[Entry
             # The words the change was made with ("Rewriting the cache as a plain `Map`, with
             # expiry on read:") say what changed and why when nothing names the file.
             narration = _narration(e) if changed else ""
-            for path in dict.fromkeys([*changed, *wrote]):
+            for path in dict.fromkeys(p for p in [*changed, *wrote] if not scratch_path(p)):
                 parts = (_described(path, at, span) or narration, wrote.get(path, ""))
                 said = "; ".join(x for x in parts if x)
                 if said:

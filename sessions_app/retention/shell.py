@@ -16,6 +16,8 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from .paths import scratch_path
+
 _FILTERS: Final = frozenset(
     [
         "head",
@@ -303,12 +305,6 @@ def _words(stage: str) -> tuple[str, list[str]]:
 
 
 _WRITE_TARGET = re.compile(r"(?<![<>&0-9])(?:[12]?>>?|&>)\s*(?!&|/dev/null)([^\s;&|)]+)")
-# Scratch space: what a line writes or removes there changes nothing of the project.
-_SCRATCH = re.compile(r"^['\"]?(?:/tmp/|/var/tmp/|/var/folders/|\$TMPDIR|\$\{TMPDIR)")
-
-
-def _scratch(path: str) -> bool:
-    return _SCRATCH.match(path) is not None
 
 
 def changes(command: str) -> bool:
@@ -316,12 +312,12 @@ def changes(command: str) -> bool:
     or runs a subcommand that changes the tree, the dependencies, a database or a cluster (`git
     commit`, `npm install`, `kubectl apply`)."""
     line = _first_line(command)
-    if any(not _scratch(m.group(1)) for m in _WRITE_TARGET.finditer(_OUTPUT_NOISE.sub("", line))):
+    if any(not scratch_path(m.group(1)) for m in _WRITE_TARGET.finditer(_OUTPUT_NOISE.sub("", line))):
         return True
     for part in _parts(line):
         for stage in _pipeline(part):
             program, words = _words(stage)
-            if program in _CHANGING_PROGRAMS and not (words and all(_scratch(w) for w in words)):
+            if program in _CHANGING_PROGRAMS and not (words and all(scratch_path(w) for w in words)):
                 return True
             if program == "sed" and any(a.startswith("-i") for a in _program(stage)[1]):
                 return True

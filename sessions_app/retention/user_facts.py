@@ -14,7 +14,7 @@ from sessions_app.compaction.vocabulary import FactKind
 
 from .digest import Said
 from .fact import DONE, OPEN, Fact
-from .paths import path_alternatives, text_paths
+from .paths import path_alternatives, scratch_path, text_paths
 from .phrases import (
     anchor_tokens,
     clip,
@@ -148,7 +148,8 @@ def user_facts(
         paths = text_paths(text)
         prose = sentences(text) if paths else []
         for path in paths:  # a file the user names is one they care about (in their words, as above)
-            if any(path in s for s in prose):
+            # Round 5: not a file in scratch space (a screenshot they attached), the system's not theirs.
+            if any(path in s for s in prose) and not scratch_path(path):
                 walk.add(Fact(FactKind.FILE, path, key, (path_alternatives(path),)))
 
 

@@ -281,6 +281,7 @@ _CHANGING_SUBCOMMANDS: Final = frozenset(
 )
 # Words that say a line builds, runs or tests the project (as a program, a subcommand, a script
 # name or inside the code handed to an interpreter: `julia -e 'Pkg.test()'`).
+_COPYING: Final = frozenset({"cp", "mv", "ln", "install", "tee"})
 _BUILD_RUN_TEST = re.compile(  # not a path's segment (`tests/x.py`, `src/build/`)
     r"(?<![/\w-])(?:test|tests|build|check|lint|bench|benchmark|compile|verify|analyze|typecheck|ctest|pytest"
     r"|jest|vitest|make|converge|plan|validate|template|coverage|e2e|spec|rspec|eunit|ct|dialyzer"
@@ -317,7 +318,9 @@ def changes(command: str) -> bool:
     for part in _parts(line):
         for stage in _pipeline(part):
             program, words = _words(stage)
-            if program in _CHANGING_PROGRAMS and not (words and all(scratch_path(w) for w in words)):
+            # Where a copy goes decides (`cp a.txt /tmp/`), else every path named (`rm /tmp/x`).
+            targets = words[-1:] if program in _COPYING else words
+            if program in _CHANGING_PROGRAMS and not (targets and all(scratch_path(w) for w in targets)):
                 return True
             if program == "sed" and any(a.startswith("-i") for a in _program(stage)[1]):
                 return True

@@ -107,10 +107,16 @@ _LEAD: Final = re.compile(
 # A count of errors ("1 error", "0 warnings", "ERROR=1", "Errors: 6") reports how many, not what
 # broke: its words do not make a line read as an error (round 5).
 _COUNTED: Final = re.compile(
-    r"\b\d+\s+(?:errors?|errored|failed|failures?|warnings?|violation\(?s?\)?)\b|\b[a-z]+=\d+\b|"
+    r"(?<![:.])\b\d+\s+(?:errors?|errored|failed|failures?|warnings?|violation\(?s?\)?)\b|\b[a-z]+=\d+\b|"
     r"\b(?:errors?|failed|failures?|warnings?)\s*:\s*\d+\b",
     re.I,
 )
+
+
+def uncounted(line: str) -> str:
+    """`line` without its lead (a time stamp) and its counts of errors, which say how many, not
+    what broke."""
+    return _COUNTED.sub("", clean(line))
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,7 +11,7 @@ from sessions_app.compaction.exit_status import exit_code
 from sessions_app.compaction.messages import BASH_EXECUTION, Entry
 from sessions_app.compaction.text import folded
 
-from .cause_line import best, candidates, with_test
+from .cause_line import best, candidates, clean, uncounted, with_test
 from .paths import looks_like_path, path_alternatives
 from .phrases import clip, message_text
 from .salient import error_line, toolchain_boost
@@ -150,8 +150,8 @@ def salient_line(text: str) -> str:
     if near is not None:
         return clip(with_test(kept, near), 240)
     for ln in lines:
-        if _ERROR_WORD.search(ln):
-            return clip(ln.strip(), 240)
+        if _ERROR_WORD.search(uncounted(ln)):
+            return clip(clean(ln), 240)
     return clip(lines[0].strip(), 240)
 
 

@@ -257,7 +257,7 @@ def _rest(text: str, left_out: set[str], asking: frozenset[str] | set[str] = fro
         if _PASTED.match(s) or s.count(" ") < len(s) / _WORD_CHARS:
             previous = False
             continue
-        words = len(stems(s))
+        words = len(stems(s) - _COURTESY)
         previous = (
             s in asking  # a request however short ("fix the n+1 pls")
             or words >= 3
@@ -268,6 +268,15 @@ def _rest(text: str, left_out: set[str], asking: frozenset[str] | set[str] = fro
         if previous:
             out.append(s)
     return out
+
+
+# Courtesy says nothing a colleague needs ("Wonderful, thank you very much!", "Good morning, and
+# thank you in advance for your help"): its words do not count towards saying something (round 5).
+_COURTESY: Final = stems(
+    "thank thanks thx much many wonderful great nice good perfect awesome cool excellent lovely "
+    "hello hi hey morning afternoon evening appreciate appreciated advance help kind kindly sorry "
+    "cheers regards best wishes ok okay alright fine lol haha wow"
+)
 
 
 # A line of pasted output: a trace's header or frame (Python, JavaScript, Java), a log's level.

@@ -130,6 +130,13 @@ def test_a_count_of_errors_and_a_time_stamp_are_not_the_error_dbt_style() -> Non
     assert salient_line(out).startswith("Database Error in model mart_ar_aging")
     assert score_line("Completed with 1 error, 0 partial successes, and 0 warnings:") < 2.0
     assert score_line("debian12 : ok=17 changed=4 unreachable=0 failed=1 skipped=0") < 2.0
+    # No line reads as an error by itself: the first that names a failure, not the count before it.
+    test_failure = [
+        "14:03:41  Completed with 1 error, 0 partial successes, and 0 warnings:",
+        "14:03:41  Failure in test unique_mart_ar_aging_invoice_id (models/marts/_models.yml)",
+        "14:03:41    Got 312 results, configured to fail if != 0",
+    ]
+    assert salient_line("\n".join(test_failure)).startswith("Failure in test unique_mart_ar_aging_invoice_id")
 
 
 def test_an_aside_does_not_defer_a_request_turkish_flavoured_voice() -> None:

@@ -239,10 +239,19 @@ _REPORTING: Final = frozenset(
 )
 
 
+_QUOTED_TEXT = re.compile(r"'[^']*'|\"(?:[^\"\\]|\\.)*\"")
+
+
+def _unquoted(line: str) -> str:
+    """`line` with what its quotes hold blanked: a `>` in a query (`having count(*) > 1`) or an
+    awk program is no redirection (round 5)."""
+    return _QUOTED_TEXT.sub("''", line)
+
+
 def only_reads(command: str) -> bool:
     """Every part of the line runs a program that changes nothing, and nothing is written."""
     line = _first_line(command)
-    if not line or "<<" in line or _WRITES.search(_OUTPUT_NOISE.sub("", line)):
+    if not line or "<<" in line or _WRITES.search(_OUTPUT_NOISE.sub("", _unquoted(line))):
         return False
     return all(_stage_reads(stage) for part in _parts(line) for stage in _pipeline(part))
 
@@ -313,7 +322,8 @@ def changes(command: str) -> bool:
     or runs a subcommand that changes the tree, the dependencies, a database or a cluster (`git
     commit`, `npm install`, `kubectl apply`)."""
     line = _first_line(command)
-    if any(not scratch_path(m.group(1)) for m in _WRITE_TARGET.finditer(_OUTPUT_NOISE.sub("", line))):
+    writes = _WRITE_TARGET.finditer(_OUTPUT_NOISE.sub("", _unquoted(line)))
+    if any(not scratch_path(m.group(1)) for m in writes):
         return True
     for part in _parts(line):
         for stage in _pipeline(part):

@@ -50,6 +50,9 @@ def test_housekeeping_is_a_line_that_neither_changes_nor_builds_runs_or_tests() 
     ):
         assert not housekeeping(kept), kept
     assert changes("echo done > notes.txt") and not changes("helm template qp c > /tmp/qp.yaml")
+    # A `>` inside quotes (a query's, an awk program's) is no redirection.
+    assert housekeeping('psql -p 5433 db -c "select id, count(*) from t group by 1 having count(*) > 1"')
+    assert not changes("awk '{ if (length($0) > m) m = length($0) } END { print m }' events.jsonl")
     assert not builds_runs_tests("ls -l test/fixtures")  # a path's segment is no subcommand
 
 

@@ -69,7 +69,8 @@ def user_facts(
     for item in _joined_constraints(said, lines):
         s, reading = item.text, item.reading
         deferred_request = reading.deferred and reading.request
-        if reading.constraint and not deferred_request:
+        # Courtesy with a rule's word ("Hello, thank you always for help.") is no rule (round 5).
+        if reading.constraint and not deferred_request and not _courtesy(s):
             fact = Fact(FactKind.CONSTRAINT, clip(s, _JOINED_CHARS + 100), key, anchor_tokens(s), stems(s))
             if is_reversal(s):
                 _reverse(constraints, fact)
@@ -277,6 +278,12 @@ _COURTESY: Final = stems(
     "hello hi hey morning afternoon evening appreciate appreciated advance help kind kindly sorry "
     "cheers regards best wishes ok okay alright fine lol haha wow"
 )
+
+
+def _courtesy(sentence: str) -> bool:
+    """A sentence of courtesy words and at most one other ("Hello, thank you always for help.")."""
+    words = stems(sentence)
+    return bool(words & _COURTESY) and len(words - _COURTESY) < 2
 
 
 # A line of pasted output: a trace's header or frame (Python, JavaScript, Java), a log's level.

@@ -162,3 +162,25 @@ def test_writing_only_to_scratch_space_changes_nothing(temp: str, name: str, how
     line = f"{how}{temp}{name}"
     assert not changes(line), line
     assert changes(f"{how}{name}"), name  # the same line on a file of the project changes it
+
+
+def test_courtesy_is_neither_a_rule_nor_a_request_japanese_flavoured_voice() -> None:
+    c = Chain()
+    c.user(
+        "Hello, thank you always for help. Please add check of GitHub signature (header "
+        "X-Hub-Signature-256). If signature is wrong, please return 401 and do not forward to Slack."
+    )
+    c.assistant("Added `verifySignature` in src/verify.ts; a wrong signature gets 401.")
+    c.user("Wonderful, thank you very much! Now please remember the delivery id and ignore duplicates.")
+    c.assistant("Working on it.", calls=(("r1", "read", {"path": "src/main.ts"}),))
+    c.tool_result("r1", "export {}")
+    facts = extract_facts(c.entries)
+    said = " ".join(f.text for f in facts if f.kind in (FactKind.CONSTRAINT, FactKind.REQUEST))
+    assert "thank you" not in said.lower()
+    assert "do not forward to Slack" in said and "delivery id" in said
+    # A short rule without courtesy stays a rule.
+    short = Chain()
+    short.user("should be 8ABeB7")
+    short.assistant("ok")
+    rules = [f.text for f in extract_facts(short.entries) if f.kind == FactKind.CONSTRAINT]
+    assert any("should be 8ABeB7" in r for r in rules)

@@ -291,10 +291,14 @@ _CHANGING_SUBCOMMANDS: Final = frozenset(
 # Words that say a line builds, runs or tests the project (as a program, a subcommand, a script
 # name or inside the code handed to an interpreter: `julia -e 'Pkg.test()'`).
 _COPYING: Final = frozenset({"cp", "mv", "ln", "install", "tee"})
-_BUILD_RUN_TEST = re.compile(  # not a path's segment (`tests/x.py`, `src/build/`)
-    r"(?<![/\w-])(?:test|tests|build|check|lint|bench|benchmark|compile|verify|analyze|typecheck|ctest|pytest"
-    r"|jest|vitest|make|converge|plan|validate|template|coverage|e2e|spec|rspec|eunit|ct|dialyzer"
-    r"|clippy|tsc|tsgo|mypy|ruff|eslint|luacheck|busted|hyperfine|time|run)(?![/\w-])"
+# Words that say a line builds, runs or tests the project, by their form and not by a list of
+# tools: a word ending in test, spec, unit, check, lint, build or bench (`test`, `pytest`, `ctest`,
+# `rspec`, `eunit`, `typecheck`, `eslint`, `luacheck`), or one of the verbs every toolchain uses
+# for it; as a program, a subcommand, a script's name or inside the code handed to an interpreter
+# (`julia -e 'Pkg.test()'`), not as a path's segment (`tests/x.py`, `src/build/`).
+_BUILD_RUN_TEST = re.compile(
+    r"(?<![/\w-])(?:[a-z]*(?:test|tests|spec|unit|check|lint|build|bench)|benchmark|compile|verify|analy[sz]e"
+    r"|validate|coverage|make|run|time|plan|template|converge|e2e)(?![/\w-])"
 )
 _OPTION_WITH_VALUE = re.compile(r"-[A-Za-z]")  # `-n ns`: a short option, its value after it
 

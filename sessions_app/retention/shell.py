@@ -278,8 +278,10 @@ def command_parts(command: str) -> list[str]:
 # a cluster's pods, a one-off expression evaluated to look at a number), said by the assistant.
 _CHANGING_PROGRAMS: Final = frozenset(
     {"cp", "mv", "rm", "rmdir", "mkdir", "touch", "ln", "chmod", "chown", "patch", "install", "tee"}
-    | {"createdb", "dropdb", "unzip", "tar"}
+    | {"unzip", "tar"}
 )
+# A program named for what it changes (`createdb`, `dropdb`, `mkfs`).
+_CHANGING_NAME: Final = re.compile(r"^(?:create|drop|delete|remove|mk)\w+$")
 # Subcommands that change the tree, the dependencies, a database or a cluster, whatever the tool.
 _CHANGING_SUBCOMMANDS: Final = frozenset(
     {"add", "install", "uninstall", "remove", "rm", "mv", "cp", "commit", "push", "merge", "rebase"}
@@ -334,7 +336,8 @@ def changes(command: str) -> bool:
             program, words = _words(stage)
             # Where a copy goes decides (`cp a.txt /tmp/`), else every path named (`rm /tmp/x`).
             targets = words[-1:] if program in _COPYING else words
-            if program in _CHANGING_PROGRAMS and not (targets and all(scratch_path(w) for w in targets)):
+            changing = program in _CHANGING_PROGRAMS or _CHANGING_NAME.match(program) is not None
+            if changing and not (targets and all(scratch_path(w) for w in targets)):
                 return True
             if program == "sed" and any(a.startswith("-i") for a in _program(stage)[1]):
                 return True

@@ -297,10 +297,11 @@ _COPYING: Final = frozenset({"cp", "mv", "ln", "install", "tee"})
 # tools: a word ending in test, spec, unit, check, lint, build or bench (`test`, `pytest`, `ctest`,
 # `rspec`, `eunit`, `typecheck`, `eslint`, `luacheck`), or one of the verbs every toolchain uses
 # for it; as a program, a subcommand, a script's name or inside the code handed to an interpreter
-# (`julia -e 'Pkg.test()'`), not as a path's segment (`tests/x.py`, `src/build/`).
+# (`julia -e 'Pkg.test()'`), a task's or target's last part (`sbt core/test`, `gradle
+# :app:compileJava`), but not a directory or a file's name (`tests/x.py`, `src/test.ts`).
 _BUILD_RUN_TEST = re.compile(
-    r"(?<![/\w-])(?:[a-z]*(?:test|tests|spec|unit|check|lint|build|bench)|benchmark|compile|verify|analy[sz]e"
-    r"|validate|coverage|make|run|time|plan|template|converge|e2e)(?![/\w-])"
+    r"(?<![\w-])(?:[a-z]*(?:test|tests|spec|unit|check|lint|build|bench)|benchmark|compile|verify|analy[sz]e"
+    r"|validate|coverage|make|run|time|plan|template|converge|e2e)(?![a-z0-9_/.-])"
 )
 _OPTION_WITH_VALUE = re.compile(r"-[A-Za-z]")  # `-n ns`: a short option, its value after it
 

@@ -53,7 +53,9 @@ def test_housekeeping_is_a_line_that_neither_changes_nor_builds_runs_or_tests() 
     # A `>` inside quotes (a query's, an awk program's) is no redirection.
     assert housekeeping('psql -p 5433 db -c "select id, count(*) from t group by 1 having count(*) > 1"')
     assert not changes("awk '{ if (length($0) > m) m = length($0) } END { print m }' events.jsonl")
-    assert not builds_runs_tests("ls -l test/fixtures")  # a path's segment is no subcommand
+    assert not builds_runs_tests("ls -l test/fixtures")  # a directory is no subcommand
+    assert not builds_runs_tests("wc -l tests/test_api.txt")  # nor is a file's name
+    assert builds_runs_tests("sbt core/test") and builds_runs_tests("./gradlew :rates:compileJava -q")
 
 
 def test_a_run_key_is_its_program_and_subcommand_without_the_parts_around_it() -> None:

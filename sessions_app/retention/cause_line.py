@@ -99,7 +99,24 @@ _WRAPPER: Final = re.compile(
 _WORD: Final = re.compile(r"[A-Za-z]{2,}")
 _MESSAGE_WORDS: Final = 3
 _TRUNCATED: Final = re.compile(r"(?:\.\.\.|…)\s*$")
-_LEAD: Final = re.compile(r"^[\s│┃╷╵|]+")  # Terraform's and others' box drawing before a line
+# Terraform's and others' box drawing before a line, a log's time stamp ("13:58:41  Database
+# Error in model …", "2025-11-20T09:12:41Z …": round 5).
+_LEAD: Final = re.compile(
+    r"^(?:[\s│┃╷╵|]+|\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d\S*\s+|\d{1,2}:\d\d:\d\d(?:[.,]\d+)?\s+)+"
+)
+# A count of errors ("1 error", "0 warnings", "ERROR=1", "Errors: 6") reports how many, not what
+# broke: its words do not make a line read as an error (round 5).
+_COUNTED: Final = re.compile(
+    r"(?<![:.])\b\d+\s+(?:errors?|errored|failed|failures?|warnings?|violation\(?s?\)?)\b|\b[a-z]+=\d+\b|"
+    r"\b(?:errors?|failed|failures?|warnings?)\s*:\s*\d+\b",
+    re.I,
+)
+
+
+def uncounted(line: str) -> str:
+    """`line` without its lead (a time stamp) and its counts of errors, which say how many, not
+    what broke."""
+    return _COUNTED.sub("", clean(line))
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,7 +138,7 @@ def score_line(line: str) -> float:
     score = 0.0
     if _ERROR_TYPE.search(s):
         score += 3.0
-    words = {w.lower() for w in _ERROR_WORDS.findall(s)}
+    words = {w.lower() for w in _ERROR_WORDS.findall(_COUNTED.sub("", s))}
     score += (2.0 if words else 0.0) + (1.0 if len(words) > 1 else 0.0)
     if _EXPECTED.search(s):
         score += 1.5
@@ -208,10 +225,10 @@ def candidates(text: str, boost: Callable[[str], float] | None = None) -> list[C
 TIE: Final = 1.0  # candidates this close to the best are alike: the first of them is the cause
 
 
-def best(found: Sequence[Candidate], *, last: bool = False) -> Candidate | None:
+def best(found: Sequence[Candidate], *, last: bool = False, floor: float = MIN_SCORE) -> Candidate | None:
     """The first candidate (the last with `last`) within TIE of the best score, of at least
-    MIN_SCORE: word counts do not outrank a compiler's first error."""
-    good = [c for c in found if c.score >= MIN_SCORE]
+    `floor`: word counts do not outrank a compiler's first error."""
+    good = [c for c in found if c.score >= floor]
     if not good:
         return None
     top = max(c.score for c in good)

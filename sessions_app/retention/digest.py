@@ -26,8 +26,9 @@ from .phrases import message_text, read, sentences
 
 # Raise when `entry_transcript`, `message_text`, `sentences`, `read` or `file_calls` changes what it returns:
 # stored digests of other versions are then recomputed when read.
-DIGEST_VERSION: Final = 5  # 2: file_calls reads Claude Code and Codex file tools; 3: round-two readings;
-# 4: a sentence also ends before a lower-case word; 5: a run-on sentence's rules are its clauses
+DIGEST_VERSION: Final = 6  # 2: file_calls reads Claude Code and Codex file tools; 3: round-two readings;
+# 4: a sentence also ends before a lower-case word; 5: a run-on sentence's rules are its clauses;
+# 6: a deferral word inside an aside of several words does not defer the sentence (round 5)
 
 
 def digest_of(entry: Entry) -> Digest:

@@ -32,7 +32,7 @@ from sessions_app.compaction.vocabulary import FactKind
 from .digest import NO_DIGESTS, Digests, digest
 from .fact import DONE, OPEN, Fact
 from .findings import FINAL, MIDWAY, assistant_facts, reports, subagent_facts
-from .paths import path_alternatives
+from .paths import path_alternatives, scratch_path
 from .phrases import (
     anchor_tokens,
     clip,
@@ -42,7 +42,7 @@ from .phrases import (
     stems,
     stems_once,
 )
-from .shell import command_parts, core, one_off, only_reads
+from .shell import changes, command_parts, core, housekeeping, one_off, only_reads, run_key
 from .tool_outcomes import (
     artifact_refs,
     command_spellings,
@@ -175,7 +175,9 @@ def _told_by_errors(command: Fact, errors: Sequence[Fact]) -> bool:
     if not errors or not (command.failed or FAILED_BEFORE in command.detail):
         return False
     if command.failed:
-        return errors[-1].resolved_by is None
+        # Round 5: its last run failed, so its error (the command, the exit status and the
+        # salient line) says it, whether or not a longer line that runs it passed since.
+        return True
     return all(e.resolved_by is not None for e in errors)
 
 
@@ -249,7 +251,7 @@ def _conversation_facts(walk: Walk, span: Sequence[Entry], after: Sequence[Entry
             # The words the change was made with ("Rewriting the cache as a plain `Map`, with
             # expiry on read:") say what changed and why when nothing names the file.
             narration = _narration(e) if changed else ""
-            for path in dict.fromkeys([*changed, *wrote]):
+            for path in dict.fromkeys(p for p in [*changed, *wrote] if not scratch_path(p)):
                 parts = (_described(path, at, span) or narration, wrote.get(path, ""))
                 said = "; ".join(x for x in parts if x)
                 if said:
@@ -314,9 +316,10 @@ def _call_facts(walk: Walk, call: Call, later: Iterable[Call]) -> None:
     if command:
         code = exit_code(result) if result is not None else None
         failed = result is not None and is_failure(result) and not _no_match(command, result)
-    if command and (failed or not (only_reads(command) or one_off(command))):
+    if command and (failed or not (only_reads(command) or one_off(command) or housekeeping(command))):
         # A command that only looked and succeeded is no fact: what it found is in the
-        # assistant's words (docs/retention.md, "Commands").
+        # assistant's words; nor is one that neither changed anything nor built, ran or tested
+        # (docs/retention.md, "Commands", round 5).
         status = (
             "no result"
             if result is None
@@ -411,6 +414,24 @@ def _supersede(walk: Walk, fact: Fact) -> Fact | None:
     return kept[first]
 
 
+def _plain_run(fact: Fact) -> bool:
+    return not fact.failed and FAILED_BEFORE not in fact.detail and not changes(fact.text)
+
+
+def _rerun(walk: Walk, fact: Fact) -> None:
+    """A passing run that changed nothing is how its program is run now: earlier passing runs of
+    the same program and subcommand with other flags, filters or targets (`forge test`, then
+    `forge test --gas-report`) are reruns, and the latest stands for them (round 5)."""
+    if not _plain_run(fact):
+        return
+    key = run_key(fact.text)
+    walk.facts[:] = [
+        old
+        for old in walk.facts
+        if not (old.kind == FactKind.COMMAND and _plain_run(old) and run_key(old.text) == key)
+    ]
+
+
 def _add_command(walk: Walk, fact: Fact) -> None:
     """One fact per distinct command; a rerun updates its status (the latest run counts)."""
     if fact.kind not in walk.kinds:
@@ -418,6 +439,8 @@ def _add_command(walk: Walk, fact: Fact) -> None:
     key = (FactKind.COMMAND, normalize(fact.text))
     if key not in walk.seen:
         walk.seen.add(key)
+        if not fact.failed:
+            _rerun(walk, fact)
         if fact.failed or _supersede(walk, fact) is None:
             walk.facts.append(fact)
         return

@@ -51,3 +51,12 @@ def path_alternatives(path: str) -> tuple[str, ...]:
     if len(parts) >= 3:
         alts.append("/".join(parts[-2:]))
     return tuple(dict.fromkeys(alts))
+
+
+# Scratch space: a file there is no file of the project (a screenshot's temporary copy, a one-off
+# script), and a line that writes or removes only there changes nothing (round 5).
+_SCRATCH = re.compile(r"^['\"]?(?:/tmp/|/var/tmp/|/var/folders/|/private/var/folders/|\$TMPDIR|\$\{TMPDIR)")
+
+
+def scratch_path(path: str) -> bool:
+    return _SCRATCH.match(path) is not None

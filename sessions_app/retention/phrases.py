@@ -434,10 +434,14 @@ def _constraint(sentence: str, low: str | None) -> bool:
 _QUOTED = re.compile(r"'[^'\s][^']{0,60}'|\"[^\"]{1,60}\"|`[^`]{1,80}`")
 
 
+_ASIDE = re.compile(r"\((?:[^()\s]+\s+){3,}[^()]*\)")
+
+
 def _deferred(sentence: str, low: str | None) -> bool:
-    # A quoted word is a name ("a 'Later' section"), not when the work is due.
-    if "'" in sentence or '"' in sentence or "`" in sentence:
-        sentence = _QUOTED.sub(" ", sentence)
+    # A quoted word is a name ("a 'Later' section"), not when the work is due; an aside of several
+    # words describes ("(he can release it later)"), "(later)" alone defers (round 5).
+    if "'" in sentence or '"' in sentence or "`" in sentence or "(" in sentence:
+        sentence = _ASIDE.sub(" ", _QUOTED.sub(" ", sentence))
         low = folded(sentence)
     return _DEFERRED.search(sentence, low) is not None
 

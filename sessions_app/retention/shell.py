@@ -16,6 +16,8 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from .paths import scratch_path
+
 _FILTERS: Final = frozenset(
     [
         "head",
@@ -237,10 +239,19 @@ _REPORTING: Final = frozenset(
 )
 
 
+_QUOTED_TEXT = re.compile(r"'[^']*'|\"(?:[^\"\\]|\\.)*\"")
+
+
+def _unquoted(line: str) -> str:
+    """`line` with what its quotes hold blanked: a `>` in a query (`having count(*) > 1`) or an
+    awk program is no redirection (round 5)."""
+    return _QUOTED_TEXT.sub("''", line)
+
+
 def only_reads(command: str) -> bool:
     """Every part of the line runs a program that changes nothing, and nothing is written."""
     line = _first_line(command)
-    if not line or "<<" in line or _WRITES.search(_OUTPUT_NOISE.sub("", line)):
+    if not line or "<<" in line or _WRITES.search(_OUTPUT_NOISE.sub("", _unquoted(line))):
         return False
     return all(_stage_reads(stage) for part in _parts(line) for stage in _pipeline(part))
 
@@ -260,3 +271,111 @@ def one_off(command: str) -> bool:
 def command_parts(command: str) -> list[str]:
     """The parts of a command line (`a && b; c`), each with its output filters removed."""
     return [core(part) for part in _parts(_first_line(command))] if "<<" not in command else [command]
+
+
+# Round 5 (docs/retention.md, "Commands"): a passing command is a fact when it changed something
+# or is how the project is built, run or tested; what is left is housekeeping (a tool's version,
+# a cluster's pods, a one-off expression evaluated to look at a number), said by the assistant.
+_CHANGING_PROGRAMS: Final = frozenset(
+    {"cp", "mv", "rm", "rmdir", "mkdir", "touch", "ln", "chmod", "chown", "patch", "install", "tee"}
+    | {"unzip", "tar"}
+)
+# A program named for what it changes (`createdb`, `dropdb`, `mkfs`).
+_CHANGING_NAME: Final = re.compile(r"^(?:create|drop|delete|remove|mk)\w+$")
+# Subcommands that change the tree, the dependencies, a database or a cluster, whatever the tool.
+_CHANGING_SUBCOMMANDS: Final = frozenset(
+    {"add", "install", "uninstall", "remove", "rm", "mv", "cp", "commit", "push", "merge", "rebase"}
+    | {"reset", "checkout", "restore", "apply", "create", "delete", "patch", "upgrade", "update"}
+    | {"lock", "load", "destroy", "init", "migrate", "makemigrations", "fmt", "format", "fix"}
+    | {"generate", "g", "document", "tag", "scale", "set", "rollback", "deploy", "publish"}
+    | {"edit", "replace", "sync", "new"}
+)
+# Words that say a line builds, runs or tests the project (as a program, a subcommand, a script
+# name or inside the code handed to an interpreter: `julia -e 'Pkg.test()'`).
+_COPYING: Final = frozenset({"cp", "mv", "ln", "install", "tee"})
+# Words that say a line builds, runs or tests the project, by their form and not by a list of
+# tools: a word ending in test, spec, unit, check, lint, build or bench (`test`, `pytest`, `ctest`,
+# `rspec`, `eunit`, `typecheck`, `eslint`, `luacheck`), or one of the verbs every toolchain uses
+# for it; as a program, a subcommand, a script's name or inside the code handed to an interpreter
+# (`julia -e 'Pkg.test()'`), a task's or target's last part (`sbt core/test`, `gradle
+# :app:compileJava`), but not a directory or a file's name (`tests/x.py`, `src/test.ts`).
+_BUILD_RUN_TEST = re.compile(
+    r"(?<![\w-])(?:[a-z]*(?:test|tests|spec|unit|check|lint|build|bench)|benchmark|compile|verify|analy[sz]e"
+    r"|validate|coverage|make|run|time|plan|template|converge|e2e)(?![a-z0-9_/.-])"
+)
+_OPTION_WITH_VALUE = re.compile(r"-[A-Za-z]")  # `-n ns`: a short option, its value after it
+
+
+def _words(stage: str) -> tuple[str, list[str]]:
+    """The program of a pipeline stage and its words that are not options nor a short option's value."""
+    program, args = _program(stage)
+    words: list[str] = []
+    skip = False
+    for a in args:
+        if skip:
+            skip = False
+        elif _OPTION_WITH_VALUE.fullmatch(a):
+            skip = True
+        elif not a.startswith("-"):
+            words.append(a)
+    return program, words
+
+
+_WRITE_TARGET = re.compile(r"(?<![<>&0-9])(?:[12]?>>?|&>)\s*(?!&|/dev/null)([^\s;&|)]+)")
+
+
+def changes(command: str) -> bool:
+    """Some part of the line writes a file outside scratch space (a redirection, `sed -i`, `cp`)
+    or runs a subcommand that changes the tree, the dependencies, a database or a cluster (`git
+    commit`, `npm install`, `kubectl apply`)."""
+    line = _first_line(command)
+    writes = _WRITE_TARGET.finditer(_OUTPUT_NOISE.sub("", _unquoted(line)))
+    if any(not scratch_path(m.group(1)) for m in writes):
+        return True
+    for part in _parts(line):
+        for stage in _pipeline(part):
+            program, words = _words(stage)
+            # Where a copy goes decides (`cp a.txt /tmp/`), else every path named (`rm /tmp/x`).
+            targets = words[-1:] if program in _COPYING else words
+            changing = program in _CHANGING_PROGRAMS or _CHANGING_NAME.match(program) is not None
+            if changing and not (targets and all(scratch_path(w) for w in targets)):
+                return True
+            if program == "sed" and any(a.startswith("-i") for a in _program(stage)[1]):
+                return True
+            if any(w in _CHANGING_SUBCOMMANDS for w in words[:2]):
+                return True
+    return False
+
+
+# A script of the project handed to its interpreter (`python -m app.api`, `npx tsx src/cli.ts`).
+_RUNS_SCRIPT = re.compile(
+    r"(?:^|\s)(?:-m\s+[\w.]+|[\w./-]+\.(?:py|ts|js|mjs|rb|sh|jl|lua|pl|php|R|exs?|dart|kts))(?=\s|$)"
+)
+
+
+def builds_runs_tests(command: str) -> bool:
+    """The line builds, runs or tests something (a word of that kind anywhere on it, or a script
+    of the project handed to its interpreter)."""
+    line = _first_line(command)
+    runs_script = _RUNS_SCRIPT.search(_WRITE_TARGET.sub("", line)) is not None
+    return runs_script or _BUILD_RUN_TEST.search(line) is not None
+
+
+def housekeeping(command: str) -> bool:
+    """A line that neither changes anything nor builds, runs or tests: it only looked."""
+    return not changes(command) and not builds_runs_tests(command)
+
+
+def run_key(command: str) -> tuple[tuple[str, ...], ...]:
+    """What a build/run/test line runs, per part: its program and subcommand (`npm run build`:
+    the script too), so reruns with other flags, filters or targets share one key."""
+    parts = _parts(_first_line(command))
+    # The parts around the run (`git stash -q && … && git stash pop -q`, `… && echo ok`) are no part
+    # of what it runs.
+    running = [p for p in parts if builds_runs_tests(p)] or parts
+    key: list[tuple[str, ...]] = []
+    for part in running:
+        program, words = _words(_pipeline(part)[0])
+        sub = words[:2] if words[:1] and words[0] in _RUNNERS else words[:1]
+        key.append((program, *sub))
+    return tuple(key)

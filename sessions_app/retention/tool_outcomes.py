@@ -11,9 +11,10 @@ from sessions_app.compaction.exit_status import exit_code
 from sessions_app.compaction.messages import BASH_EXECUTION, Entry
 from sessions_app.compaction.text import folded
 
+from .cause_line import best, candidates, clean, uncounted, with_test
 from .paths import looks_like_path, path_alternatives
 from .phrases import clip, message_text
-from .salient import error_line
+from .salient import error_line, toolchain_boost
 
 _PATH_KEYS: Final = ("path", "file_path", "filePath", "file", "filename", "notebook_path", "target_file")
 
@@ -38,7 +39,9 @@ _SHELL_TOOLS: Final = frozenset(
 _SUBAGENT = re.compile(r"(?:^|[._-])(?:task|agent|subagent|sub_agent|delegate|dispatch_agent)$")
 _STATUS_LINE = re.compile(
     r"^\s*(?:\[(?:exit code -?\d+|timed out[^\]]*)\]|exit code:? -?\d+|command exited with code -?\d+|"
-    r"process exited with code -?\d+|\(no output\))\s*$",
+    r"process exited with code -?\d+|\(no output\)|"
+    # The envelope a runner wraps an output in (Codex's exec output), not the tool's own words.
+    r"chunk id: \S+|wall time: .*|original token count: \d+|output:)\s*$",
     re.I,
 )
 _DENIAL = re.compile(
@@ -123,6 +126,7 @@ def is_denial(result: Entry) -> bool:
     return bool(result.data.get("is_error")) and bool(_DENIAL.match(message_text(result)))
 
 
+FALLBACK_SCORE: Final = 2.5  # a line that reads a little as an error beats one that only names one
 _ERROR_WORD = re.compile(
     r"\b(?:error|failed|failure|cannot|can't|could not|couldn't|unable|not found|no such|denied|refused|"
     r"invalid|missing|undefined|unexpected|timed out)\b",
@@ -136,12 +140,18 @@ def salient_line(text: str) -> str:
     lines = [ln.rstrip() for ln in text.splitlines() if ln.strip() and not _STATUS_LINE.match(ln)]
     if not lines:
         return ""
-    found = error_line("\n".join(ln for ln in text.splitlines() if not _STATUS_LINE.match(ln)))
+    kept = "\n".join(ln for ln in text.splitlines() if not _STATUS_LINE.match(ln))
+    found = error_line(kept)
     if found is not None:
         return clip(found, 240)
+    # Round 5: else the line that reads most as an error, if one reads as one at all (a summary
+    # such as "Completed with 1 error:" is a count, not the error it counts).
+    near = best(candidates(kept, toolchain_boost), floor=FALLBACK_SCORE)
+    if near is not None:
+        return clip(with_test(kept, near), 240)
     for ln in lines:
-        if _ERROR_WORD.search(ln):
-            return clip(ln.strip(), 240)
+        if _ERROR_WORD.search(uncounted(ln)):
+            return clip(clean(ln), 240)
     return clip(lines[0].strip(), 240)
 
 

@@ -104,6 +104,11 @@ def _turn_text(span: Sequence[Entry], start: int) -> str:
     return "\n".join(out)
 
 
+# A directory listing's line (`-rw-r--r-- 1 u g 98 Nov 3 .Rbuildignore`): a file's size and date,
+# not a result (round 5).
+_LISTING: Final = re.compile(r"^[-dlcbps][rwxsStT-]{9}[.@+]?\s")
+
+
 def relied_values(
     span: Sequence[Entry], after: Sequence[Entry] = (), calls: Sequence[Call] | None = None
 ) -> Iterator[Fact]:
@@ -122,7 +127,7 @@ def relied_values(
         short = _lookup(call.command) and len(lines) <= SHORT_OUTPUT
         found = 0
         for stripped in lines:
-            if _CODE_LINE.search(stripped):
+            if _CODE_LINE.search(stripped) or _LISTING.match(stripped):
                 continue
             tokens = [m.group(0) for m in _TOKEN.finditer(stripped)]
             cited = [t for t in tokens if said and _cited(t, said)]

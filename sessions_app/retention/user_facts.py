@@ -14,7 +14,7 @@ from sessions_app.compaction.vocabulary import FactKind
 
 from .digest import Said
 from .fact import DONE, OPEN, Fact
-from .paths import path_alternatives, text_paths
+from .paths import path_alternatives, scratch_path, text_paths
 from .phrases import (
     anchor_tokens,
     clip,
@@ -69,7 +69,8 @@ def user_facts(
     for item in _joined_constraints(said, lines):
         s, reading = item.text, item.reading
         deferred_request = reading.deferred and reading.request
-        if reading.constraint and not deferred_request:
+        # Courtesy with a rule's word ("Hello, thank you always for help.") is no rule (round 5).
+        if reading.constraint and not deferred_request and not _courtesy(s):
             fact = Fact(FactKind.CONSTRAINT, clip(s, _JOINED_CHARS + 100), key, anchor_tokens(s), stems(s))
             if is_reversal(s):
                 _reverse(constraints, fact)
@@ -148,7 +149,8 @@ def user_facts(
         paths = text_paths(text)
         prose = sentences(text) if paths else []
         for path in paths:  # a file the user names is one they care about (in their words, as above)
-            if any(path in s for s in prose):
+            # Round 5: not a file in scratch space (a screenshot they attached), the system's not theirs.
+            if any(path in s for s in prose) and not scratch_path(path):
                 walk.add(Fact(FactKind.FILE, path, key, (path_alternatives(path),)))
 
 
@@ -256,7 +258,7 @@ def _rest(text: str, left_out: set[str], asking: frozenset[str] | set[str] = fro
         if _PASTED.match(s) or s.count(" ") < len(s) / _WORD_CHARS:
             previous = False
             continue
-        words = len(stems(s))
+        words = len(stems(s) - _COURTESY)
         previous = (
             s in asking  # a request however short ("fix the n+1 pls")
             or words >= 3
@@ -267,6 +269,21 @@ def _rest(text: str, left_out: set[str], asking: frozenset[str] | set[str] = fro
         if previous:
             out.append(s)
     return out
+
+
+# Courtesy says nothing a colleague needs ("Wonderful, thank you very much!", "Good morning, and
+# thank you in advance for your help"): its words do not count towards saying something (round 5).
+_COURTESY: Final = stems(
+    "thank thanks thx much many wonderful great nice good perfect awesome cool excellent lovely "
+    "hello hi hey morning afternoon evening appreciate appreciated advance help kind kindly sorry "
+    "cheers regards best wishes ok okay alright fine lol haha wow"
+)
+
+
+def _courtesy(sentence: str) -> bool:
+    """A sentence of courtesy words and at most one other ("Hello, thank you always for help.")."""
+    words = stems(sentence)
+    return bool(words & _COURTESY) and len(words - _COURTESY) < 2
 
 
 # A line of pasted output: a trace's header or frame (Python, JavaScript, Java), a log's level.

@@ -102,8 +102,12 @@ def old_is_constraint(sentence: str) -> bool:
     )
 
 
+# Round 5 (docs/retention.md): an aside of several words does not defer the sentence.
+_ASIDE = re.compile(r"\((?:[^()\s]+\s+){3,}[^()]*\)")
+
+
 def old_is_deferred(sentence: str) -> bool:
-    return bool(_DEFERRED.search(_QUOTED.sub(" ", sentence)))
+    return bool(_DEFERRED.search(_ASIDE.sub(" ", _QUOTED.sub(" ", sentence))))
 
 
 def old_is_request(sentence: str) -> bool:

@@ -57,7 +57,7 @@ from sessions_app.llm.base import (
     TextDelta,
 )
 from sessions_app.models import Agent, CompactionTask, Run, Session
-from sessions_app.retention.carry_over import CARRIED_KINDS, Guarded, carry_over
+from sessions_app.retention.carry_over import Guarded, carry_over
 from sessions_app.retention.extractive import compact_extractive
 from sessions_app.retention.masking import compact_masking
 from sessions_app.runtime import hooks, live
@@ -217,7 +217,7 @@ class CompactFork:
                 EventType.COMPACT_CARRY_OVER,
                 {
                     "task_id": self.task_id,
-                    "restored": [f.text for f in guarded.before.lost() if f.kind in CARRIED_KINDS],
+                    "restored": [f.text for f in guarded.carried],
                 },
             )
         return Summarized(guarded.payload, summarizer, guarded.model_summary)

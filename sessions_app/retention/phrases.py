@@ -85,19 +85,27 @@ def stems(text: str) -> frozenset[str]:
 
 
 _ONCE: ContextVar[dict[str, frozenset[str]] | None] = ContextVar("stems_once", default=None)
+# The text of each message read in the block, by entry (kept with it, so its id stays its own).
+_TEXTS: ContextVar[dict[int, tuple[Entry, str]] | None] = ContextVar("texts_once", default=None)
 
 
 @contextmanager
 def stems_once() -> Iterator[None]:
     """Stem each text once until the block ends: a fact walk stems some texts twice, farther apart
     than the cache reaches on a long span (a request's words when found and when restated, issue
-    35). An inner block shares the outer record; as a decorator, each call has its own."""
-    token = _ONCE.set({}) if _ONCE.get() is None else None
+    35), and reads a message's text up to five times (its facts, the question before a reply, a
+    request restated, the turn's answer). An inner block shares the outer record; as a decorator,
+    each call has its own."""
+    outer = _ONCE.get() is None
+    token = _ONCE.set({}) if outer else None
+    texts = _TEXTS.set({}) if outer else None
     try:
         yield
     finally:
         if token is not None:
             _ONCE.reset(token)
+        if texts is not None:
+            _TEXTS.reset(texts)
 
 
 def stems_of(text: str) -> frozenset[str]:
@@ -226,8 +234,15 @@ _NOISE = re.compile(
 
 
 def message_text(entry: Entry) -> str:
+    texts = _TEXTS.get()
+    if texts is not None and (known := texts.get(id(entry))) is not None and known[0] is entry:
+        return known[1]
     text = block_text(entry)
-    return _NOISE.sub("", text) if entry.role == USER else text
+    if entry.role == USER:
+        text = _NOISE.sub("", text)
+    if texts is not None:
+        texts[id(entry)] = (entry, text)
+    return text
 
 
 # What `anchor_tokens` finds, and for each what a sentence must hold to have one (a cheap test

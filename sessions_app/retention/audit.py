@@ -325,8 +325,13 @@ class Auditor:
         first_kept: str | None = None,
         kinds: frozenset[FactKind] = ALL_KINDS,
         digests: Digests = NO_DIGESTS,
+        facts: Sequence[Fact] | None = None,
     ) -> None:
-        self.facts = extract_facts(span, kept, kinds=kinds, digests=digests)
+        """`facts`: the span's, when the caller found them already (the carry-over guard finds
+        only those it may carry: carry_over.py); else those of `kinds` are found here."""
+        if facts is None:
+            facts = extract_facts(span, kept, kinds=kinds, digests=digests)
+        self.facts = list(facts)
         self.kept = kept
         self.span_start = span_start
         self.first_kept = first_kept

@@ -13,16 +13,22 @@ the compaction is written (store/audits.py; docs/compaction.md, "Retention audit
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Final
 
 from sessions_app.compaction.fileops import format_file_lists
+from sessions_app.compaction.messages import MESSAGE, USER, Entry
 from sessions_app.compaction.prepare import Preparation
 from sessions_app.compaction.sections import CARRIED_CONSTRAINT, CARRIED_HEADING, CARRIED_REQUEST
+from sessions_app.compaction.stored_digest import NO_DIGESTS, Digests
 from sessions_app.compaction.validate import CompactionPayload
 from sessions_app.compaction.vocabulary import FactKind
 
-from .audit import Audit, Auditor, preparation_auditor
+from .audit import Audit, Auditor
+from .fact import Fact
+from .facts import extract_facts
+from .phrases import message_text, normalize
 
 CARRIED_KINDS: Final = {FactKind.CONSTRAINT: CARRIED_CONSTRAINT, FactKind.REQUEST: CARRIED_REQUEST}
 
@@ -30,17 +36,63 @@ CARRIED_KINDS: Final = {FactKind.CONSTRAINT: CARRIED_CONSTRAINT, FactKind.REQUES
 @dataclass(frozen=True, slots=True)
 class Guarded:
     payload: CompactionPayload
-    audit: Audit  # of the summary as written (after the guard), for the carried kinds
+    audit: Audit  # of the summary as written (after the guard), for the facts it may carry
     before: Audit | None  # of the model's own summary, when the guard added anything
     model_summary: str | None = None  # the summary as the model wrote it, when the guard added to it
+    carried: tuple[Fact, ...] = ()  # what the guard appended, in order
 
 
 CARRIED: Final = frozenset(CARRIED_KINDS)
 
 
 def carried_auditor(prep: Preparation) -> Auditor:
-    """The plan's auditor for the kinds the guard carries, and only those."""
-    return preparation_auditor(prep, CARRIED)
+    """The plan's auditor for what the guard may carry: the user's constraints and open requests.
+    A finished turn's request is history the guard never carries, and on a long span nearly every
+    request is one: they are not looked for (issue 35)."""
+    span = [*prep.summarize, *prep.turn_prefix]
+    return Auditor(
+        span,
+        prep.kept,
+        span_start=prep.boundary_start,
+        first_kept=prep.first_kept,
+        facts=carried_facts(span, prep.kept, prep.digests),
+    )
+
+
+def carried_facts(span: Sequence[Entry], kept: Sequence[Entry], digests: Digests = NO_DIGESTS) -> list[Fact]:
+    """The constraints and open requests of `span`, as `extract_facts` with the carried kinds finds
+    them, finished requests left out. A finished request found first would stand for an open one
+    of the same words (one fact per wording: walk.Walk.add); when an earlier user message could
+    give such a twin, the finished ones are looked for too, so the open ones stay exactly those."""
+    found = extract_facts(span, kept, kinds=CARRIED, digests=digests, finished_requests=False)
+    requests = [f for f in found if f.kind == FactKind.REQUEST]
+    if requests and _may_have_twin(span, requests):
+        found = extract_facts(span, kept, kinds=CARRIED, digests=digests)
+    return [f for f in found if f.kind != FactKind.REQUEST or f.is_open_request]
+
+
+def _may_have_twin(span: Sequence[Entry], requests: Sequence[Fact]) -> bool:
+    """Whether a user message before a request's own could give a finished request of its words.
+
+    A finished request is the message's sentences joined, clipped (the last word may end in "…"),
+    maybe followed by "(in reply to: <question>)": every word of it before that "(in" is a word of
+    the message's text. A message holding each of them somewhere may give a twin; one lacking any
+    cannot (a necessary test: a message that passes is settled by looking for finished requests)."""
+    at = {e.key: i for i, e in enumerate(span)}
+    texts: list[tuple[int, str]] = [
+        (i, message_text(e).lower()) for i, e in enumerate(span) if e.kind == MESSAGE and e.role == USER
+    ]
+    for r in requests:
+        words = normalize(r.text).split()
+        if "(in" in words:
+            words = words[: words.index("(in")]
+        words = [w.rstrip("…") for w in words]
+        if not all(words):
+            return True
+        here = at.get(r.node, len(span))
+        if any(i < here and all(w in text for w in words) for i, text in texts):
+            return True
+    return False
 
 
 def carry_over(prep: Preparation, payload: CompactionPayload, auditor: Auditor | None = None) -> Guarded:
@@ -69,4 +121,4 @@ def carry_over(prep: Preparation, payload: CompactionPayload, auditor: Auditor |
         body = body[: -len(lists)]
     summary = f"{body.rstrip()}\n\n{block}{lists}"
     guarded = replace(payload, summary=summary)
-    return Guarded(guarded, auditor.audit(summary), before, payload.summary)
+    return Guarded(guarded, auditor.audit(summary), before, payload.summary, tuple(lost))

@@ -72,15 +72,17 @@ def extract_facts(
     *,
     kinds: frozenset[FactKind] = ALL_KINDS,
     digests: Digests = NO_DIGESTS,
+    finished_requests: bool = True,
 ) -> list[Fact]:
     """The facts of `span`, in order; `after` (the kept tail) only informs errors and requests.
     Only facts of `kinds` are looked for (the same ones, found the same way, as with all kinds).
-    `digests`: the store's, beside the entries it loaded (digest.py)."""
+    `digests`: the store's, beside the entries it loaded (digest.py). Without `finished_requests`,
+    a finished turn's requests are left out (carry_over.py: the guard's open ones)."""
     # A user's value or file is left out when a request or rule quotes it (`_said_once`): those
     # are looked for too, then, so that the same ones are found as with all kinds.
     # A failed run's command is said by its error (`_said_once`): errors are looked for too.
     wanted = kinds | _CARRIERS if kinds & _CARRIED else kinds
-    walk = Walk(wanted | {FactKind.ERROR} if FactKind.COMMAND in kinds else wanted)
+    walk = Walk(wanted | {FactKind.ERROR} if FactKind.COMMAND in kinds else wanted, finished_requests)
     _conversation_facts(walk, span, after, digests)
     # The span's calls are paired with their results once, for their own facts and for the values.
     span_calls: list[Call] | None = None
@@ -218,7 +220,10 @@ def _conversation_facts(walk: Walk, span: Sequence[Entry], after: Sequence[Entry
         first_after is None or not (first_after.kind == MESSAGE and first_after.role == USER)
     )
     constraints: dict[str, Fact] = {}  # by normalized text: one per wording, in order
-    question = ""  # the assistant's last message when it asked the user something
+    # The assistant's last message before the user's: asked_question of it is read only for a
+    # user message that is read (most of a long span's assistants ask nothing anyone reads).
+    asker: Entry | None = None
+    finished = walk.finished_requests and walk.wants(FactKind.REQUEST)
     for at, e in enumerate(span):
         if e.kind != MESSAGE:
             continue
@@ -228,12 +233,13 @@ def _conversation_facts(walk: Walk, span: Sequence[Entry], after: Sequence[Entry
                 continue
             is_last = last_open and e is users[-1]
             # Else the message holds nothing wanted (a finished turn's request needs its text).
-            if d.said or is_last or user_text or walk.wants(FactKind.REQUEST):
+            if d.said or is_last or user_text or finished:
+                question = asked_question(asker) if asker is not None and walk.wants(FactKind.REQUEST) else ""
                 user_facts(walk, e, d.said, is_last, constraints, user_text, question)
-            question = ""
+            asker = None
             continue
-        if e.role == ASSISTANT and walk.wants(FactKind.REQUEST):
-            question = asked_question(e)
+        if e.role == ASSISTANT:
+            asker = e
         if e.role == ASSISTANT and assistants:
             if walk.wants(FactKind.DECISION, FactKind.FINDING):
                 for fact in assistant_facts((e,)):

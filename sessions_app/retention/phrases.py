@@ -10,9 +10,6 @@ the extractive summarizer share these definitions.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Final
@@ -20,6 +17,9 @@ from typing import Final
 from sessions_app.compaction.messages import USER, Entry
 from sessions_app.compaction.stored_digest import Reading
 from sessions_app.compaction.text import block_text, folded
+
+from . import once
+from .once import stems_once as stems_once  # where callers have always found it
 
 _CLIP: Final = 300
 
@@ -76,28 +76,12 @@ def stems(text: str) -> frozenset[str]:
     ways of saying "leave it unchanged" are one word."""
     if len(text) > _CACHED_CHARS:
         return stems_of(text)
-    once = _ONCE.get()
-    if once is None:
+    known = once.ONCE.get()
+    if known is None:
         return _cached_stems(text)
-    if (found := once.get(text)) is None:
-        found = once[text] = _cached_stems(text)
+    if (found := known.get(text)) is None:
+        found = known[text] = _cached_stems(text)
     return found
-
-
-_ONCE: ContextVar[dict[str, frozenset[str]] | None] = ContextVar("stems_once", default=None)
-
-
-@contextmanager
-def stems_once() -> Iterator[None]:
-    """Stem each text once until the block ends: a fact walk stems some texts twice, farther apart
-    than the cache reaches on a long span (a request's words when found and when restated, issue
-    35). An inner block shares the outer record; as a decorator, each call has its own."""
-    token = _ONCE.set({}) if _ONCE.get() is None else None
-    try:
-        yield
-    finally:
-        if token is not None:
-            _ONCE.reset(token)
 
 
 def stems_of(text: str) -> frozenset[str]:
@@ -178,7 +162,16 @@ def sentences(text: str) -> list[str]:
 
 
 def line_sentences(text: str) -> list[list[str]]:
-    """The sentences of each logical line (a paragraph, a list item), in order."""
+    """The sentences of each logical line (a paragraph, a list item), in order; read once per text
+    in a `stems_once` block (once.py), the same list each time: no caller changes it."""
+    if (known := once.LINES.get()) is None:
+        return _line_sentences(text)
+    if (found := known.get(text)) is None:
+        found = known[text] = _line_sentences(text)
+    return found
+
+
+def _line_sentences(text: str) -> list[list[str]]:
     out = []
     for line in _logical_lines(text):
         # A sentence ends after one of these, so a line without any is one sentence (no split).
@@ -226,8 +219,15 @@ _NOISE = re.compile(
 
 
 def message_text(entry: Entry) -> str:
+    texts = once.TEXTS.get()
+    if texts is not None and (known := texts.get(id(entry))) is not None and known[0] is entry:
+        return known[1]
     text = block_text(entry)
-    return _NOISE.sub("", text) if entry.role == USER else text
+    if entry.role == USER:
+        text = _NOISE.sub("", text)
+    if texts is not None:
+        texts[id(entry)] = (entry, text)
+    return text
 
 
 # What `anchor_tokens` finds, and for each what a sentence must hold to have one (a cheap test

@@ -117,7 +117,7 @@ def user_facts(
         if rest:
             r = in_reply(clip(" ".join(rest), _SAID_CHARS), question)
             walk.add(Fact(FactKind.REQUEST, r, key, anchor_tokens(r), stems(r), detail=OPEN))
-    if not is_last:
+    if not is_last and walk.finished_requests:
         # A finished turn's request: what the user asked, done since, in their words: every
         # sentence of the message that says something, in order, except the rules (their own
         # facts) and what is deferred (an open request); docs/retention.md, "Facts by structure".

@@ -84,6 +84,9 @@ _DIGITS = re.compile(r"\d[\d,.]*")
 @dataclass(slots=True)
 class Walk:
     kinds: frozenset[FactKind]
+    # False: a finished turn's requests are not looked for (the carry-over guard carries open
+    # requests only; carry_over.py makes sure that leaves the open ones as they were).
+    finished_requests: bool = True
     facts: list[Fact] = field(default_factory=list)
     seen: set[tuple[FactKind, str]] = field(default_factory=set)
     shapes: dict[str, Fact] = field(default_factory=dict)  # a finding's text, digits aside -> it

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sessions_app.compaction.messages import ASSISTANT, MESSAGE, USER, Entry
-from sessions_app.retention import facts, phrases, tool_values
+from sessions_app.retention import facts, once, phrases, tool_values
 from sessions_app.retention.phrases import clip, message_text, sentences, stems, stems_once
 from sessions_app.retention.walk import calls_of
 from tests.compaction.builders import Chain
@@ -142,12 +142,16 @@ def test_stems_read_once_are_the_stems_worked_out(texts: list[str]) -> None:
     with stems_once():
         with stems_once():  # an inner block shares the record
             inner = [stems(t) for t in texts]
+            lines = [phrases.line_sentences(t) for t in texts]
         outer = [stems(t) for t in texts + texts]
-        assert phrases._ONCE.get() is not None
-    assert phrases._ONCE.get() is None
+        assert once.ONCE.get() is not None
+        # Sentences are split once per text too: the same list again, equal to a fresh split.
+        assert all(phrases.line_sentences(t) is split for t, split in zip(texts, lines, strict=True))
+    assert once.ONCE.get() is None and once.LINES.get() is None
     expected = [phrases.stems_of(t) for t in texts]
     assert inner == expected
     assert outer == expected + expected
+    assert lines == [phrases.line_sentences(t) for t in texts]
 
 
 @settings(max_examples=100, deadline=None)

@@ -96,6 +96,9 @@ async def test_a_model_summary_records_the_model_and_the_guard_restores_what_it_
     assert {CONSTRAINT, DEFERRED} <= kept_after and entry.audit["kept"] > before["kept"]
     [restored] = await sync_to_async(event_payloads)(session, "compact_carry_over")
     assert CONSTRAINT in restored["restored"]
+    # What the guard appended, and nothing else (a finished request it lost is not carried).
+    appended = [line.split(": ", 1)[1] for line in carried.splitlines() if line.startswith("- ")]
+    assert restored["restored"] == appended
 
 
 async def test_the_guard_can_be_switched_off(fake_anthropic: FakeAnthropic) -> None:

@@ -57,7 +57,8 @@ from sessions_app.llm.base import (
     TextDelta,
 )
 from sessions_app.models import Agent, CompactionTask, Run, Session
-from sessions_app.retention.carry_over import CARRIED_KINDS, Guarded, carry_over
+from sessions_app.retention.audit import Auditor
+from sessions_app.retention.carry_over import Guarded, carried_auditor, carry_over
 from sessions_app.retention.extractive import compact_extractive
 from sessions_app.retention.masking import compact_masking
 from sessions_app.runtime import hooks, live
@@ -200,7 +201,11 @@ class CompactFork:
         summarizer: str,
     ) -> Summarized:
         """The model's summary, with what the carry-over guard restored of the user's constraints
-        and requests (R6); the extractive summary when the model fails."""
+        and requests (R6); the extractive summary when the model fails. The guard's facts do not
+        depend on the answer: they are looked for while the model writes it (issue 35)."""
+        found = asyncio.ensure_future(_carried_auditor(prep)) if settings.carry_over else None
+        if found is not None:  # retrieved even when the fork stops before it is awaited
+            found.add_done_callback(lambda f: f.cancelled() or f.exception())
         try:
             payload = await compact_plan(prep, self._summarize, requests=requests)
             await self._flush(force=True)
@@ -209,15 +214,15 @@ class CompactFork:
             # fallback, never a silent one (docs/compaction.md, "Summarizers").
             reason = f"the model call failed: {type(exc).__name__}: {exc.message}"
             return Summarized(await self._extractive(prep, instructions, reason), EXTRACTIVE_SUMMARIZER, None)
-        if not settings.carry_over:
+        if found is None:
             return Summarized(payload, summarizer, None)
-        guarded = await sync_to_async(_guard)(prep, payload)
+        guarded = await sync_to_async(_guard)(prep, payload, await found)
         if guarded.before is not None:
             await sync_to_async(self._event)(
                 EventType.COMPACT_CARRY_OVER,
                 {
                     "task_id": self.task_id,
-                    "restored": [f.text for f in guarded.before.lost() if f.kind in CARRIED_KINDS],
+                    "restored": [f.text for f in guarded.carried],
                 },
             )
         return Summarized(guarded.payload, summarizer, guarded.model_summary)
@@ -516,9 +521,17 @@ def _requests(prep: Preparation, instructions: str | None) -> SummaryRequests:
         return build_requests(prep, instructions)
 
 
-def _guard(prep: Preparation, payload: CompactionPayload) -> Guarded:
+@sync_to_async
+def _carried_auditor(prep: Preparation) -> Auditor:
+    """The guard's facts, on the fork's sync thread like its other work on the plan (the entries
+    read their bodies from the store when used), while the loop streams the model's answer."""
     with collector_paused():
-        return carry_over(prep, payload)
+        return carried_auditor(prep)
+
+
+def _guard(prep: Preparation, payload: CompactionPayload, auditor: Auditor) -> Guarded:
+    with collector_paused():
+        return carry_over(prep, payload, auditor)
 
 
 @sync_to_async

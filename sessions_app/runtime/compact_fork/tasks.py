@@ -138,10 +138,13 @@ _SETTINGS_FIELDS = frozenset(CompactionSettings.__dataclass_fields__)
 
 
 def reads_spoken_bodies(session_settings: CompactionSettings) -> bool:
-    """Whether the fork reads every user and assistant message of the span whole (the carry-over
-    guard does, after a model's summary): the plan's path load then reads their bodies with its
-    rows instead of fetching them by key afterwards (store.context_path_with_digests)."""
-    return session_settings.carry_over and session_settings.strategy != SummaryStrategy.MASKING
+    """Whether the fork reads every user and assistant message of the span whole (the extractive
+    summarizer does): the plan's path load then reads their bodies with its rows instead of
+    fetching them by key afterwards (store.context_path_with_digests). The carry-over guard after
+    a model's summary reads only the user messages with a constraint or a request, and every
+    user's only when a request is open (retention/carry_over.py): on a long span that is a small
+    part of 13,000 bodies, fetched when read (issue 35)."""
+    return session_settings.strategy == SummaryStrategy.EXTRACTIVE
 
 
 def request_task(

@@ -177,9 +177,11 @@ MIDDLEWARE = [
 # that pair out for CUTPOINT_LOGIN_LOCKOUT_MINUTES; a successful login clears its failures.
 # AxesBackend refuses locked-out pairs and is otherwise a ModelBackend (so a session naming it, the
 # first backend, still loads its user, websockets included); ModelBackend checks the password.
+# Both are axes' and Django's, reading the user each request loads with a compiled statement
+# (dashboard/auth_backend.py).
 AUTHENTICATION_BACKENDS = [
-    "axes.backends.AxesBackend",
-    "django.contrib.auth.backends.ModelBackend",
+    "dashboard.auth_backend.AxesBackend",
+    "dashboard.auth_backend.ModelBackend",
 ]
 AXES_FAILURE_LIMIT = cutpoint("CUTPOINT_LOGIN_FAILURE_LIMIT")
 AXES_COOLOFF_TIME = timedelta(minutes=cutpoint("CUTPOINT_LOGIN_LOCKOUT_MINUTES"))

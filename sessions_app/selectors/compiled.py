@@ -23,8 +23,9 @@ from django.db.models import Model, QuerySet
 M = TypeVar("M", bound=Model)
 
 # The value the queryset is built with where the caller's argument goes: found among the compiled
-# parameters, and it must be there exactly once (a negative id no row has).
-ARG = -8_512_903_377_311
+# parameters, and it must be there exactly once (a negative id no row has). Within a 32-bit
+# integer: a key outside its field's range compiles to "no rows" (auth's User has a 32-bit key).
+ARG = -2_085_129_033
 
 
 _INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1

@@ -90,3 +90,32 @@ def test_a_failed_rendering_is_not_cached_and_the_next_request_renders(counting:
     assert cache.get("k") is None
     assert cached_once("k", 60, lambda: "second", is_str) == "second"
     assert _render_once._locks == {}
+
+
+def test_an_expired_copy_is_rendered_anew_once_while_the_others_are_served_it(
+    counting: CountingCache, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    now = [1000.0]
+    monkeypatch.setattr(_render_once.time, "monotonic", lambda: now[0])
+    assert cached_once("k", 10, lambda: "first", is_str) == "first"
+    assert cached_once("k", 10, lambda: "unused", is_str) == "first"  # current: not rendered
+    now[0] += 11  # its ten seconds are up; the cache keeps it as long again
+    rendering = threading.Event()
+    finish = threading.Event()
+
+    def slow_render() -> str:
+        rendering.set()
+        assert finish.wait(timeout=30)
+        return "second"
+
+    def never() -> str:
+        raise AssertionError("a second request rendered the same expired copy")
+
+    with ThreadPoolExecutor(1) as pool:
+        renderer = pool.submit(cached_once, "k", 10, slow_render, is_str)
+        assert rendering.wait(timeout=30)
+        assert cached_once("k", 10, never, is_str) == "first"  # served the expired copy, at once
+        finish.set()
+        assert renderer.result(timeout=30) == "second"
+    assert cached_once("k", 10, never, is_str) == "second"
+    assert _render_once._locks == {}

@@ -116,7 +116,7 @@ def build_context(path: list[Entry]) -> list[LlmMessage]:
     An entry whose payload is read lazily (a pi file's, a stored path's) becomes a message that
     reads it when first used (deferred.py): building the context decides which entries, in what
     order, with which role, and converts none of their payloads."""
-    c, edited = _applied_and_edit(path)
+    c, edited = applied_and_edit(path)
     if not edited and c > 0:
         edited = has_edit(islice(path, c))
     if edited:  # the edits' stubs replace results: the general route (rule E3)
@@ -139,7 +139,7 @@ def _summary(compaction: Entry) -> list[LlmMessage]:
     return [] if m is None else [m]
 
 
-def _applied_and_edit(path: list[Entry]) -> tuple[int, bool]:
+def applied_and_edit(path: list[Entry]) -> tuple[int, bool]:
     """`applied_compaction_index`, and whether a context edit comes after it on the path: one
     walk from the end where building a context used to take four (issue 35)."""
     edited = False

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from itertools import islice
 
 from .context import context_before, reaches_model
 from .edits import Cleared, cleared_on, has_edit
@@ -40,12 +41,17 @@ def last_usage(path: list[Entry]) -> Usage | None:
 
 
 def context_tokens(
-    path: list[Entry], settings: CompactionSettings | None = None, *, applied: int | None = None
+    path: list[Entry],
+    settings: CompactionSettings | None = None,
+    *,
+    applied: int | None = None,
+    edit_free_from: int | None = None,
 ) -> ContextTokens:
     """Tokens the context built from `path` occupies: last usable usage + estimates after it.
 
     Default mode only trusts usage reported after the applied compaction (earlier reports measured
-    a context that no longer exists). pi mode reproduces pi's `estimateContextTokens` over
+    a context that no longer exists). `edit_free_from`: an index from which the caller knows the
+    path holds no context edit (boundary.Boundary). pi mode reproduces pi's `estimateContextTokens` over
     `buildSessionContext` messages, which also accepts usage from kept pre-compaction entries
     (docs/pi-compat.md, quirk P7).
     """
@@ -75,7 +81,7 @@ def context_tokens(
                 measured = max(usage.context_tokens - freed, 0)
                 return ContextTokens(measured + trailing, measured, trailing, e.key)
         if cleared is None:
-            cleared = _cleared(path)
+            cleared = _cleared(path, edit_free_from)
         trailing += _seen(e, cleared, pi)
     for e in reversed(before):
         if pi and e.usage is not None:
@@ -84,13 +90,14 @@ def context_tokens(
                 measured = max(usage.context_tokens - freed, 0)
                 return ContextTokens(measured + trailing, measured, trailing, e.key)
         if cleared is None:
-            cleared = _cleared(path)
+            cleared = _cleared(path, edit_free_from)
         trailing += _seen(e, cleared, pi)
     return ContextTokens(trailing, 0, trailing, None)
 
 
-def _cleared(path: list[Entry]) -> dict[str, Cleared]:
-    return cleared_on(path) if has_edit(path) else {}
+def _cleared(path: list[Entry], edit_free_from: int | None = None) -> dict[str, Cleared]:
+    some = has_edit(path if edit_free_from is None else islice(path, edit_free_from))
+    return cleared_on(path) if some else {}
 
 
 def _seen(e: Entry, cleared: dict[str, Cleared], pi: bool) -> int:

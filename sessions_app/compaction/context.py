@@ -8,15 +8,18 @@ skipped like any other non-message entry.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
+from itertools import islice
 
 from .convert import to_llm
 from .deferred import DEFERRED_ROLES, DeferredMessage, deferred_role
-from .edits import apply_edits
+from .edits import apply_edits, has_edit
 from .messages import (
     ASSISTANT,
     BRANCH_SUMMARY,
     COMPACTION,
+    CONTEXT_EDIT,
     CUSTOM_MESSAGE,
     MESSAGE,
     MODEL_CHANGE,
@@ -113,24 +116,77 @@ def build_context(path: list[Entry]) -> list[LlmMessage]:
     An entry whose payload is read lazily (a pi file's, a stored path's) becomes a message that
     reads it when first used (deferred.py): building the context decides which entries, in what
     order, with which role, and converts none of their payloads."""
+    c, edited = applied_and_edit(path)
+    if not edited and c > 0:
+        edited = has_edit(islice(path, c))
+    if edited:  # the edits' stubs replace results: the general route (rule E3)
+        entries = context_entries(path)
+        if c < 0:
+            return _messages(entries)
+        return _summary(entries[0]) + _messages(islice(entries, 1, None))
+    if c < 0:
+        return _messages(path)
+    k = kept_start_index(path, c)
+    out = _summary(path[c])
+    if k >= 0:
+        out += _messages(islice(path, k, c))
+    out += _messages(islice(path, c + 1, None))
+    return out
+
+
+def _summary(compaction: Entry) -> list[LlmMessage]:
+    m = to_llm(compaction)
+    return [] if m is None else [m]
+
+
+def applied_and_edit(path: list[Entry]) -> tuple[int, bool]:
+    """`applied_compaction_index`, and whether a context edit comes after it on the path: one
+    walk from the end where building a context used to take four (issue 35)."""
+    edited = False
+    for i in range(len(path) - 1, -1, -1):
+        e = path[i]
+        kind = e.kind
+        if kind == COMPACTION:
+            if is_valid_compaction(e):
+                return i, edited
+        elif kind == CONTEXT_EDIT:
+            edited = True
+    return -1, edited
+
+
+def _messages(entries: Iterable[Entry]) -> list[LlmMessage]:
+    """The messages of the entries that reach the model (`reaches_model`), in order; an entry
+    read lazily becomes a message that reads its payload when first used (deferred.py)."""
     out: list[LlmMessage] = []
     append = out.append
-    roles = DEFERRED_ROLES
+    message_roles = _MESSAGE_ROLES
     new, cls = object.__new__, DeferredMessage
-    for e in context_entries(path):
-        # deferred_role and deferred_message inlined: opening a session builds one message per
-        # kept entry, and the calls cost as much as the rest (issue 35, build_context vs pi).
-        if type(e) is not Entry:
-            role = roles.get((e.kind, e.role))
-            if role is not None:
-                m = new(cls)
-                m.role, m.source_key, m._entry = role, e.key, e
-                append(m)
-                continue
+    for e in entries:
+        # reaches_model, deferred_role and deferred_message inlined: opening a session builds one
+        # message per kept entry, and the calls cost as much as the rest (issue 35).
+        kind = e.kind
+        if kind == MESSAGE:
+            role = message_roles.get(e.role) if type(e) is not Entry else None
+        elif kind == CUSTOM_MESSAGE:
+            role = "user" if type(e) is not Entry and e.role in _CUSTOM_ROLES else None
+        elif kind == BRANCH_SUMMARY:
+            role = None
+        else:
+            continue
+        if role is not None:
+            m = new(cls)
+            m.role, m.source_key, m._entry = role, e.key, e
+            append(m)
+            continue
         msg = to_llm(e)
         if msg is not None:
             append(msg)
     return out
+
+
+# deferred.DEFERRED_ROLES for the message kind: (our role) -> provider role.
+_MESSAGE_ROLES = {role: r for (kind, role), r in DEFERRED_ROLES.items() if kind == MESSAGE}
+_CUSTOM_ROLES = frozenset(role for kind, role in DEFERRED_ROLES if kind == CUSTOM_MESSAGE)
 
 
 @dataclass(frozen=True, slots=True)

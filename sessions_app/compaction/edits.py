@@ -20,7 +20,7 @@ then only records what the agent reported.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -104,7 +104,7 @@ def stub_text(tool: str, status: str, salient: str, key: str, tokens: int) -> st
     )
 
 
-def has_edit(path: Sequence[Entry]) -> bool:
+def has_edit(path: Iterable[Entry]) -> bool:
     """Some entry of `path` is a context edit. A plain loop: a generator in any() costs twice as
     much on a 100k-entry path (issue 35, prepare in memory)."""
     for e in path:  # noqa: SIM110

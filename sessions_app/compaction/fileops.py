@@ -26,11 +26,21 @@ class FileOps:
         """Record the files tool calls read, wrote and edited (`file_calls`); paths are taken
         verbatim. An entry with a digest in `digests` (the store's, beside the path it loaded;
         retention/digest.py) names its calls there."""
-        targets = {"read": self.read, "write": self.written, "edit": self.edited}
-        tools = FILE_TOOLS
         # Assistants only, picked by a comprehension: a span is mostly other entries, and skipping
-        # them in the loop below costs twice as much.
-        for e in [e for e in entries if e.role == ASSISTANT and e.kind == MESSAGE]:
+        # them in a loop costs twice as much. The tool calls of plain entries without a digest are
+        # gathered by one more comprehension (a long span has one per assistant entry: issue 35,
+        # most of `prepare` on 100k nodes); the other entries are looked at one by one.
+        assistants = [e for e in entries if e.role == ASSISTANT and e.kind == MESSAGE]
+        calls = [
+            b
+            for e in assistants
+            if type(e) is Entry and not (digests and e.key in digests)
+            for b in e.content
+            if b.get("type") == "tool_call"
+        ]
+        for e in assistants:
+            if type(e) is Entry and not (digests and e.key in digests):
+                continue
             d = digests.get(e.key) if digests else None
             if d is not None:
                 self.add_calls(d.file_calls)
@@ -42,22 +52,32 @@ class FileOps:
                 if not getattr(e, "may_call_file_tools", _yes)():
                     continue
                 blocks = getattr(e, "raw_tool_calls", _no_blocks)()
-            # `file_calls` inlined for the common call, a tool naming its file in one argument:
-            # a long span has one per assistant entry (issue 35: most of `prepare` on 100k nodes).
-            for b in e.content if blocks is None else blocks:
-                if b.get("type") != "tool_call" and blocks is None:
-                    continue
-                name = b.get("name")
-                how = tools.get(name) if isinstance(name, str) else None
-                if how is None:
-                    continue
-                if type(how) is tuple:
-                    args = b.get("arguments")
-                    if isinstance(args, dict):
-                        path = args.get(how[1])
-                        if isinstance(path, str) and path:
-                            targets[how[0]].add(path)
-                else:
+            if blocks is None:
+                calls.extend(b for b in e.content if b.get("type") == "tool_call")
+            else:
+                calls.extend(blocks)
+        self._add_blocks(calls)
+
+    def _add_blocks(self, calls: list[Block]) -> None:
+        """Record the files of tool call blocks (`file_calls` inlined for the common call, a tool
+        naming its file in one argument)."""
+        targets = {"read": self.read, "write": self.written, "edit": self.edited}
+        # name -> (the set it adds to, the argument naming the file), for those tools
+        simple = {name: (targets[how[0]], how[1]) for name, how in FILE_TOOLS.items() if type(how) is tuple}
+        for b in calls:
+            name = b.get("name")
+            if not isinstance(name, str):
+                continue
+            hit = simple.get(name)
+            if hit is not None:
+                args = b.get("arguments")
+                if isinstance(args, dict):
+                    path = args.get(hit[1])
+                    if isinstance(path, str) and path:
+                        hit[0].add(path)
+            else:
+                how = FILE_TOOLS.get(name)
+                if how is not None:
                     self.add_calls(_block_calls(b, how))
 
     def add_calls(self, calls: Iterable[tuple[str, str]]) -> None:

@@ -137,7 +137,15 @@ def prepare_at(
     found = search_cut(path, settings, boundary.start) if cut is None else _locate(path, cut, boundary.start)
     if isinstance(found, NothingToDo):
         return found
-    return _preparation(path, settings, boundary.previous_compaction, boundary.start, *found, digests)
+    return _preparation(
+        path,
+        settings,
+        boundary.previous_compaction,
+        boundary.start,
+        *found,
+        digests,
+        edit_free_from=boundary.edit_free_from,
+    )
 
 
 def search_cut(
@@ -205,6 +213,8 @@ def _preparation(
     turn_start: int,
     split: bool,
     digests: Digests = NO_DIGESTS,
+    *,
+    edit_free_from: int | None = None,
 ) -> Preparation:
     pi = settings.is_pi
     history_end = turn_start if split else first_kept
@@ -240,7 +250,10 @@ def _preparation(
         turn_prefix=turn_prefix,
         kept=kept,
         tokens_before=context_tokens(
-            path, settings, applied=_applied(path, settings, previous_compaction)
+            path,
+            settings,
+            applied=_applied(path, settings, previous_compaction),
+            edit_free_from=edit_free_from,
         ).tokens,
         previous_summary=previous_summary,
         read_files=read_files,

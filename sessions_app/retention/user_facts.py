@@ -25,11 +25,11 @@ from .phrases import (
     normalize,
     sentences,
     stems,
-    user_values,
 )
 from .tool_outcomes import (
     salient_line,
 )
+from .user_values import user_values
 from .walk import Walk
 
 

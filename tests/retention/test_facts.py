@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 from sessions_app.compaction.vocabulary import FactKind
 from sessions_app.retention.facts import Fact, extract_facts
 from sessions_app.retention.paths import text_paths
-from sessions_app.retention.phrases import user_values
 from sessions_app.retention.tool_outcomes import salient_line
+from sessions_app.retention.user_values import user_values
 from tests.compaction.builders import Chain, text
 
 TRACEBACK = (

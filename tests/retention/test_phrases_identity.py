@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sessions_app.compaction.messages import TOOL_RESULT, Entry
-from sessions_app.retention import paths, phrases
+from sessions_app.retention import paths, phrases, user_values
 from sessions_app.retention.audit import _GRAM_AFTER, _GRAM_TEXT, Visible
 from sessions_app.retention.tool_outcomes import artifact_refs, exit_code
 
@@ -293,7 +293,7 @@ def test_sentence_readers_match_the_references(text: str) -> None:
 @settings(max_examples=600, deadline=None)
 @given(texts)
 def test_values_and_paths_match_the_references(text: str) -> None:
-    assert phrases.user_values(text) == old_user_values(text)
+    assert user_values.user_values(text) == old_user_values(text)
     assert paths.text_paths(text) == old_text_paths(text)
 
 

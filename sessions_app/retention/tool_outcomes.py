@@ -206,6 +206,20 @@ _MEASURE = re.compile(
     r"GiB|GB|%|x)(?![\w/])"
 )
 MEASURED_LINES: Final = 4  # of one result, the first lines that measure something
+# Round 6: a line that reports a pass ("✓ src/x.test.ts (2 tests) 6ms", "[ OK ] T.case (0 ms)",
+# "… ok (5ms)", "run test 7/7 passed 4ms") and measures nothing but time gives how long a test
+# took: the run's own duration, not a result.
+_PASS_MARK = re.compile(r"✓|✔|\bok\b|\bOK\b|\bPASS(?:ED)?\b|\bpassed\b")
+_TIME_UNIT = re.compile(r"^(?:ms|ns|µs|us)$")
+
+
+def _own_time(line: str) -> bool:
+    units = [m.group(0).lstrip("0123456789,. ") for m in _MEASURE.finditer(line)]
+    counted = _COUNTED.search(line)  # "(5 queries, 0 cached)": it measured more than time
+    return bool(_PASS_MARK.search(line)) and not counted and all(_TIME_UNIT.match(u) for u in units)
+
+
+_COUNTED = re.compile(r"\d\s(?:queries|rows|records|requests|events|allocs|bytes)\b")
 
 
 def measured_lines(text: str) -> list[str]:
@@ -214,7 +228,7 @@ def measured_lines(text: str) -> list[str]:
     out: list[str] = []
     for line in text.splitlines():
         stripped = line.strip()
-        if stripped and len(stripped) <= 200 and _MEASURE.search(stripped):
+        if stripped and len(stripped) <= 200 and _MEASURE.search(stripped) and not _own_time(stripped):
             out.append(stripped)
             if len(out) == MEASURED_LINES:
                 break

@@ -23,6 +23,7 @@ from .phrases import (
     line_sentences,
     message_text,
     normalize,
+    read,
     sentences,
     stems,
 )
@@ -69,6 +70,24 @@ def user_facts(
     for item in _joined_constraints(said, lines):
         s, reading = item.text, item.reading
         deferred_request = reading.deferred and reading.request
+        if deferred_request and reading.constraint:
+            # Round 6: a rule beside a deferral in one sentence ("leave X for later, I want to keep
+            # Y stable until …") is a rule of its own; what waits is the rest (Next Steps lists
+            # what is left to do, Constraints the rule: one statement, one line).
+            rules, rest = _rules_beside(s)
+            for rule in rules:
+                fact = Fact(
+                    FactKind.CONSTRAINT,
+                    clip(rule, _JOINED_CHARS + 100),
+                    key,
+                    anchor_tokens(rule),
+                    stems(rule),
+                )
+                constraints.setdefault(normalize(fact.text), fact)
+            if rules:
+                requests.append(rest)
+                later.add(rest)
+                continue
         # Courtesy with a rule's word ("Hello, thank you always for help.") is no rule (round 5).
         if reading.constraint and not deferred_request and not _courtesy(s):
             fact = Fact(FactKind.CONSTRAINT, clip(s, _JOINED_CHARS + 100), key, anchor_tokens(s), stems(s))
@@ -278,6 +297,20 @@ _COURTESY: Final = stems(
     "hello hi hey morning afternoon evening appreciate appreciated advance help kind kindly sorry "
     "cheers regards best wishes ok okay alright fine lol haha wow"
 )
+
+
+_CLAUSE_SPLIT: Final = re.compile(r"[,;]\s+(?![^()]*\))")  # commas and semicolons outside parentheses
+
+
+def _rules_beside(sentence: str) -> tuple[list[str], str]:
+    """A deferred request's clauses that read as rules and do not defer, and the rest of it
+    joined; no rules when none stands apart or nothing is left to defer."""
+    clauses = [c.strip() for c in _CLAUSE_SPLIT.split(sentence) if c.strip()]
+    rules = [c for c in clauses if (r := read(c)).constraint and not r.deferred]
+    rest = [c for c in clauses if c not in rules]
+    if not rules or not any(read(c).deferred for c in rest):
+        return [], sentence
+    return rules, ", ".join(rest).rstrip(".") + "."
 
 
 def _courtesy(sentence: str) -> bool:

@@ -15,7 +15,7 @@ alone (docs/compaction.md, "Retention audit").
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import replace
 from itertools import chain, islice
 from typing import Any, Final
@@ -199,9 +199,34 @@ def _finished_later(walk: Walk, span: Sequence[Entry], after: Sequence[Entry]) -
 
 def _all_call_facts(walk: Walk, span_calls: list[Call], after: Sequence[Entry]) -> None:
     later_calls = calls_of(after)
+    checks = _rechecks(span_calls) if walk.wants(FactKind.COMMAND) else set()
     for i, call in enumerate(span_calls):
         # The calls after this one, walked only for a failure (a copy per call would be quadratic).
-        _call_facts(walk, call, chain(islice(span_calls, i + 1, None), later_calls))
+        _call_facts(walk, call, chain(islice(span_calls, i + 1, None), later_calls), checks)
+
+
+def _rechecks(calls: Sequence[Call]) -> set[str]:
+    """The commands run again after the project changed since their last run (round 6): a line
+    that neither changes nor reads like a build yet is re-run once files have changed is how the
+    work is checked (a type checker, a linter), whatever its name. One walk, in order."""
+    changed_since: dict[str, bool] = {}  # command core -> the project changed since its last run
+    out: set[str] = set()
+    for call in calls:
+        command = call.command
+        if command is None:
+            if tool_base(call.name) in _CHANGING_TOOLS:
+                changed_since = dict.fromkeys(changed_since, True)
+            continue
+        if changes(command):
+            changed_since = dict.fromkeys(changed_since, True)
+            continue
+        if only_reads(command) or one_off(command) or not housekeeping(command):
+            continue
+        key = normalize(core(command))
+        if changed_since.get(key):
+            out.add(key)
+        changed_since[key] = False
+    return out
 
 
 def _conversation_facts(walk: Walk, span: Sequence[Entry], after: Sequence[Entry], stored: Digests) -> None:
@@ -301,7 +326,7 @@ def _described(path: str, at: int, span: Sequence[Entry]) -> str:
     return clip(" ".join(dict.fromkeys(found)), 300)
 
 
-def _call_facts(walk: Walk, call: Call, later: Iterable[Call]) -> None:
+def _call_facts(walk: Walk, call: Call, later: Iterable[Call], checks: Collection[str] = ()) -> None:
     result = call.result
     if result is not None and is_denial(result):
         said = result_text(result)
@@ -322,7 +347,10 @@ def _call_facts(walk: Walk, call: Call, later: Iterable[Call]) -> None:
     if command:
         code = exit_code(result) if result is not None else None
         failed = result is not None and is_failure(result) and not _no_match(command, result)
-    if command and (failed or not (only_reads(command) or one_off(command) or housekeeping(command))):
+    checked = command is not None and normalize(core(command)) in checks
+    if command and (
+        failed or not (only_reads(command) or one_off(command) or (housekeeping(command) and not checked))
+    ):
         # A command that only looked and succeeded is no fact: what it found is in the
         # assistant's words; nor is one that neither changed anything nor built, ran or tested
         # (docs/retention.md, "Commands", round 5).

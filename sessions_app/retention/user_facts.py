@@ -303,13 +303,23 @@ _CLAUSE_SPLIT: Final = re.compile(r"[,;]\s+(?![^()]*\))")  # commas and semicolo
 
 
 def _rules_beside(sentence: str) -> tuple[list[str], str]:
-    """A deferred request's clauses that read as rules and do not defer, and the rest of it
-    joined; no rules when none stands apart or nothing is left to defer."""
+    """A deferred request's clauses after its deferral that read as rules and do not defer (what
+    holds meanwhile: "leave X for later, I want to keep Y stable until …"), and the rest of it
+    joined. None when no clause defers before a rule: a rule said first is the sentence's point
+    and the clauses after it are its reason ("must not break, the app uses it …")."""
     clauses = [c.strip() for c in _CLAUSE_SPLIT.split(sentence) if c.strip()]
-    rules = [c for c in clauses if (r := read(c)).constraint and not r.deferred]
-    rest = [c for c in clauses if c not in rules]
-    if not rules or not any(read(c).deferred for c in rest):
+    readings = [read(c) for c in clauses]
+    first = next((i for i, r in enumerate(readings) if r.deferred and not r.constraint), None)
+    if first is None:
         return [], sentence
+    rules = [
+        c
+        for c, r in zip(clauses[first + 1 :], readings[first + 1 :], strict=True)
+        if r.constraint and not r.deferred
+    ]
+    if not rules:
+        return [], sentence
+    rest = [c for c in clauses if c not in rules]
     return rules, ", ".join(rest).rstrip(".") + "."
 
 

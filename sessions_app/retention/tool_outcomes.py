@@ -127,6 +127,7 @@ def is_denial(result: Entry) -> bool:
 
 
 FALLBACK_SCORE: Final = 2.5  # a line that reads a little as an error beats one that only names one
+LAST_SCORE: Final = 2.0  # before the first line, a line with two features of an error
 _ERROR_WORD = re.compile(
     r"\b(?:error|failed|failure|cannot|can't|could not|couldn't|unable|not found|no such|denied|refused|"
     r"invalid|missing|undefined|unexpected|timed out)\b",
@@ -152,6 +153,12 @@ def salient_line(text: str) -> str:
     for ln in lines:
         if _ERROR_WORD.search(uncounted(ln)):
             return clip(clean(ln), 240)
+    # Round 6: a line with some feature of an error (a location with a message, an assertion's
+    # "expected"/"got") says more than the output's first line, often a header ("Inspecting 15
+    # files", a test suite's name).
+    some = best(candidates(kept, toolchain_boost), floor=LAST_SCORE)
+    if some is not None:
+        return clip(with_test(kept, some), 240)
     return clip(lines[0].strip(), 240)
 
 

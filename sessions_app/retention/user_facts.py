@@ -74,8 +74,8 @@ def user_facts(
             # Round 6: a rule beside a deferral in one sentence ("leave X for later, I want to keep
             # Y stable until …") is a rule of its own; what waits is the rest (Next Steps lists
             # what is left to do, Constraints the rule: one statement, one line).
-            rules, rest = _rules_beside(s)
-            for rule in rules:
+            beside, waiting = _rules_beside(s)
+            for rule in beside:
                 fact = Fact(
                     FactKind.CONSTRAINT,
                     clip(rule, _JOINED_CHARS + 100),
@@ -84,9 +84,9 @@ def user_facts(
                     stems(rule),
                 )
                 constraints.setdefault(normalize(fact.text), fact)
-            if rules:
-                requests.append(rest)
-                later.add(rest)
+            if beside:
+                requests.append(waiting)
+                later.add(waiting)
                 continue
         # Courtesy with a rule's word ("Hello, thank you always for help.") is no rule (round 5).
         if reading.constraint and not deferred_request and not _courtesy(s):

@@ -1,0 +1,141 @@
+"""Round 6 of issue 30 (docs/retention.md, "Round 6"): a rule said after a deferral in the same
+sentence is a rule of its own and Next Steps keeps only what waits; a passing test's line that
+measures nothing but time is no value; a line re-run after the project changed is a check, not
+housekeeping; an error's salient line prefers a line with features of an error to the output's
+first line. Small transcripts in several voices and toolchains."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sessions_app.compaction.sections import parse_summary
+from sessions_app.compaction.vocabulary import FactKind
+from sessions_app.retention.extractive import compact_extractive
+from sessions_app.retention.facts import extract_facts
+from sessions_app.retention.tool_outcomes import measured_lines, salient_line
+from sessions_app.retention.user_facts import _rules_beside
+from tests.compaction.builders import Chain
+from tests.retention.test_extractive import failing, filler, plan
+
+
+def _kinds(c: Chain, kind: FactKind) -> list[str]:
+    return [f.text for f in extract_facts(c.entries) if f.kind == kind]
+
+
+def test_a_rule_after_a_deferral_is_a_constraint_and_next_steps_keep_what_waits() -> None:
+    c = Chain()
+    c.user("Speed up the solver please, the 3D run takes 41 s.")
+    c.assistant("The y sweep is rewritten: 41.2 s → 29.6 s.")
+    c.user(
+        "29.5 s is fine for now, leave the precomputation for later, I want to keep the solve "
+        "interface stable until Ana has merged her branch (she calls solve directly)."
+    )
+    c.assistant("Understood: the precomputation waits, and the solve interface stays as it is.")
+    filler(c, 4)
+    constraints = _kinds(c, FactKind.CONSTRAINT)
+    assert any(r.startswith("I want to keep the solve interface stable") for r in constraints)
+    waiting = [f for f in extract_facts(c.entries) if f.kind == FactKind.REQUEST and f.deferred]
+    assert [f.text for f in waiting] == ["29.5 s is fine for now, leave the precomputation for later."]
+    sections = parse_summary(compact_extractive(plan(c)).summary).sections
+    assert sections["next"] and all("interface" not in step for step in sections["next"])
+    assert any("interface stable" in rule for rule in sections["constraints"])
+
+
+def test_a_rule_said_first_keeps_its_reason_and_the_sentence_is_not_split() -> None:
+    # The clauses after a rule are its reason ("must not break, the app uses it …"), however
+    # much they sound like a date.
+    sentence = (
+        "the public API of TrailKit must not break, the iOS app uses it and we cannot release "
+        "a new app version this week."
+    )
+    assert _rules_beside(sentence) == ([], sentence)
+    assert _rules_beside("don't fix it now, I'll send you a sample file tomorrow.")[0] == []
+
+
+_DEFERRALS = st.sampled_from(
+    ["leave the cache for later", "do the docs tomorrow", "the export can wait until next week"]
+)
+_RULES = st.sampled_from(
+    [
+        "I want to keep the API stable until Ana merged",
+        "never touch the generated files",
+        "do not add a dependency",
+    ]
+)
+_PLAIN = st.sampled_from(["29.5 s is fine for now", "the numbers look right", "thanks for the table"])
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.one_of(_DEFERRALS, _RULES, _PLAIN), min_size=1, max_size=5))
+def test_a_split_loses_no_clause_and_keeps_one_that_defers(clauses: list[str]) -> None:
+    sentence = ", ".join(clauses) + "."
+    rules, rest = _rules_beside(sentence)
+    if not rules:
+        assert rest == sentence
+        return
+    # Every clause is either a rule or part of what waits, and what waits still defers.
+    for clause in clauses:
+        assert any(clause in rule for rule in rules) or clause in rest
+    # A rule is split off only after a clause that defers, and what waits still defers.
+    deferral = min(sentence.find(d) for d in ("later", "tomorrow", "next week") if d in sentence)
+    assert all(sentence.rfind(rule.rstrip(".")) > deferral for rule in rules)
+    assert any(d in rest for d in ("later", "tomorrow", "next week"))
+
+
+def test_a_passing_tests_own_time_is_no_measurement() -> None:
+    output = "\n".join(
+        [
+            " ✓ src/lib/dates.test.ts (2 tests) 6ms",
+            "[       OK ] FenceSetTest.DuplicateId (0 ms)",
+            "rejects a tampered body ... ok (1ms)",
+            "└─ run test 7/7 passed 4ms MaxRSS:2M",
+            "median 9.6 ms  p95 14.2 ms  (200 queries, 50000 rows)",
+        ]
+    )
+    assert measured_lines(output) == ["median 9.6 ms  p95 14.2 ms  (200 queries, 50000 rows)"]
+    # A log line that says OK and counts what it did measured more than time.
+    log = "Completed 200 OK in 84ms (Views: 51.2ms | ActiveRecord: 12.9ms (5 queries, 0 cached))"
+    assert measured_lines(log) == [log]
+    assert measured_lines("ESM dist/index.mjs 6.02 KB") == ["ESM dist/index.mjs 6.02 KB"]
+
+
+def test_a_check_run_again_after_an_edit_is_a_command_fact_terse_voice() -> None:
+    c = Chain()
+    c.user("types are broken in the webhook parser, fix")
+    failing(c, "a", "npx tsc --noEmit", "", code=0)
+    c.assistant(None, calls=(("e", "edit", {"path": "src/parse.ts", "oldText": "a", "newText": "b"}),))
+    c.tool_result("e", "Edited src/parse.ts", name="edit")
+    failing(c, "b", "npx tsc --noEmit", "", code=0)
+    c.assistant("`parse.ts` now narrows the union; tsc is clean.")
+    assert "npx tsc --noEmit" in _kinds(c, FactKind.COMMAND)
+
+
+def test_a_check_run_twice_with_nothing_changed_between_stays_housekeeping() -> None:
+    c = Chain()
+    c.user("Could you tell me whether the types check?")
+    failing(c, "a", "npx tsc --noEmit", "", code=0)
+    c.assistant(None, calls=(("r", "read", {"path": "src/parse.ts"}),))
+    c.tool_result("r", "export const parse = (x: string) => x;")
+    failing(c, "b", "npx tsc --noEmit", "", code=0)
+    c.assistant("They do: tsc reports nothing.")
+    assert _kinds(c, FactKind.COMMAND) == []
+
+
+def test_an_error_without_an_error_word_takes_its_located_line_not_the_header() -> None:
+    lint = "\n".join(
+        [
+            "Inspecting 15 files",
+            "",
+            ".......F.F....F",
+            "",
+            "src/tarifa/factura.cr:17:7",
+            "[W] Lint/UselessAssign: Useless assignment to variable `total`",
+            "> total = 0.0",
+            "",
+            "15 inspected, 3 failures",
+        ]
+    )
+    assert salient_line(lint).startswith("src/tarifa/factura.cr:17:7")
+    # Nothing that reads as an error at all: the first line is all there is.
+    assert salient_line("0\n") == "0"

@@ -47,7 +47,7 @@ from .phrases import (
     stems,
 )
 from .shell import core, only_reads
-from .summary_items import ASKED, COMMAND, COMMANDS, CONTEXT, KEEP, LOOKUP, MENTION, WORK, Items
+from .summary_items import ASKED, COMMAND, COMMANDS, CONTEXT, KEEP, LOOKUP, MENTION, SEEN, WORK, Items
 from .tool_outcomes import command_of, is_shell_tool
 from .tool_values import RELIED
 from .user_facts import REPORTED, asked_question, in_reply
@@ -70,6 +70,9 @@ _HOW_TO = re.compile(
 )
 _SLASH = re.compile(r"^\s*/\S+\s*$")
 PREFIX_COMMANDS: Final = 3  # of the MAX_COMMANDS, at most this many in a split turn's prefix
+# A tool's raw lines, below the conclusions drawn from them, in this span and a merged one alike.
+_MEASURED: Final = "Measured: "
+_PRINTED: Final = "Tool printed: "
 
 
 def _users(entries: Sequence[Entry]) -> list[Entry]:
@@ -209,10 +212,10 @@ def _fact_items(
                 items.add(commands, line, CONTEXT if f.failed or _HOW_TO.search(f.text) else COMMAND)
         elif kind == FactKind.VALUE and f.detail.startswith(MEASURED):
             # A run's measurement; its command is in the command lines (not quoted again).
-            items.add(critical, f"Measured: {f.text}", CONTEXT)
+            items.add(critical, f"{_MEASURED}{f.text}", SEEN)
         elif kind == FactKind.VALUE and f.detail.startswith(RELIED):
             # A tool's value the assistant relied on: below what the user gave (tool_values.py).
-            items.add(critical, f"Tool printed: {f.text}", WORK)
+            items.add(critical, f"{_PRINTED}{f.text}", SEEN)
         elif kind == FactKind.VALUE:
             values.setdefault(f.detail, []).append(f.text)
         elif kind == FactKind.DENIED:
@@ -252,6 +255,8 @@ def _previous_priority(kind: str, item: str) -> int:
         return WORK if _named(item) else MENTION
     if item.startswith("User asked: "):
         return ASKED
+    if item.startswith((_MEASURED, _PRINTED)):
+        return SEEN
     if item.startswith(("Mentioned: ", "(earlier turn) ", "File: ")):
         return MENTION
     if item.startswith("Ran `") and item.endswith(("(exit 0)", "(ok)")):

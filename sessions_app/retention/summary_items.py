@@ -16,11 +16,14 @@ ITEM_CHARS: Final = 300
 LOOKUP: Final = 0  # successful read-only commands (grep, ls, git log, ...)
 MENTION: Final = 1  # files only mentioned, the user's finished requests
 COMMAND: Final = 2  # other successful commands
-WORK: Final = 3  # fixed errors, decisions, early progress, previous notes
-CONTEXT: Final = 4  # values, failed commands, sub-agent results, denied calls, stored outputs
+# A tool's raw lines ("Measured: …", "Tool printed: …"): what the assistant concluded from them
+# outlives them (docs/retention.md, "Round 6": a decision went before a benchmark's cache sizes).
+SEEN: Final = 3
+WORK: Final = 4  # fixed errors, answers' findings, early progress, previous notes
+CONTEXT: Final = 5  # decisions, values, failed commands, sub-agent results, denied calls, stored outputs
 # What the user asked in finished turns, in their words: a requirement the user stated outweighs
 # anything the assistant or a tool said (issue 30, Build item 2), so it goes last of the trimmable.
-ASKED: Final = 5
+ASKED: Final = 6
 KEEP: Final = 9  # goal, constraints, open requests: never trimmed
 COMMANDS: Final = "commands"  # the Critical Context's command lines, at most MAX_COMMANDS
 

@@ -6,11 +6,15 @@ first line. Small transcripts in several voices and toolchains."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from sessions_app.compaction import sections as S
 from sessions_app.compaction.sections import parse_summary
 from sessions_app.compaction.vocabulary import FactKind
+from sessions_app.retention import extractive
 from sessions_app.retention.extractive import compact_extractive
 from sessions_app.retention.facts import extract_facts
 from sessions_app.retention.tool_outcomes import measured_lines, salient_line
@@ -139,3 +143,38 @@ def test_an_error_without_an_error_word_takes_its_located_line_not_the_header() 
     assert salient_line(lint).startswith("src/tarifa/factura.cr:17:7")
     # Nothing that reads as an error at all: the first line is all there is.
     assert salient_line("0\n") == "0"
+
+
+def _bench(c: Chain, call_id: str, rows: list[str]) -> None:
+    failing(c, call_id, "make bench", "\n".join(rows), code=0)
+
+
+def test_trimming_keeps_the_answer_before_the_measurements_it_was_drawn_from(monkeypatch: Any) -> None:
+    # Pass 2, change 1: a conclusion the assistant stated outlives a tool's raw lines, the older
+    # one included (a decision went before a benchmark header's cache sizes).
+    c = Chain()
+    c.user("the box test is half-open, a point on the shared edge is missed. make boxes closed")
+    c.assistant(None, calls=(("e", "edit", {"path": "index/box.h", "oldText": "<", "newText": "<="}),))
+    c.tool_result("e", "Edited index/box.h", name="edit")
+    c.assistant("Boxes are closed now (boundary inclusive, like `Polygon::Contains`); box_test 4/4.")
+    c.user("now benchmark it at every size")
+    for i in range(8):
+        rows = [f"BM_Contains/{10**j * (i + 1)} {400 + 37 * i + j} ns {4 + j} MiB" for j in range(4)]
+        _bench(c, f"b{i}", rows)
+    c.assistant("Benchmarks are done.")
+    filler(c, 3)
+    monkeypatch.setattr(extractive, "SUMMARY_TOKENS", 420)
+    monkeypatch.setattr(extractive, "MIN_HISTORY_TOKENS", 100)
+    summary = compact_extractive(plan(c)).summary
+    measured = [line for line in summary.splitlines() if line.startswith("- Measured: ")]
+    assert "Boxes are closed now" in summary
+    assert 0 < len(measured) < 32  # the budget bit: some of the run's lines went, the answer stayed
+
+
+def test_a_merged_summarys_tool_lines_rank_below_its_findings() -> None:
+    finding = extractive._previous_priority(S.STATE, "boxes are closed now (boundary inclusive); 4/4")
+    for line in ("Measured: L1 Data 48 KiB (x8)", "Tool printed: bazel 7.4.1"):
+        assert extractive._previous_priority(S.CRITICAL, line) < finding
+        assert extractive._previous_priority(S.SUFFIX_CONTEXT, line) < finding
+    # A decision of the previous summary outranks them too.
+    assert extractive._previous_priority(S.DECISIONS, "capacity stays 16 (8 is slower)") > finding

@@ -112,7 +112,9 @@ def _error_line(f: Fact) -> str:
 
 
 def _command_line(f: Fact) -> str:
-    status = f"exit {f.exit_code}" if f.exit_code is not None else f.detail.split(";")[0]
+    # A non-zero status that is an answer (a diff that differs) reads as one, not as a failure.
+    answered = f.exit_code and not f.failed
+    status = f"exit {f.exit_code}" if f.exit_code is not None and not answered else f.detail.split(";")[0]
     before = f"; {FAILED_BEFORE}" if FAILED_BEFORE in f.detail else ""
     return f"Ran `{f.text}` ({status}{before})"
 

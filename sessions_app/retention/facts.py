@@ -46,6 +46,7 @@ from .shell import changes, command_parts, core, housekeeping, one_off, only_rea
 from .tool_outcomes import (
     artifact_refs,
     command_spellings,
+    comparison_result,
     exit_code,
     file_args,
     is_denial,
@@ -359,6 +360,8 @@ def _call_facts(walk: Walk, call: Call, later: Iterable[Call], checks: Collectio
             if result is None
             else (f"exit {code}" if code is not None else ("failed" if failed else "ok"))
         )
+        if code and not failed and result is not None:
+            status = f"exit {code}: {_answer(result)}"  # a diff that differs, a search that found none
         _add_command(
             walk,
             Fact(
@@ -414,9 +417,17 @@ _SEARCH = re.compile(r"^(?:cd\s+\S+\s*(?:&&|;)\s*)*(?:grep|rg|egrep|fgrep|ag|ack
 
 
 def _no_match(command: str | None, result: Entry) -> bool:
-    """A search that found nothing: grep and its kin exit 1 for "no match", which is an answer,
-    not an error (exit 2 and above are errors)."""
-    return command is not None and _SEARCH.match(command) is not None and exit_code(result) == 1
+    """A search that found nothing or a compare that found differences: exit 1 is the answer of
+    grep and its kin, and of any tool whose output is only a diff or a count (diff, cmp, a
+    pipeline ending in `grep -c`), not an error (exit 2 and above are errors; pass 2 of round 6)."""
+    if command is None or exit_code(result) != 1:
+        return False
+    return _SEARCH.match(command) is not None or bool(comparison_result(result_text(result)))
+
+
+def _answer(result: Entry) -> str:
+    """What a non-zero status that is no failure (`_no_match`) answered, for the command's line."""
+    return comparison_result(result_text(result)) or "no match"
 
 
 FAILED_BEFORE: Final = "failed before"

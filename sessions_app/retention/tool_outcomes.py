@@ -162,6 +162,46 @@ def salient_line(text: str) -> str:
     return clip(lines[0].strip(), 240)
 
 
+# What a compare or count prints (docs/retention.md, "Round 6", pass 2): a diff's change commands
+# and hunks, its `<`/`>` and `+`/`-` lines, or a lone count. Such a tool exits 1 to say "they differ"
+# or "none": an answer, whatever the tool's name.
+_CHANGE_COMMAND: Final = re.compile(r"^\d+(?:,\d+)?[acd]\d+(?:,\d+)?$")
+_HUNK: Final = re.compile(r"^@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@")
+_FILE_HEADER: Final = re.compile(
+    r"^(?:--- |\+\+\+ |diff |index [0-9a-f]+\.\.|Only in |Binary files .* differ$)"
+)
+_COUNT: Final = re.compile(r"^\d{1,12}$")
+
+
+def _in_diff(form: str, line: str) -> bool:
+    """A line of the diff form in course: an old or new line, or a hunk's context."""
+    if form == "normal":
+        return line[:2] in ("< ", "> ") or line in ("<", ">", "---")
+    return form == "unified" and line[:1] in (" ", "+", "-", "\\")
+
+
+def comparison_result(text: str) -> str:
+    """What the output answers when it is a comparison's result (a diff in normal or unified form:
+    "differences") or a bare count ("printed 0"), nothing else: no line outside a diff's
+    structure, so no line that could say what went wrong; "" for any other output."""
+    lines = [ln for ln in text.splitlines() if ln.strip() and not _STATUS_LINE.match(ln)]
+    if len(lines) == 1 and _COUNT.match(lines[0].strip()):
+        return f"printed {lines[0].strip()}"
+    form = ""  # "normal" after a change command, "unified" inside a hunk
+    for ln in lines:
+        if _CHANGE_COMMAND.match(ln):
+            form = "normal"
+        elif _HUNK.match(ln):
+            form = "unified"
+        elif _in_diff(form, ln):
+            continue
+        elif _FILE_HEADER.match(ln):
+            form = ""  # the next file's diff starts
+        else:
+            return ""
+    return "differences" if any(_CHANGE_COMMAND.match(ln) or _HUNK.match(ln) for ln in lines) else ""
+
+
 def result_text(result: Entry) -> str:
     if result.role == BASH_EXECUTION:
         return str(result.data.get("output") or "")

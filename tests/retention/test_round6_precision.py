@@ -17,7 +17,7 @@ from sessions_app.compaction.vocabulary import FactKind
 from sessions_app.retention import extractive
 from sessions_app.retention.extractive import compact_extractive
 from sessions_app.retention.facts import extract_facts
-from sessions_app.retention.tool_outcomes import measured_lines, salient_line
+from sessions_app.retention.tool_outcomes import comparison_result, measured_lines, salient_line
 from sessions_app.retention.user_facts import _rules_beside
 from tests.compaction.builders import Chain
 from tests.retention.test_extractive import failing, filler, plan
@@ -178,3 +178,61 @@ def test_a_merged_summarys_tool_lines_rank_below_its_findings() -> None:
         assert extractive._previous_priority(S.SUFFIX_CONTEXT, line) < finding
     # A decision of the previous summary outranks them too.
     assert extractive._previous_priority(S.DECISIONS, "capacity stays 16 (8 is slower)") > finding
+
+
+_NORMAL_DIFF = "2,3c2,3\n<   nx = 300\n<   ny = 300\n---\n>   nx = 400\n>   ny = 300\n"
+_UNIFIED_DIFF = (
+    "--- /tmp/before.yaml\n+++ /tmp/after.yaml\n@@ -16,6 +16,7 @@\n   LOG_LEVEL: info\n"
+    "+  SPOOL_DIR: /var/spool\n@@ -79,2 +80,2 @@\n"
+    "-apiVersion: autoscaling/v2beta2\n+apiVersion: autoscaling/v2\n"
+)
+
+
+def test_a_diff_or_a_count_is_a_comparisons_result_and_a_check_that_prints_one_is_not() -> None:
+    assert comparison_result(_NORMAL_DIFF) == "differences"
+    assert comparison_result(_UNIFIED_DIFF) == "differences"
+    assert comparison_result("Output:\n0\n[exit code 1]") == "printed 0"
+    # A formatter's check names the file it would change before its diff: that line is its verdict.
+    assert comparison_result("lambda.tf\n" + _UNIFIED_DIFF) == ""
+    assert comparison_result("Diff in src/Vault.sol:\n@@ -1 +1 @@\n-a\n+b\n") == ""
+    assert comparison_result("diff: config/b.nml: No such file or directory") == ""
+    assert comparison_result("") == ""
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.sampled_from([_NORMAL_DIFF, _UNIFIED_DIFF]),
+    st.sampled_from(["error: cannot open b.nml", "Traceback (most recent call last):", "FAIL foo"]),
+    st.integers(min_value=0, max_value=8),
+)
+def test_a_diff_with_any_line_outside_its_structure_is_no_comparison_result(
+    diff: str, intruder: str, at: int
+) -> None:
+    lines = diff.splitlines()
+    lines.insert(min(at, len(lines)), intruder)
+    assert comparison_result("\n".join(lines)) == ""
+
+
+def test_a_compare_that_differs_is_an_answer_not_an_error_non_native_voice() -> None:
+    c = Chain()
+    c.user("please you compare the two grid config, what is different between them?")
+    failing(c, "d", "diff config/bay_300.nml config/bay_400.nml", _NORMAL_DIFF)
+    c.user("and the build, it have warnings still?")
+    failing(c, "w", "sed -i 's/unit_//' src/io.f90 && fpm build 2>&1 | grep -ci warning", "0")
+    c.assistant("Only nx differs (300 → 400); the build prints no warning now.")
+    failing(c, "m", "diff config/bay_300.nml config/missing.nml", "diff: config/missing.nml: No such file", 2)
+    facts = extract_facts(c.entries)
+    errors = [f.text for f in facts if f.kind == FactKind.ERROR]
+    assert errors == ["diff: config/missing.nml: No such file"]
+    runs = {f.text: f for f in facts if f.kind == FactKind.COMMAND}
+    build = runs["sed -i 's/unit_//' src/io.f90 && fpm build"]
+    assert not build.failed and build.detail == "exit 1: printed 0"
+    assert "diff config/bay_300.nml config/bay_400.nml" not in runs  # it only looked, and answered
+
+
+def test_a_check_whose_output_names_a_file_before_its_diff_still_fails() -> None:
+    c = Chain()
+    c.user("Run the formatter check on the module, please.")
+    failing(c, "f", "terraform fmt -check -diff", "lambda.tf\n" + _UNIFIED_DIFF, 3)
+    c.assistant("lambda.tf needs formatting.")
+    assert [f.text for f in extract_facts(c.entries) if f.kind == FactKind.ERROR] == ["lambda.tf"]

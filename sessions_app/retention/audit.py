@@ -29,8 +29,8 @@ from sessions_app.compaction.vocabulary import FactKind
 from .facts import ALL_KINDS, Fact, extract_facts
 from .phrases import message_text, normalize, stems
 
-# Older stored audits are recomputed when read (4: round 4 facts; 5: round 5; 6: round 6; 7: a compare
-# or count that exits 1 is an answer, not an error: round 6, pass 2).
+# Older stored audits are recomputed when read (4: round 4 facts; 5: round 5; 6: round 6; 7: round 6,
+# pass 2: a compare or count that exits 1 is an answer, not an error; no progress or code-line values).
 AUDIT_VERSION: Final = 7
 WORD_SHARE: Final = 0.6  # of a sentence fact's content words that must share one line
 ANCHORED_WORD_SHARE: Final = 0.34  # when the fact's anchors (identifiers, numbers) are all there

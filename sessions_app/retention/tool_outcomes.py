@@ -266,6 +266,7 @@ def _own_time(line: str) -> bool:
     return bool(_PASS_MARK.search(line)) and not counted and all(_TIME_UNIT.match(u) for u in units)
 
 
+_PROGRESS = re.compile(r"^\[\s*\d{1,3}%\]")
 _COUNTED = re.compile(r"\d\s(?:queries|rows|records|requests|events|allocs|bytes)\b")
 
 
@@ -275,7 +276,9 @@ def measured_lines(text: str) -> list[str]:
     out: list[str] = []
     for line in text.splitlines():
         stripped = line.strip()
-        if stripped and len(stripped) <= 200 and _MEASURE.search(stripped) and not _own_time(stripped):
+        # A leading "[ 42%]" is how far a build got, not something it measured (pass 2 of round 6).
+        measured = _PROGRESS.sub("", stripped)
+        if stripped and len(stripped) <= 200 and _MEASURE.search(measured) and not _own_time(stripped):
             out.append(stripped)
             if len(out) == MEASURED_LINES:
                 break

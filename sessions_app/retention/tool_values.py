@@ -50,6 +50,13 @@ _CODE_LINE: Final = re.compile(
     r"from|export|public|private|static|case|assert|t\.\w+|expect)\b|^\s*[\"'][\w-]+[\"']\s*:\s|"
     r"^\s*(?://|#(?!\d)|/?\*)",
 )
+# A statement of source code (pass 2 of round 6): a line that is one call (`assert_eq(f(x), 3)`,
+# `call step(c, 0.5 * dt)`) or an assignment of arithmetic (`r = 0.5 * dt / dx**2`). Its numbers
+# are the code's constants, not what a tool reported.
+_STATEMENT: Final = re.compile(
+    r"^\s*(?:\w+\s+)?[A-Za-z_][\w.$:]*\((?:[^()]|\([^()]*\))*\)\s*$"
+    r"|^\s*[A-Za-z_][\w.$%]*(?:\([^()]*\))?\s*=\s*[^=\s].*\s[-+*/]\s"
+)
 _NOISE_LINE: Final = re.compile(
     r"^\s*(?:Chunk ID|Wall time|Original token count|Process exited|Output:|Command exited|\[exit)", re.I
 )
@@ -127,7 +134,7 @@ def relied_values(
         short = _lookup(call.command) and len(lines) <= SHORT_OUTPUT
         found = 0
         for stripped in lines:
-            if _CODE_LINE.search(stripped) or _LISTING.match(stripped):
+            if _CODE_LINE.search(stripped) or _STATEMENT.match(stripped) or _LISTING.match(stripped):
                 continue
             tokens = [m.group(0) for m in _TOKEN.finditer(stripped)]
             cited = [t for t in tokens if said and _cited(t, said)]

@@ -236,3 +236,25 @@ def test_a_check_whose_output_names_a_file_before_its_diff_still_fails() -> None
     failing(c, "f", "terraform fmt -check -diff", "lambda.tf\n" + _UNIFIED_DIFF, 3)
     c.assistant("lambda.tf needs formatting.")
     assert [f.text for f in extract_facts(c.entries) if f.kind == FactKind.ERROR] == ["lambda.tf"]
+
+
+def test_a_builds_progress_percent_is_no_measurement() -> None:
+    output = "[ 50%] Compiling src/io.f90\n[100%] Project compiled successfully.\n[ 75%] Linking app 12.4 MiB"
+    # The share a build got through says how far it went; a size on the same line still measures.
+    assert measured_lines(output) == ["[ 75%] Linking app 12.4 MiB"]
+
+
+def test_a_source_statement_a_turn_repeats_is_no_tool_value_terse_voice() -> None:
+    c = Chain()
+    c.user("why is the y sweep slow")
+    c.assistant(None, calls=(("r", "read", {"path": "src/adi.f90"}),))
+    c.tool_result(
+        "r",
+        "r = 0.5_dp * dt / dx**2\ncall sweep_x(c, phi, d, dx, 0.5_dp * dt)\n"
+        "! measured: 41.2 s for the 400x300 run\n",
+    )
+    c.assistant(
+        "It calls sweep_x with 0.5_dp * dt each step and r = 0.5_dp * dt / dx**2; the run took 41.2 s."
+    )
+    # The line the turn cited that reports something is still a value.
+    assert _kinds(c, FactKind.VALUE) == ["! measured: 41.2 s for the 400x300 run"]

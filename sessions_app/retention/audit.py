@@ -212,8 +212,11 @@ class Visible:
                     # A set comprehension, not a generator: the same pieces in about half the time.
                     pieces = {text[i : i + _GRAM] for i in range(len(text) - _GRAM + 1)}
                     grams = self._grams = frozenset(pieces)
-            if grams is not None and (needle[:_GRAM] not in grams or needle[-_GRAM:] not in grams):
-                return False
+            if grams is not None:
+                if len(needle) == _GRAM:
+                    return needle in grams  # a piece's length: it is in the text iff it is a piece
+                if needle[:_GRAM] not in grams or needle[-_GRAM:] not in grams:
+                    return False
         return needle in text
 
     def has_anchors(self, fact: Fact, needles: Needles | None = None) -> bool:

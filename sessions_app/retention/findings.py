@@ -75,9 +75,10 @@ def sentence_facts(
             said = says_something(s) and not s.rstrip().endswith("?")
             if blocks and not said and not is_decision(s):
                 continue  # within a block (a list's short items, a lead-in) the others go on
-            # An answer's paragraph (a turn's or a sub-agent's) is one fact.
-            joins = (all_sentences if paragraphs is None else paragraphs) or not exact(s)
-            if current and joins and said and len(" ".join(current)) < _JOINED_CHARS:
+            # An answer's paragraph (a turn's or a sub-agent's) is one fact. `exact` is read last:
+            # a sentence that opens no paragraph is read once for it below, not twice (issue 35).
+            joins = all_sentences if paragraphs is None else paragraphs
+            if current and said and len(" ".join(current)) < _JOINED_CHARS and (joins or not exact(s)):
                 current.append(s)
                 decision = decision or is_decision(s)
                 continue
@@ -85,9 +86,10 @@ def sentence_facts(
                 yield _fact(current, node, detail, decision)
                 current = []
             decision = is_decision(s)
-            if not decision and not (said and exact(s)):
-                continue
-            if not decision and not all_sentences and len(stems(s)) < MIDWAY_WORDS:
+            # The cheap tests first: `exact` is read only for a sentence they leave in (issue 35).
+            if not decision and (
+                not said or (not all_sentences and len(stems(s)) < MIDWAY_WORDS) or not exact(s)
+            ):
                 continue
             current = [s]
         if current:

@@ -79,7 +79,12 @@ def stems(text: str) -> frozenset[str]:
     if known is None:
         return _cached_stems(text)
     if (found := known.get(text)) is None:
-        found = known[text] = _cached_stems(text)
+        # Outer whitespace holds no word (nor any way of saying "unchanged"): a message read whole
+        # and its one sentence, stripped, are stemmed once (issue 35).
+        stripped = text.strip()
+        if (found := known.get(stripped)) is None:
+            found = known[stripped] = _cached_stems(stripped)
+        known[text] = found
     return found
 
 

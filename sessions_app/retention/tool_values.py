@@ -129,9 +129,12 @@ def relied_values(
         if result is None or result.key not in in_span or is_failure(result):
             continue
         said = _turn_text(entries, where[result.key])
+        lookup = _lookup(call.command)
+        if not said and not lookup:
+            continue  # nothing cites its lines and it is no lookup: none of them is a value (issue 35)
         lines = [_LINE_NUMBER.sub("", ln).strip() for ln in result_text(result).splitlines()]
         lines = [ln for ln in lines if ln and not _NOISE_LINE.match(ln)]
-        short = _lookup(call.command) and len(lines) <= SHORT_OUTPUT
+        short = lookup and len(lines) <= SHORT_OUTPUT
         found = 0
         for stripped in lines:
             if _CODE_LINE.search(stripped) or _STATEMENT.match(stripped) or _LISTING.match(stripped):

@@ -154,6 +154,26 @@ def test_stems_read_once_are_the_stems_worked_out(texts: list[str]) -> None:
     assert lines == [phrases.line_sentences(t) for t in texts]
 
 
+_SPACES = st.text(alphabet=" \t\n\r\u00a0\u2003\u3000", max_size=4)
+_WORDING = st.sampled_from(["keep it as is", "do not change x_y", "leave it alone", "not ", "v1.2"])
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(_SPACES, st.text(max_size=60) | _WORDING, _SPACES), min_size=1, max_size=8))
+def test_a_text_and_its_stripped_form_are_stemmed_alike(texts: list[tuple[str, str, str]]) -> None:
+    """Within `stems_once` a text with outer whitespace shares the stems of its stripped form
+    (issue 35): whichever is asked first, each answer is the one worked out for that text."""
+    padded = [f"{before}{t}{after}" for before, t, after in texts]
+    with stems_once():
+        first = [stems(t) for t in padded]
+        then = [stems(t.strip()) for t in padded]
+    with stems_once():
+        stripped_first = [stems(t.strip()) for t in padded]
+        padded_then = [stems(t) for t in padded]
+    expected = [phrases.stems_of(t) for t in padded]
+    assert first == then == stripped_first == padded_then == expected
+
+
 @settings(max_examples=100, deadline=None)
 @given(_STEPS, st.integers(min_value=0, max_value=30))
 def test_the_facts_walked_with_stems_read_once_are_those_without(

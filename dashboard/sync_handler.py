@@ -12,23 +12,116 @@ Every view here is synchronous, so the synchronous chain loses nothing: the hand
 whole request to its thread once and gets the response back once (docs/architecture.md,
 "Serving under load"). Reading the body, sending the response and the request signals stay
 Django's own.
+
+The request's thread is kept for later requests. Django's handler gives each request a new
+thread (asgiref's ThreadSensitiveContext makes an executor per request and, on exit, starts one
+more thread to join it), and `Thread.start` blocks the event loop until the new thread has run:
+under load, with two dozen request threads holding the GIL in turn, that was about a third of the
+loop's time, during which no connection of the process was read or written (issue 35). Here a
+request borrows an idle one-thread executor (`RequestThreads`) and gives it back when its work
+is done. A request still runs its synchronous code on one thread, one call at a time, as before;
+what a thread keeps from an earlier request is what a WSGI server's threads keep (thread locals:
+Django closes or returns the database connection at the end of every request).
 """
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
 import django
-from asgiref.sync import sync_to_async
+from asgiref.sync import ThreadSensitiveContext, sync_to_async
 from django.core.handlers.asgi import ASGIHandler
 from django.core.handlers.base import BaseHandler
 from django.http import FileResponse, HttpRequest, HttpResponseBase
+
+IDLE_THREADS = 64  # idle request threads a process keeps; beyond that a returned one ends
+
+
+class RequestThread(ThreadPoolExecutor):
+    """One thread that runs one request's synchronous calls, in order, and is then lent to another
+    request: given back while a call of its request still runs (a client that went away while its
+    view ran), it returns to the idle ones only once that call is done."""
+
+    def __init__(self, threads: RequestThreads) -> None:
+        super().__init__(max_workers=1, thread_name_prefix="cutpoint-request")
+        self._owner = threads
+        self._lock = threading.Lock()
+        self._running = 0
+        self._returned = False
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
+        with self._lock:
+            self._running += 1
+        try:
+            future = super().submit(fn, *args, **kwargs)
+        except BaseException:
+            with self._lock:
+                self._running -= 1
+            raise
+        future.add_done_callback(self._done)
+        return future
+
+    def _done(self, _: Future[Any]) -> None:
+        with self._lock:
+            self._running -= 1
+            idle = self._returned and self._running == 0
+            if idle:
+                self._returned = False
+        if idle:
+            self._owner.put(self)
+
+    def give_back(self) -> None:
+        with self._lock:
+            if self._running:
+                self._returned = True  # `_done` puts it back when the last call ends
+                return
+        self._owner.put(self)
+
+
+class RequestThreads:
+    """The idle request threads of a process."""
+
+    def __init__(self, keep: int = IDLE_THREADS) -> None:
+        self.keep = keep
+        self._idle: list[RequestThread] = []
+        self._lock = threading.Lock()
+
+    def take(self) -> RequestThread:
+        with self._lock:
+            if self._idle:
+                return self._idle.pop()
+        return RequestThread(self)
+
+    def put(self, thread: RequestThread) -> None:
+        with self._lock:
+            if len(self._idle) < self.keep:
+                self._idle.append(thread)
+                return
+        thread.shutdown(wait=False)  # its thread ends once idle; nobody waits for it
+
+    def idle(self) -> int:
+        return len(self._idle)
 
 
 class SyncChainASGIHandler(ASGIHandler):
     def __init__(self) -> None:
         BaseHandler.__init__(self)
         self.load_middleware(is_async=False)
+        self.request_threads = RequestThreads()
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        """Django's, with the request's thread borrowed (see the module doc)."""
+        if scope["type"] != "http":
+            raise ValueError(f"Django can only handle ASGI/HTTP connections, not {scope['type']}.")
+        thread = self.request_threads.take()
+        try:
+            async with ThreadSensitiveContext(executor=thread):
+                await self.handle(scope, receive, send)
+        finally:
+            thread.give_back()
 
     async def run_get_response(self, request: HttpRequest) -> HttpResponseBase:
         # thread_sensitive: the request's own thread (asgiref gives each request one), where the

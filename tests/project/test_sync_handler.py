@@ -69,3 +69,57 @@ async def test_a_request_crosses_between_loop_and_thread_a_few_times_only(
 async def test_a_missing_page_is_a_404_not_an_error(crossings: dict[str, int]) -> None:
     response = await get(SyncChainASGIHandler(), "/login/nowhere/")
     assert response["status"] in (302, 404)  # the login wall or the resolver: never a 500
+
+
+async def test_requests_reuse_an_idle_thread_instead_of_starting_one() -> None:
+    import threading
+
+    from asgiref.sync import sync_to_async
+
+    from dashboard.sync_handler import RequestThreads
+
+    async def served(app: SyncChainASGIHandler) -> int:
+        """The status, once the handler has finished with the request (its thread given back)."""
+        communicator = HttpCommunicator(app, "GET", "/login/", headers=[(b"host", b"127.0.0.1")])
+        response = await communicator.get_response(timeout=30)
+        await communicator.wait(timeout=30)
+        return int(response["status"])
+
+    app = SyncChainASGIHandler()
+    assert await served(app) == 200
+    assert app.request_threads.idle() == 1
+    started = threading.active_count()
+    for _ in range(3):
+        assert await served(app) == 200
+    assert app.request_threads.idle() == 1
+    assert threading.active_count() == started
+
+    threads = RequestThreads(keep=1)
+    first, second = threads.take(), threads.take()
+    assert first is not second
+    idents = {
+        await sync_to_async(threading.get_ident, thread_sensitive=False, executor=t)()
+        for t in (first, second)
+    }
+    assert len(idents) == 2
+    first.give_back()
+    second.give_back()  # beyond `keep`: shut down, not kept
+    assert threads.idle() == 1 and threads.take() is first
+
+
+async def test_a_thread_given_back_while_its_call_runs_is_lent_again_only_when_it_is_done() -> None:
+    import asyncio
+    import threading
+
+    from dashboard.sync_handler import RequestThreads
+
+    threads = RequestThreads()
+    thread = threads.take()
+    release = threading.Event()
+    running = thread.submit(release.wait, 30)
+    thread.give_back()  # a request that ended (its client went away) while its view still runs
+    assert threads.idle() == 0
+    release.set()
+    # The thread's own done callback was added first, so it has run when this future resolves.
+    await asyncio.wrap_future(running)
+    assert threads.idle() == 1 and threads.take() is thread

@@ -105,6 +105,15 @@ class RequestThreads:
     def idle(self) -> int:
         return len(self._idle)
 
+    def start(self, count: int) -> int:
+        """Start `count` idle threads now (a worker, before it listens: the first burst of
+        requests then starts none); the idle threads there are then."""
+        fresh = [RequestThread(self) for _ in range(max(0, min(count, self.keep) - self.idle()))]
+        for thread in fresh:
+            thread.submit(int).result()  # a no-op: the executor starts its thread on first use
+            thread.give_back()
+        return self.idle()
+
 
 class SyncChainASGIHandler(ASGIHandler):
     def __init__(self) -> None:

@@ -22,10 +22,17 @@ request borrows an idle one-thread executor (`RequestThreads`) and gives it back
 is done. A request still runs its synchronous code on one thread, one call at a time, as before;
 what a thread keeps from an earlier request is what a WSGI server's threads keep (thread locals:
 Django closes or returns the database connection at the end of every request).
+
+A lent thread never has an event loop running on it: `async_to_sync` (a live update published
+from a view, sessions_app/runtime/live.py) refuses to run on such a thread. asyncio marks a loop
+running on a thread only while something on that thread runs it (or sets it, as Playwright's sync
+API does in a test process), so a call on a request thread that returns with a loop still marked
+running retires the thread: it ends instead of being lent again (`RequestThread._call`).
 """
 
 from __future__ import annotations
 
+import asyncio
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -51,18 +58,28 @@ class RequestThread(ThreadPoolExecutor):
         self._lock = threading.Lock()
         self._running = 0
         self._returned = False
+        self.retired = False  # a call left an event loop marked running here: never lent again
 
     def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
         with self._lock:
             self._running += 1
         try:
-            future = super().submit(fn, *args, **kwargs)
+            future = super().submit(self._call, fn, args, kwargs)
         except BaseException:
             with self._lock:
                 self._running -= 1
             raise
         future.add_done_callback(self._done)
         return future
+
+    def _call(self, fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            # Checked on the thread itself, before the call's future is done (so before `_done`
+            # can lend the thread again): the next request's async_to_sync would be refused here.
+            if asyncio._get_running_loop() is not None:
+                self.retired = True
 
     def _done(self, _: Future[Any]) -> None:
         with self._lock:
@@ -97,10 +114,10 @@ class RequestThreads:
 
     def put(self, thread: RequestThread) -> None:
         with self._lock:
-            if len(self._idle) < self.keep:
+            if not thread.retired and len(self._idle) < self.keep:
                 self._idle.append(thread)
                 return
-        thread.shutdown(wait=False)  # its thread ends once idle; nobody waits for it
+        thread.shutdown(wait=False)  # its thread ends once idle (or retired); nobody waits for it
 
     def idle(self) -> int:
         return len(self._idle)

@@ -27,7 +27,7 @@ from sessions_app.runtime.sweeper import StartSweeper, when_reactor_runs  # noqa
 # Daphne imports this module before it accepts a connection: the work a fresh process would do in
 # its first requests is done here, once, and only then does a `manage.py serve` worker's socket
 # listen (dashboard/warmup.py).
-logging.getLogger(__name__).info("warmed up in %s", start_serving())
+logging.getLogger(__name__).info("warmed up in %s", start_serving(django_asgi_app.request_threads))
 
 if conf.get("CUTPOINT_WATCH_FOLDERS"):
     # `cutpoint serve --watch`: this worker follows the session folders (sessions_app/watch/).

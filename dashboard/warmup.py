@@ -28,7 +28,7 @@ import os
 import socket
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.db import connection
 from django.template import TemplateSyntaxError, engines
@@ -39,9 +39,13 @@ from django.urls import URLPattern, URLResolver, get_resolver
 from sessions_app.management.commands.serve import BACKLOG, LISTEN_FD
 from sessions_app.views.lazy import LazyView
 
+if TYPE_CHECKING:
+    from dashboard.sync_handler import RequestThreads
+
 log = logging.getLogger(__name__)
 
 POOL_OPEN_SECONDS = 10.0
+WARM_REQUEST_THREADS = 32  # a worker's share of 50 clients, with room
 
 
 def template_names() -> list[str]:
@@ -80,14 +84,21 @@ def listen_when_warm() -> bool:
     return True
 
 
-def start_serving() -> dict[str, float]:
+def start_serving(request_threads: RequestThreads | None = None) -> dict[str, float]:
     """Warm up, then listen: the first connection finds the worker warm.
 
     The pool is opened only in a `manage.py serve` worker: any other process that imports the ASGI
     module (a test process at collection, daphne started by hand) may not have its final database
     settings yet, and a pool opened now would keep serving the database it was opened on (a test
-    run's queries then went to the real database instead of its test copy)."""
-    spent = warm_up(open_database=bool(os.environ.get(LISTEN_FD)))
+    run's queries then went to the real database instead of its test copy). Likewise the request
+    threads (`request_threads`, the handler's) are started only there."""
+    serving = bool(os.environ.get(LISTEN_FD))
+    spent = warm_up(open_database=serving)
+    if request_threads is not None and serving:
+        # The first burst of requests finds its threads started (dashboard/sync_handler.py).
+        t0 = time.perf_counter()
+        request_threads.start(WARM_REQUEST_THREADS)
+        spent["request_threads"] = time.perf_counter() - t0
     listen_when_warm()
     return spent
 

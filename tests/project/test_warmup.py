@@ -136,6 +136,23 @@ def test_a_process_that_is_no_serve_worker_leaves_the_pool_closed(
     assert opened == [1]
 
 
+def test_a_serve_worker_starts_its_request_threads_before_it_listens(
+    bound: socket.socket, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from dashboard.sync_handler import RequestThreads
+
+    monkeypatch.setattr(warmup, "warm_up", lambda open_database=True: {"urls": 0.0})
+    monkeypatch.setenv(LISTEN_FD, str(bound.fileno()))
+    threads = RequestThreads(keep=4)
+    spent = start_serving(threads)
+    assert threads.idle() == min(warmup.WARM_REQUEST_THREADS, 4) and "request_threads" in spent
+    assert threads.start(2) == 4  # enough are idle: none started
+    assert listening(bound)
+    elsewhere = RequestThreads()
+    monkeypatch.delenv(LISTEN_FD)
+    assert "request_threads" not in start_serving(elsewhere) and elsewhere.idle() == 0
+
+
 class Worker:
     def __init__(self, code: int | None = None) -> None:
         self.code = code

@@ -116,8 +116,8 @@ def lazy_views(patterns: list[URLPattern | URLResolver]) -> list[LazyView]:
 
 def warm_up(open_database: bool = True) -> dict[str, float]:
     """Import the views, compile the templates, build the token counter and a small chart (plotly
-    loads its graph objects on first use), open the database connections (when asked); the
-    seconds of each."""
+    loads its graph objects on first use), import the configured model SDK, open the database
+    connections (when asked); the seconds of each."""
     # Imported here: the counter pulls in the engine, which the settings module must not.
     from sessions_app.o200k import counter
 
@@ -146,6 +146,15 @@ def warm_up(open_database: bool = True) -> dict[str, float]:
     t0 = time.perf_counter()
     warm_up_charts()
     spent["charts"] = time.perf_counter() - t0
+
+    from sessions_app.runtime.providers import import_providers
+
+    t0 = time.perf_counter()
+    try:
+        import_providers()
+    except Exception:  # a profile that does not parse is reported where it is used
+        log.exception("the model providers could not be imported at start")
+    spent["providers"] = time.perf_counter() - t0
 
     if not open_database:
         return spent

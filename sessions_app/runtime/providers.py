@@ -23,6 +23,15 @@ def profile(name: str) -> ModelProfile:
     return resolve_profile(configured_profiles(), name)
 
 
+def import_providers() -> None:
+    """Import the model SDK of every configured profile now. Its first import otherwise happens
+    inside a compaction, on a server worker's event loop (the provider is built there): seconds of
+    a loaded machine during which none of that worker's pages or websockets moved (issue 35,
+    bench/load.py). A profile that names an unknown provider fails later, where it is used."""
+    if any(p.provider == "anthropic" for p in configured_profiles().values()):
+        import sessions_app.llm.anthropic_provider  # noqa: F401
+
+
 def provider_for(
     profile_name: str = "main", *, scenario: list[dict[str, Any]] | str | Path | None = None
 ) -> Provider:

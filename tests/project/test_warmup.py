@@ -56,7 +56,7 @@ def test_warm_up_compiles_every_template_and_builds_the_counter() -> None:
     counter.cache_clear()
     cached_loader().reset()
     spent = warm_up()
-    assert set(spent) == {"urls", "templates", "token_counter", "charts", "database"}
+    assert set(spent) == {"urls", "templates", "token_counter", "charts", "providers", "database"}
     assert all(seconds >= 0 for seconds in spent.values())
     assert set(template_names()) <= cached_names()
     assert counter.cache_info().currsize == 1  # built, not left to the first request
@@ -186,7 +186,7 @@ def test_a_database_that_cannot_be_reached_is_logged_and_the_warm_up_goes_on(
     with caplog.at_level(logging.ERROR, logger="dashboard.warmup"):
         spent = warm_up()
     assert "database connection pool could not be opened" in caplog.text
-    assert set(spent) == {"urls", "templates", "token_counter", "charts", "database"}
+    assert set(spent) == {"urls", "templates", "token_counter", "charts", "providers", "database"}
 
 
 @pytest.mark.django_db(transaction=True)
@@ -217,3 +217,28 @@ def test_after_the_warm_up_a_charts_view_imports_no_plotly_module() -> None:
     )
     assert result.returncode == 0, result.stderr[-2000:]
     assert json.loads(result.stdout.strip().splitlines()[-1]) == []
+
+
+@pytest.mark.parametrize(("api_key", "imported"), [("sk-test", True), ("", False)])
+def test_the_warm_up_imports_the_model_sdk_only_when_a_profile_uses_it(api_key: str, imported: bool) -> None:
+    """With a key the profiles use Anthropic: its SDK is imported before the worker serves, not
+    inside the first compaction on the event loop; offline, nothing of it is imported."""
+    code = (
+        "import sys\n"
+        "import django; django.setup()\n"
+        "from dashboard.warmup import warm_up\n"
+        "spent = warm_up(open_database=False)\n"
+        "assert 'providers' in spent, spent\n"
+        "print('sessions_app.llm.anthropic_provider' in sys.modules, 'anthropic' in sys.modules)\n"
+    )
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "dashboard.settings",
+        "PYTHONPATH": str(ROOT),
+        "ANTHROPIC_API_KEY": api_key,
+    }
+    result = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert result.stdout.split() == [str(imported), str(imported)]

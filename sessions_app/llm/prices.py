@@ -66,6 +66,13 @@ def usd(nanos: int) -> Decimal:
     return Decimal(nanos) / NANOS_PER_USD
 
 
+def load_price_list() -> None:
+    """Import the price list now (a server does before it listens: dashboard/warmup.py)."""
+    from genai_prices import data_snapshot
+
+    data_snapshot.get_snapshot()
+
+
 @lru_cache(maxsize=512)
 def _lookup(provider: str, model: str) -> tuple[types.Provider, types.ModelInfo] | None:
     """The price list's (provider, model) entries for a call's names; None when it has no price.

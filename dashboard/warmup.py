@@ -140,6 +140,13 @@ def warm_up(open_database: bool = True) -> dict[str, float]:
     counter()
     spent["token_counter"] = time.perf_counter() - t0
 
+    # The price list, which commands import only when they price a call (llm/prices.py).
+    from sessions_app.llm.prices import load_price_list
+
+    t0 = time.perf_counter()
+    load_price_list()
+    spent["prices"] = time.perf_counter() - t0
+
     # Imported here, as the counter: the presenters pull in plotly, which no command may import.
     from sessions_app.presenters.charts.figures import warm_up as warm_up_charts
 

@@ -16,13 +16,17 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from decimal import ROUND_HALF_UP, Decimal
 from functools import lru_cache
-from typing import Final
+from importlib.metadata import version
+from typing import TYPE_CHECKING, Final
 
-import genai_prices
-from genai_prices import Usage, types
+# genai-prices (pydantic models of the whole price list) is imported when a call is first priced:
+# importing it costs more than the rest of a management command's start (issue 35), and most
+# commands price nothing.
+if TYPE_CHECKING:
+    from genai_prices import Usage, types
 
 NANOS_PER_USD: Final = Decimal(1_000_000_000)
-LIBRARY: Final = f"genai-prices {genai_prices.__version__}"
+LIBRARY: Final = f"genai-prices {version('genai-prices')}"  # the package's own __version__
 # Providers our formats name that the price list spells differently (or that no list prices).
 _PROVIDER_IDS: Final = {"openai-codex": "openai", "azure-openai": "azure", "offline": None}
 _UNPRICED_PROVIDERS: Final = frozenset({"offline"})
@@ -62,11 +66,20 @@ def usd(nanos: int) -> Decimal:
     return Decimal(nanos) / NANOS_PER_USD
 
 
+def load_price_list() -> None:
+    """Import the price list now (a server does before it listens: dashboard/warmup.py)."""
+    from genai_prices import data_snapshot
+
+    data_snapshot.get_snapshot()
+
+
 @lru_cache(maxsize=512)
 def _lookup(provider: str, model: str) -> tuple[types.Provider, types.ModelInfo] | None:
     """The price list's (provider, model) entries for a call's names; None when it has no price.
     Cached: a session's thousands of calls name the same model."""
-    snapshot = genai_prices.data_snapshot.get_snapshot()
+    from genai_prices import data_snapshot
+
+    snapshot = data_snapshot.get_snapshot()
     provider_id = _PROVIDER_IDS.get(provider, provider) or None
     try:
         return snapshot.find_provider_model(model, None, provider_id, None)
@@ -113,6 +126,8 @@ _MTOK: Final = Decimal(1_000_000)
 
 
 def _usage(usage: CallUsage) -> Usage:
+    from genai_prices import Usage
+
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # the list warns about usage keys a price does not use
         return Usage(
@@ -135,6 +150,8 @@ def _linear_rates(model_price: types.ModelPrice) -> Rates | None:
     cached = _RATES.get(id(model_price))
     if cached is not None and cached[0] is model_price:
         return cached[1]
+    from genai_prices import types
+
     rates: Rates | None = None
     if not any(isinstance(v, types.TieredPrices) for v in vars(model_price).values()):
         m = 1_000_000

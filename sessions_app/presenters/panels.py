@@ -24,8 +24,6 @@ from urllib.parse import urlencode
 
 from django.http import HttpRequest
 
-from sessions_app import store
-from sessions_app.compaction import resolve_threshold
 from sessions_app.compaction.vocabulary import LiveKind
 from sessions_app.params import Params
 from sessions_app.presenters.events import EVENT_TYPES, events_view
@@ -35,7 +33,8 @@ if TYPE_CHECKING:
 
 # The builders of the panels' contents (charts, context, cut, stats, timeline) are imported inside
 # the panel functions: the URL configuration reads this registry for the panel ids, and every
-# management command imports that (views/lazy.py); plotly and the runtime wait for a request.
+# management command imports that (views/lazy.py); plotly, the runtime and the store wait for a
+# request.
 
 ContextBuilder = Callable[[HttpRequest, "Session"], dict[str, Any]]
 
@@ -180,6 +179,7 @@ def _context(request: HttpRequest, session: Session) -> dict[str, Any]:
 
 @panel("cut", "Cut point", refresh_on=PATH_CHANGED)
 def _cut(request: HttpRequest, session: Session) -> dict[str, Any]:
+    from sessions_app import store
     from sessions_app.presenters.cut import cut_view, parse_settings, path_offset
     from sessions_app.presenters.cut_marks import cut_marks
     from sessions_app.presenters.stats import session_settings, session_window
@@ -211,6 +211,7 @@ def _cut(request: HttpRequest, session: Session) -> dict[str, Any]:
     refresh_delay_ms=600,
 )
 def _charts(request: HttpRequest, session: Session) -> dict[str, Any]:
+    from sessions_app.compaction import resolve_threshold
     from sessions_app.presenters.charts import X_AXES, build_charts
     from sessions_app.presenters.stats import session_settings, session_window
 

@@ -56,7 +56,7 @@ def test_warm_up_compiles_every_template_and_builds_the_counter() -> None:
     counter.cache_clear()
     cached_loader().reset()
     spent = warm_up()
-    assert set(spent) == {"urls", "templates", "token_counter", "charts", "providers", "database"}
+    assert set(spent) == {"urls", "templates", "token_counter", "prices", "charts", "providers", "database"}
     assert all(seconds >= 0 for seconds in spent.values())
     assert set(template_names()) <= cached_names()
     assert counter.cache_info().currsize == 1  # built, not left to the first request
@@ -186,7 +186,7 @@ def test_a_database_that_cannot_be_reached_is_logged_and_the_warm_up_goes_on(
     with caplog.at_level(logging.ERROR, logger="dashboard.warmup"):
         spent = warm_up()
     assert "database connection pool could not be opened" in caplog.text
-    assert set(spent) == {"urls", "templates", "token_counter", "charts", "providers", "database"}
+    assert set(spent) == {"urls", "templates", "token_counter", "prices", "charts", "providers", "database"}
 
 
 @pytest.mark.django_db(transaction=True)

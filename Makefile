@@ -93,12 +93,15 @@ endif
 # The lanes, each a stage at a time (both lanes hold the two job slots), balanced by the stages'
 # times on CI: SQLite pytest and the browser (SQLite) in one, everything on PostgreSQL + Redis in
 # the other. make may start a later stage of a lane while an earlier one's check (bubblewrap,
-# services) runs, so the order can differ from the list; a lane's total does not.
+# services) runs, so the order can differ from the list; a lane's total does not. Each lane ends
+# with a stage that runs several processes at once (the browser: pytest, daphne and Chromium;
+# bench-smoke: three benches), so whichever lane ends last keeps both cores busy alone, where a
+# one-process stage (install-check: pip) would leave one idle.
 test-lane-sqlite:
 	+@$(MAKE) --no-print-directory -O lint typecheck pytest browser
 
 test-lane-pg:
-	+@$(MAKE) --no-print-directory -O pytest-pg bench-smoke install-check
+	+@$(MAKE) --no-print-directory -O pytest-pg install-check bench-smoke
 
 bench: $(VENV)/.stamp-dev services
 	@for f in bench/[!_]*.py; do echo "== $$f"; $(BIN)/python $$f || exit 1; done

@@ -84,8 +84,9 @@ def _no_commit_flush_on_postgresql(django_db_setup: None, django_db_blocker: Any
         # A setting of the database applies from a session's start: the connections opened
         # before (the pool's, with CUTPOINT_DB_POOL) are closed, the next ones get it.
         connection.close()
-        if getattr(connection, "pool", None) is not None:
-            connection.close_pool()
+        close_pool = getattr(connection, "close_pool", None)  # PostgreSQL's backend (Django 5.1+)
+        if close_pool is not None:
+            close_pool()  # does nothing without a pool
 
 
 @pytest.fixture(autouse=True, scope="session")

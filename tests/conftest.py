@@ -67,6 +67,29 @@ def _flush_with_delete_on_postgresql(django_db_setup: None) -> Iterator[None]:
 
 
 @pytest.fixture(autouse=True, scope="session")
+def _no_commit_flush_on_postgresql(django_db_setup: None, django_db_blocker: Any) -> None:
+    """The PostgreSQL test database commits without waiting for its WAL to reach the disk
+    (synchronous_commit off, set on the database so every connection gets it, a server
+    subprocess's too): a commit's fsync was several milliseconds on this machine, and
+    transactional tests and their flushes commit thousands of times. What a commit makes visible
+    to other sessions, and when, is unchanged; only a crash of the server could lose the last
+    commits, and the test database is dropped after the run anyway."""
+    if connections["default"].vendor != "postgresql":
+        return
+    connection = connections["default"]
+    with django_db_blocker.unblock():
+        with connection.cursor() as cursor:
+            name = connection.ops.quote_name(connection.settings_dict["NAME"])
+            cursor.execute(f"ALTER DATABASE {name} SET synchronous_commit = off")
+        # A setting of the database applies from a session's start: the connections opened
+        # before (the pool's, with CUTPOINT_DB_POOL) are closed, the next ones get it.
+        connection.close()
+        close_pool = getattr(connection, "close_pool", None)  # PostgreSQL's backend (Django 5.1+)
+        if close_pool is not None:
+            close_pool()  # does nothing without a pool
+
+
+@pytest.fixture(autouse=True, scope="session")
 def _close_sync_thread_connections(django_db_setup: None) -> Iterator[None]:
     """Async code reaches the database through asgiref's single sync thread, which keeps its own
     connection; close it before pytest-django drops the test database (PostgreSQL refuses to drop

@@ -9,6 +9,7 @@ from typing import Any
 
 from django.apps import apps
 from django.core.management import call_command
+from django.db import connection
 
 from sessions_app.models import CompactionEntry, Node, Session
 
@@ -38,8 +39,20 @@ def raw_lines(path: Path) -> list[dict[str, Any]]:
 
 
 def row_counts() -> dict[str, int]:
-    """Rows in every table of the project (all installed models)."""
-    return {m._meta.label: m._default_manager.count() for m in apps.get_models()}
+    """Rows in every table of the project (all installed models), as each model's default manager
+    counts them, in one query: the fuzz tests count before every example, and a count per model
+    (two dozen round trips) was a third of their time."""
+    models = apps.get_models()
+    parts: list[str] = []
+    params: list[Any] = []
+    for model in models:
+        sql, args = model._default_manager.order_by().values("pk").query.sql_with_params()
+        parts.append(f"(SELECT COUNT(*) FROM ({sql}) AS counted)")
+        params.extend(args)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT " + ", ".join(parts), params)
+        counts = cursor.fetchone()
+    return {m._meta.label: int(n) for m, n in zip(models, counts, strict=True)}
 
 
 def run(*args: Any) -> tuple[str, str]:

@@ -52,11 +52,21 @@ def server_env(database_url: str, data_dir: Path, secret_key: str, **extra: str)
 
 class ServerProcess:
     def __init__(
-        self, env: Mapping[str, str], *, workers: int = 0, name: str = "server", start_timeout: float = 60
+        self,
+        env: Mapping[str, str],
+        *,
+        workers: int = 0,
+        name: str = "server",
+        start_timeout: float = 60,
+        wait: bool = True,
     ) -> None:
         """`start_timeout`: how long it may take to say it serves (a bound, not a timing: a server
-        that warms a large session up before it listens needs longer on a loaded machine)."""
+        that warms a large session up before it listens needs longer on a loaded machine).
+        `wait=False` returns once the process is started: `wait_ready()` then waits for it, so
+        several servers start side by side (`start_servers`)."""
         self.port = free_port()
+        self.workers = workers
+        self.start_timeout = start_timeout
         self.name = name
         if workers:
             cmd = [sys.executable, "manage.py", "serve", "--workers", str(workers), "--port", str(self.port)]
@@ -74,11 +84,16 @@ class ServerProcess:
         # One reader for the whole life of the process: it spots the ready line, and it keeps the
         # pipe drained (a server whose output pipe fills up blocks on its next log line).
         threading.Thread(target=self._read, daemon=True, name=f"{name}-output").start()
-        if not self._ready.wait(timeout=start_timeout) or self.proc.poll() is not None:
+        if wait:
+            self.wait_ready()
+
+    def wait_ready(self) -> None:
+        """Until the server says it serves (and, for `serve`, answers HTTP); stopped if it fails."""
+        if not self._ready.wait(timeout=self.start_timeout) or self.proc.poll() is not None:
             self.stop()
             raise RuntimeError(f"{self.name} did not start:\n{''.join(self.output)}")
-        if workers:
-            self._wait_for_http(timeout=start_timeout)
+        if self.workers:
+            self._wait_for_http(timeout=self.start_timeout)
 
     @property
     def url(self) -> str:
@@ -117,11 +132,41 @@ class ServerProcess:
     def stop(self) -> None:
         if self.proc.poll() is None:
             self.proc.terminate()
-            try:
-                self.proc.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(timeout=10)
+            self._reap()
+
+    def _reap(self) -> None:
+        """Wait for the process a SIGTERM was sent to; killed if it takes too long."""
+        try:
+            self.proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait(timeout=10)
+
+
+def start_servers(env: Mapping[str, str], names: list[str]) -> list[ServerProcess]:
+    """One daphne per name, started side by side: each takes seconds to import and listen, and
+    waiting for one before starting the next doubled a two-server test's set-up. If one fails,
+    all are stopped."""
+    servers: list[ServerProcess] = []
+    try:
+        for name in names:
+            servers.append(ServerProcess(env, name=name, wait=False))
+        for server in servers:
+            server.wait_ready()
+    except BaseException:
+        stop_servers(servers)
+        raise
+    return servers
+
+
+def stop_servers(servers: list[ServerProcess]) -> None:
+    """SIGTERM to every server first, then wait for each: their shutdowns overlap instead of
+    adding up."""
+    for server in servers:
+        if server.proc.poll() is None:
+            server.proc.terminate()
+    for server in servers:
+        server._reap()
 
 
 def login_cookie(user: Any) -> str:

@@ -27,7 +27,14 @@ from django.db import connection
 
 from sessions_app.models import CompactionTask, Node, Session
 from tests.fake_anthropic import FakeAnthropic, Reply, text, text_reply
-from tests.multiprocess.servers import Browser, ServerProcess, login_cookie, server_env
+from tests.multiprocess.servers import (
+    Browser,
+    ServerProcess,
+    login_cookie,
+    server_env,
+    start_servers,
+    stop_servers,
+)
 from tests.runtime.test_compaction_fork import build_session
 
 pytestmark = [pytest.mark.multiprocess, pytest.mark.django_db(transaction=True)]
@@ -57,15 +64,9 @@ def env(transactional_db: None, tmp_path: Path, fake_anthropic: FakeAnthropic) -
 
 @pytest.fixture
 def two_servers(env: dict[str, str]) -> Iterator[tuple[ServerProcess, ServerProcess]]:
-    a = ServerProcess(env, name="A")
-    try:
-        b = ServerProcess(env, name="B")
-    except Exception:
-        a.stop()
-        raise
+    a, b = start_servers(env, ["A", "B"])
     yield a, b
-    b.stop()
-    a.stop()
+    stop_servers([b, a])
 
 
 def staff_cookie() -> str:

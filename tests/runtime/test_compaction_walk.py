@@ -31,6 +31,11 @@ validate_module = importlib.import_module("sessions_app.compaction.validate")
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
 
 NODES = 20_000
+# summarizer -> (the session's compaction.strategy, nodes). The extractive summarizer (what `auto`
+# runs without a model) takes time that grows faster than the span it summarizes: at 20,000 nodes
+# it was most of a minute, the suite's slowest test. Its walk is counted on a tenth of that, and
+# the 20,000-node walk with masking, the other summarizer without a model.
+SUMMARIZERS = {"extractive": ("auto", NODES // 10), "masking": ("masking", NODES)}
 
 
 def _entries(count: int) -> list[Entry]:
@@ -54,9 +59,10 @@ def _entries(count: int) -> list[Entry]:
     return out
 
 
-def _session(count: int) -> Session:
+def _session(count: int, strategy: str = "auto") -> Session:
+    compaction = {"keep_recent_tokens": 2000, "strategy": strategy}
     session = Session.objects.create(
-        title="walk", context_window=200_000, metadata={"compaction": {"keep_recent_tokens": 2000}}
+        title="walk", context_window=200_000, metadata={"compaction": compaction}
     )
     store.import_entries(session, _entries(count))
     session.refresh_from_db()
@@ -79,8 +85,12 @@ class Counted:
         return counted
 
 
-def test_one_compaction_plans_once_and_validates_once(monkeypatch: pytest.MonkeyPatch) -> None:
-    session = _session(NODES)
+@pytest.mark.parametrize("summarizer", sorted(SUMMARIZERS))
+def test_one_compaction_plans_once_and_validates_once(
+    monkeypatch: pytest.MonkeyPatch, summarizer: str
+) -> None:
+    strategy, nodes = SUMMARIZERS[summarizer]
+    session = _session(nodes, strategy)
     planner = Counted(monkeypatch, [(plan_module, "plan")])
     searches = Counted(monkeypatch, [(prepare_module, "search_cut")])
     validator = Counted(monkeypatch, [(validate_module, "validate_payload")])
@@ -91,6 +101,7 @@ def test_one_compaction_plans_once_and_validates_once(monkeypatch: pytest.Monkey
     assert (planner.calls, searches.calls, validator.calls) == (1, 1, 1)
     assert outcome.compaction_id is not None
     entry = CompactionEntry.objects.get(pk=outcome.compaction_id)
+    assert entry.summarizer == summarizer
     # tokens_after is written with the entry, and is what the model sees afterwards.
     assert entry.tokens_after is not None and 0 < entry.tokens_after < entry.tokens_before
     assert entry.tokens_after == outcome.tokens_after

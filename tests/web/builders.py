@@ -10,6 +10,7 @@ from typing import Any
 
 from sessions_app import store
 from sessions_app.compaction import CompactionSettings, Preparation, make_payload, prepare
+from sessions_app.compaction.messages import Entry, Usage
 from sessions_app.models import Agent, CompactionEntry, Node, Run, Session
 
 XSS = '<script>alert("pwn")</script><img src=x onerror="alert(2)">'
@@ -195,6 +196,34 @@ def build_session(
         store.switch_active_node(session, tip)
     session.refresh_from_db()
     return built
+
+
+def bulk_chain(n: int, title: str = "Long session") -> Session:
+    """A chain like `build_chain(n)`'s (same roles, texts and usage; keys of its own), written by
+    one bulk import (store.import_entries) instead of `n` appends: for tests of how a long session
+    is read and shown, not of how it was written. 1,600 appends were most of such a test's time
+    on PostgreSQL."""
+    session = Session.objects.create(title=title)
+    entries: list[Entry] = []
+    parent: str | None = None
+    for i in range(n):
+        assistant = i % 2 == 1
+        key = f"chain-{i:05d}"
+        entries.append(
+            Entry(
+                key,
+                parent,
+                "message",
+                "assistant" if assistant else "user",
+                _text(f"message {i}: {_sentence(i, 10)}"),
+                usage=Usage(input=100 + i * 30, output=20) if assistant else None,
+                stop_reason="stop" if assistant else None,
+            )
+        )
+        parent = key
+    store.import_entries(session, entries)
+    session.refresh_from_db()
+    return session
 
 
 def build_chain(n: int, title: str = "Long session") -> Session:

@@ -20,7 +20,7 @@ from sessions_app import store
 from sessions_app.models import CompactionEntry, Node, Session
 from sessions_app.presenters import export_page
 from sessions_app.store.audits import refresh_audit
-from tests.web.builders import XSS_ESCAPED, Built, build_chain, build_session
+from tests.web.builders import XSS_ESCAPED, Built, build_chain, build_session, bulk_chain
 
 # Also on PostgreSQL (make pytest-pg): the exports read JSON columns and the recursive path query.
 pytestmark = [pytest.mark.django_db, pytest.mark.postgres]
@@ -158,7 +158,7 @@ def test_tool_calls_results_and_summaries_appear_in_the_tree(viewer_client: Clie
 
 
 def test_a_huge_session_is_cut_to_size_and_says_so(viewer_client: Client, db: None) -> None:
-    s = build_chain(400, title="Long chain")
+    s = bulk_chain(400, title="Long chain")
     html, view = export_page.render(s, max_nodes=60)
     assert view.node_total == 400 and view.node_shown == 60
     assert html.count('<li id="n') == 60
@@ -169,7 +169,7 @@ def test_a_huge_session_is_cut_to_size_and_says_so(viewer_client: Client, db: No
     assert active is not None
     assert f'<li id="n{active.pk}" class="tn is-active' in html
     # Bounded: a 1,200-node session is not much bigger than a 400-node one at the same cap.
-    big = build_chain(1200, title="Longer chain")
+    big = bulk_chain(1200, title="Longer chain")
     big_html, big_view = export_page.render(big, max_nodes=60)
     assert big_view.node_shown == 60
     assert len(big_html) < 2 * len(html)

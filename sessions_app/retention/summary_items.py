@@ -84,6 +84,10 @@ class Items:
     def drop_one(self) -> bool:
         """Drop the oldest item of the lowest priority below KEEP, whatever its section; False
         when none is left."""
+        return self.drop_next() is not None
+
+    def drop_next(self) -> str | None:
+        """`drop_one`, answering the item dropped (None when none is left)."""
         if self._drops is None:
             # In the order a scan for the least (priority, age) picks them, ties to the first
             # section and index: dropping one never reorders the rest.
@@ -97,9 +101,9 @@ class Items:
                 reverse=True,
             )
         if not self._drops:
-            return False
+            return None
         priority, _age, _at, _index, kind, item = self._drops.pop()
         self.by_kind[kind].remove((item, priority))  # the first equal one: the scan's pick
         if self._quoting is not None and kind != COMMANDS and self.quotes(item):
             self._quoting -= 1
-        return True
+        return item

@@ -76,13 +76,7 @@ def user_facts(
             # what is left to do, Constraints the rule: one statement, one line).
             beside, waiting = _rules_beside(s)
             for rule in beside:
-                fact = Fact(
-                    FactKind.CONSTRAINT,
-                    clip(rule, _JOINED_CHARS + 100),
-                    key,
-                    anchor_tokens(rule),
-                    stems(rule),
-                )
+                fact = _constraint(rule, key)
                 constraints.setdefault(normalize(fact.text), fact)
             if beside:
                 requests.append(waiting)
@@ -90,7 +84,7 @@ def user_facts(
                 continue
         # Courtesy with a rule's word ("Hello, thank you always for help.") is no rule (round 5).
         if reading.constraint and not deferred_request and not _courtesy(s):
-            fact = Fact(FactKind.CONSTRAINT, clip(s, _JOINED_CHARS + 100), key, anchor_tokens(s), stems(s))
+            fact = _constraint(s, key)
             if is_reversal(s):
                 _reverse(constraints, fact)
             constraints.setdefault(normalize(fact.text), fact)
@@ -297,6 +291,12 @@ _COURTESY: Final = stems(
     "hello hi hey morning afternoon evening appreciate appreciated advance help kind kindly sorry "
     "cheers regards best wishes ok okay alright fine lol haha wow"
 )
+
+
+def _constraint(sentence: str, key: str) -> Fact:
+    """The user's rule, in their words."""
+    text = clip(sentence, _JOINED_CHARS + 100)
+    return Fact(FactKind.CONSTRAINT, text, key, anchor_tokens(sentence), stems(sentence))
 
 
 _CLAUSE_SPLIT: Final = re.compile(r"[,;]\s+(?![^()]*\))")  # commas and semicolons outside parentheses

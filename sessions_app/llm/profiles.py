@@ -6,7 +6,6 @@ A profile names a provider and a model with its window sizes. The compact fork u
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -76,10 +75,10 @@ def resolve_profile(profiles: Mapping[str, ModelProfile], name: str) -> ModelPro
     raise UnknownProfileError(f"unknown model profile {name!r} (configured: {known})")
 
 
-def default_profiles(api_key: str | None = None) -> dict[str, ModelProfile]:
-    """Profiles used when settings configure none: Anthropic with a key, offline without."""
-    key = api_key if api_key is not None else os.environ.get("ANTHROPIC_API_KEY", "")
-    if key:
+def default_profiles(api_key: str) -> dict[str, ModelProfile]:
+    """Profiles used when settings configure none: Anthropic with a key, offline without. The
+    key is passed in (settings read the environment, in one place: dashboard/settings.py)."""
+    if api_key:
         return {MAIN: ModelProfile(MAIN, "anthropic", "claude-sonnet-4-5", DEFAULT_CONTEXT_WINDOW, 16_384)}
     return {MAIN: ModelProfile(MAIN, "offline", "offline", DEFAULT_CONTEXT_WINDOW, 8192)}
 

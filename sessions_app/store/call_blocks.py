@@ -1,0 +1,280 @@
+"""A session's calls aggregated in blocks of consecutive calls (`CallBlock`), written by the store
+with the calls themselves (issue 35; docs/architecture.md, "Reading without the whole history").
+
+The token charts draw a long session's calls in groups of `per` consecutive calls (1, 2, 5, 10,
+20, 50, … calls; presenters/charts/calls.py). Everything a group shows combines exactly from the
+groups of fewer calls it is made of: its peak is the highest context among theirs (the first on a
+tie), its failed calls and the calls that recorded a threshold, a window or usage are sums, its
+first failed call is the first of theirs, and the usage mean is the usage sums over the measured
+calls. So the store keeps complete blocks of `size` calls, `size` the power of ten just below the
+groups a 1,000-point chart draws (at most 5,000 blocks a session), and every group of a multiple
+of `size` calls is combined from blocks plus the calls after the last complete one. Calls are
+only ever appended (store/calls.py), so a complete block never changes; when a session grows
+past the next power of ten its blocks are regrouped ten to one, never aggregated from the calls
+again. An append touches the blocks only when it completes one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from django.db import connection
+
+from sessions_app.compaction.vocabulary import StopReason
+from sessions_app.models import Call, CallBlock
+
+FAILED_STOPS = frozenset({StopReason.ERROR.value, StopReason.ABORTED.value})
+USAGE_PARTS = ("input", "cache_read", "cache_write", "output")
+CALL_TABLE = Call._meta.db_table
+BLOCK_TABLE = CallBlock._meta.db_table
+# Blocks are sized for a chart of this many points (the charts' MAX_POINTS): groups of `size`
+# calls or of a multiple of it. Smaller than MIN_BLOCK calls, the calls themselves are read.
+BLOCK_POINTS = 1_000
+MIN_BLOCK = 10
+# Picking a group's peak call inside the aggregate: MAX over `tokens * per + (per - 1 - offset)`
+# is the highest context, the earliest call on a tie, decoded from the key. Context counts are
+# clamped for the key only (a point shows its call's own count) so that the key fits a bigint.
+KEY_TOKENS = 10**12
+MAX_PER = 9 * 10**6  # KEY_TOKENS * MAX_PER < 2**63
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """What the charts draw of the consecutive calls `first` to `last`: the peak (the measured
+    call with the highest context, clamped at KEY_TOKENS, the first on a tie; None when every
+    call failed), the failed calls and the first of them, how many calls recorded the threshold,
+    the window and usage, and the usage sums (USAGE_PARTS)."""
+
+    first: int
+    last: int
+    peak_n: int | None
+    peak_tokens: int
+    failed: int
+    failed_n: int | None
+    recorded: int
+    windows: int
+    measured: int
+    sums: tuple[int, int, int, int]
+
+    @property
+    def values(self) -> tuple[int | None, ...]:
+        """A block row's columns after its number (_FIELDS)."""
+        return (
+            self.peak_n,
+            self.peak_tokens,
+            self.failed,
+            self.failed_n,
+            self.recorded,
+            self.windows,
+            self.measured,
+            *self.sums,
+        )
+
+
+def group_size(calls: int, limit: int) -> int:
+    """Calls per point: the smallest of 1, 2, 5, 10, 20, 50, … that keeps `calls` within `limit`
+    points. A round ladder, not calls / limit: the size stays put while a session grows, and every
+    size on it from a power of ten up is a multiple of that power (the blocks above)."""
+    need = -(-calls // limit)
+    step = 1
+    while True:
+        for m in (1, 2, 5):
+            if m * step >= need:
+                return min(m * step, MAX_PER)
+        step *= 10
+
+
+def block_size(calls: int) -> int | None:
+    """Calls per block for a session of `calls` calls: the power of ten at or below the groups of
+    a BLOCK_POINTS chart; None below MIN_BLOCK (the calls are few enough to read)."""
+    size = 10 ** (len(str(group_size(calls, BLOCK_POINTS))) - 1)
+    return size if size >= MIN_BLOCK else None
+
+
+def _group_sql(per: int) -> str:
+    """Groups of `per` consecutive calls, one row each, in one statement over the narrow Call
+    rows (no node, no JSON): the peak's key, the failed calls and the first of them, how many
+    calls recorded the threshold, the window and usage, and the usage sums."""
+    q = connection.ops.quote_name
+    stops = ", ".join(f"'{s}'" for s in sorted(FAILED_STOPS))  # our own vocabulary, not input
+    good = f"(c.tokens > 0 AND c.stop_reason NOT IN ({stops}))"
+    tokens = f"(CASE WHEN c.tokens < {KEY_TOKENS} THEN c.tokens ELSE {KEY_TOKENS} END)"
+    peak = f"{tokens} * {per} + ({per - 1} - (c.n - 1) %% {per})"  # %%: a literal % beside parameters
+    sums = ", ".join(f"SUM(c.{part})" for part in USAGE_PARTS)  # 0 where no usage was reported
+    return (
+        f"SELECT (c.n - 1) / {per}, MAX(CASE WHEN {good} THEN {peak} END), "
+        f"SUM(CASE WHEN {good} THEN 0 ELSE 1 END), MIN(CASE WHEN {good} THEN NULL ELSE c.n END), "
+        f"COUNT(c.threshold), COUNT(c.{q('window')}), SUM(CASE WHEN c.has_usage THEN 1 ELSE 0 END), {sums} "
+        f"FROM {q(CALL_TABLE)} c WHERE c.session_id = %s AND c.n > %s AND c.n <= %s GROUP BY 1 ORDER BY 1"
+    )
+
+
+def aggregate(session_id: int, per: int, after: int, upto: int) -> list[Span]:
+    """The calls `after` + 1 to `upto` of the session in groups of `per` calls, aggregated in the
+    database (`after` a multiple of `per`; the last group may be short)."""
+    if upto <= after:
+        return []
+    with connection.cursor() as cursor:
+        cursor.execute(_group_sql(per), [session_id, after, upto])
+        rows = cursor.fetchall()
+    spans = []
+    for g, key, failed, failed_n, recorded, windows, measured, *sums in rows:
+        first = int(g) * per + 1
+        spans.append(
+            Span(
+                first=first,
+                last=min(first + per - 1, upto),
+                peak_n=first + per - 1 - int(key) % per if key is not None else None,
+                peak_tokens=int(key) // per if key is not None else 0,
+                failed=int(failed or 0),
+                failed_n=int(failed_n) if failed_n is not None else None,
+                recorded=int(recorded),
+                windows=int(windows),
+                measured=int(measured),
+                sums=(int(sums[0] or 0), int(sums[1] or 0), int(sums[2] or 0), int(sums[3] or 0)),
+            )
+        )
+    return spans
+
+
+def merge(spans: Sequence[Span]) -> Span:
+    """Consecutive spans, in call order, as one: what aggregating their calls together gives."""
+    if len(spans) == 1:
+        return spans[0]
+    peak: Span | None = None
+    for s in spans:  # in call order: a later span's peak wins only on a higher context
+        if s.peak_n is not None and (peak is None or s.peak_tokens > peak.peak_tokens):
+            peak = s
+    failed_n = next((s.failed_n for s in spans if s.failed_n is not None), None)
+    return Span(
+        first=spans[0].first,
+        last=spans[-1].last,
+        peak_n=peak.peak_n if peak is not None else None,
+        peak_tokens=peak.peak_tokens if peak is not None else 0,
+        failed=sum(s.failed for s in spans),
+        failed_n=failed_n,
+        recorded=sum(s.recorded for s in spans),
+        windows=sum(s.windows for s in spans),
+        measured=sum(s.measured for s in spans),
+        sums=(
+            sum(s.sums[0] for s in spans),
+            sum(s.sums[1] for s in spans),
+            sum(s.sums[2] for s in spans),
+            sum(s.sums[3] for s in spans),
+        ),
+    )
+
+
+def regroup(spans: Iterable[Span], per: int) -> list[Span]:
+    """Consecutive spans, in call order and each inside one group of `per` calls, merged into
+    those groups."""
+    out: list[Span] = []
+    bucket: list[Span] = []
+    group = -1
+    for s in spans:
+        g = (s.first - 1) // per
+        if g != group and bucket:
+            out.append(merge(bucket))
+            bucket = []
+        group = g
+        bucket.append(s)
+    if bucket:
+        out.append(merge(bucket))
+    return out
+
+
+_FIELDS = (
+    "b",
+    "peak_n",
+    "peak_tokens",
+    "failed",
+    "failed_n",
+    "recorded",
+    "windows",
+    "measured",
+    *USAGE_PARTS,
+)
+
+
+def read_blocks(session_id: int) -> tuple[int, list[Span]]:
+    """The session's kept blocks, in call order, and their size (0 and none when none are kept).
+    Blocks of one size are kept at a time (`extend_blocks` removes the smaller)."""
+    q = connection.ops.quote_name
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT MIN(size) FROM {q(BLOCK_TABLE)} WHERE session_id = %s", [session_id])
+        found = cursor.fetchone()
+        if not found or found[0] is None:
+            return 0, []
+        size = int(found[0])
+        cursor.execute(
+            f"SELECT {', '.join(map(q, _FIELDS))} FROM {q(BLOCK_TABLE)} "
+            "WHERE session_id = %s AND size = %s ORDER BY b",
+            [session_id, size],
+        )
+        rows = cursor.fetchall()
+    spans: list[Span] = []
+    for b, peak_n, peak_tokens, failed, failed_n, recorded, windows, measured, *sums in rows:
+        if b != len(spans):  # not contiguous from the first call: only a prefix is usable
+            break
+        first = int(b) * size + 1
+        spans.append(
+            Span(
+                first,
+                first + size - 1,
+                peak_n,
+                int(peak_tokens),
+                int(failed),
+                failed_n,
+                int(recorded),
+                int(windows),
+                int(measured),
+                (int(sums[0]), int(sums[1]), int(sums[2]), int(sums[3])),
+            )
+        )
+    return size, spans
+
+
+def extend_blocks(session_id: int, calls: int, *, before: int | None = None) -> None:
+    """Keep the session's complete blocks of its `calls` calls, inside the caller's transaction
+    (the one that wrote the calls). `before`: the session's calls before this write, when the
+    caller knows them; a write that completes no block then costs no statement."""
+    size = block_size(calls)
+    if size is None:
+        return
+    complete = calls // size
+    if before is not None and block_size(before) == size and before // size == complete:
+        return
+    kept_size, kept = read_blocks(session_id)
+    rows: list[Span] = []
+    if kept_size == size:
+        have = len(kept)
+    elif kept_size and size % kept_size == 0:
+        # The session grew past a power of ten: ten blocks make one, no call is read again.
+        usable = len(kept) * kept_size // size * (size // kept_size)
+        rows = regroup(kept[:usable], size)
+        have = len(rows)
+    else:
+        have = 0
+    if complete > have:
+        rows += aggregate(session_id, size, have * size, complete * size)
+    q = connection.ops.quote_name
+    with connection.cursor() as cursor:
+        if kept_size != size:
+            cursor.execute(f"DELETE FROM {q(BLOCK_TABLE)} WHERE session_id = %s", [session_id])
+        elif rows:  # past a gap (never written so): what follows the contiguous prefix goes
+            cursor.execute(
+                f"DELETE FROM {q(BLOCK_TABLE)} WHERE session_id = %s AND size = %s AND b >= %s",
+                [session_id, size, have],
+            )
+        if not rows:
+            return
+        columns = ("session_id", "size", *_FIELDS)
+        cursor.executemany(
+            f"INSERT INTO {q(BLOCK_TABLE)} ({', '.join(map(q, columns))}) "
+            f"VALUES ({', '.join(['%s'] * len(columns))})",
+            [
+                (session_id, size, (s.first - 1) // size, *s.values)
+                for s in rows
+            ],
+        )

@@ -301,6 +301,21 @@ class CallBlock(models.Model):
     cache_read = models.PositiveBigIntegerField(default=0)
     cache_write = models.PositiveBigIntegerField(default=0)
     output = models.PositiveBigIntegerField(default=0)
+    # The peak call's and the first failed call's own fields, as a point shows them: a view
+    # reads the blocks and no call of theirs.
+    peak_key = models.CharField(max_length=64, null=True)
+    peak_at = models.DateTimeField(null=True)
+    peak_count = models.PositiveBigIntegerField(null=True)  # its context tokens, unclamped
+    peak_stop = models.CharField(max_length=32, null=True)
+    peak_threshold = models.PositiveBigIntegerField(null=True)
+    peak_window = models.PositiveBigIntegerField(null=True)
+    peak_auto = models.BooleanField(null=True)
+    failed_key = models.CharField(max_length=64, null=True)
+    failed_at = models.DateTimeField(null=True)
+    failed_stop = models.CharField(max_length=32, null=True)
+    failed_threshold = models.PositiveBigIntegerField(null=True)  # shown when every call failed
+    failed_window = models.PositiveBigIntegerField(null=True)
+    failed_auto = models.BooleanField(null=True)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["session", "size", "b"], name="call_block_unique")]

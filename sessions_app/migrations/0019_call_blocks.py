@@ -8,8 +8,9 @@ def backfill(apps, schema_editor):
     from sessions_app.store.call_blocks import MIN_BLOCK, extend_blocks
 
     Session = apps.get_model("sessions_app", "Session")
-    # Below MIN_BLOCK * BLOCK_POINTS calls no block is kept (block_size); skip those sessions.
-    for sid, calls in Session.objects.filter(call_count__gte=MIN_BLOCK).values_list("id", "call_count").iterator():
+    # A session of fewer calls than a block has none (block_size).
+    sessions = Session.objects.filter(call_count__gte=MIN_BLOCK).values_list("id", "call_count")
+    for sid, calls in sessions.iterator():
         extend_blocks(sid, calls)
 
 
@@ -34,6 +35,19 @@ class Migration(migrations.Migration):
                 ("cache_read", models.PositiveBigIntegerField(default=0)),
                 ("cache_write", models.PositiveBigIntegerField(default=0)),
                 ("output", models.PositiveBigIntegerField(default=0)),
+                ("peak_key", models.CharField(max_length=64, null=True)),
+                ("peak_at", models.DateTimeField(null=True)),
+                ("peak_count", models.PositiveBigIntegerField(null=True)),
+                ("peak_stop", models.CharField(max_length=32, null=True)),
+                ("peak_threshold", models.PositiveBigIntegerField(null=True)),
+                ("peak_window", models.PositiveBigIntegerField(null=True)),
+                ("peak_auto", models.BooleanField(null=True)),
+                ("failed_key", models.CharField(max_length=64, null=True)),
+                ("failed_at", models.DateTimeField(null=True)),
+                ("failed_stop", models.CharField(max_length=32, null=True)),
+                ("failed_threshold", models.PositiveBigIntegerField(null=True)),
+                ("failed_window", models.PositiveBigIntegerField(null=True)),
+                ("failed_auto", models.BooleanField(null=True)),
                 (
                     "session",
                     models.ForeignKey(

@@ -17,7 +17,8 @@ again. An append touches the blocks only when it completes one.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Any
 
 from django.db import connection
 
@@ -28,6 +29,18 @@ FAILED_STOPS = frozenset({StopReason.ERROR.value, StopReason.ABORTED.value})
 USAGE_PARTS = ("input", "cache_read", "cache_write", "output")
 CALL_TABLE = Call._meta.db_table
 BLOCK_TABLE = CallBlock._meta.db_table
+# A call's own fields a point shows (by call number): read with the spans, kept in the blocks.
+CALL_FIELDS = (
+    "n",
+    "node__key",
+    "timestamp",
+    "tokens",
+    "stop_reason",
+    "threshold",
+    "window",
+    "auto_compaction",
+)
+_IN_BATCH = 500  # values per `IN (...)` list, well under SQLite's parameter limit
 # Blocks are sized for a chart of this many points (the charts' MAX_POINTS): groups of `size`
 # calls or of a multiple of it. Smaller than MIN_BLOCK calls, the calls themselves are read.
 BLOCK_POINTS = 1_000
@@ -56,10 +69,15 @@ class Span:
     windows: int
     measured: int
     sums: tuple[int, int, int, int]
+    # The peak call's and the first failed call's own fields (CALL_FIELDS), when read with it.
+    peak_call: tuple[Any, ...] | None = None
+    failed_call: tuple[Any, ...] | None = None
 
     @property
-    def values(self) -> tuple[int | None, ...]:
+    def values(self) -> tuple[Any, ...]:
         """A block row's columns after its number (_FIELDS)."""
+        peak = self.peak_call or (None,) * len(CALL_FIELDS)
+        fail = self.failed_call or (None,) * len(CALL_FIELDS)
         return (
             self.peak_n,
             self.peak_tokens,
@@ -69,6 +87,10 @@ class Span:
             self.windows,
             self.measured,
             *self.sums,
+            *peak[1:],
+            fail[1],
+            fail[2],
+            *fail[4:],
         )
 
 
@@ -110,9 +132,38 @@ def _group_sql(per: int) -> str:
     )
 
 
+def calls_by_number(session_id: int, numbers: set[int]) -> dict[int, tuple[Any, ...]]:
+    """The given calls' CALL_FIELDS, by call number: point lookups on (session, n)."""
+    out: dict[int, tuple[Any, ...]] = {}
+    ordered = sorted(numbers)
+    for i in range(0, len(ordered), _IN_BATCH):
+        chunk = ordered[i : i + _IN_BATCH]
+        for row in Call.objects.filter(session_id=session_id, n__in=chunk).values_list(*CALL_FIELDS):
+            out[row[0]] = row
+    return out
+
+
+def with_calls(session_id: int, spans: list[Span]) -> list[Span]:
+    """The spans with their peak and first failed call's fields, read for those that lack them."""
+    wanted = {s.peak_n for s in spans if s.peak_call is None and s.peak_n is not None}
+    wanted |= {s.failed_n for s in spans if s.failed_call is None and s.failed_n is not None}
+    if not wanted:
+        return spans
+    found = calls_by_number(session_id, wanted)
+    return [
+        replace(
+            s,
+            peak_call=s.peak_call or (found[s.peak_n] if s.peak_n is not None else None),
+            failed_call=s.failed_call or (found[s.failed_n] if s.failed_n is not None else None),
+        )
+        for s in spans
+    ]
+
+
 def aggregate(session_id: int, per: int, after: int, upto: int) -> list[Span]:
     """The calls `after` + 1 to `upto` of the session in groups of `per` calls, aggregated in the
-    database (`after` a multiple of `per`; the last group may be short)."""
+    database (`after` a multiple of `per`; the last group may be short), with their peak and
+    first failed call's fields."""
     if upto <= after:
         return []
     with connection.cursor() as cursor:
@@ -135,7 +186,7 @@ def aggregate(session_id: int, per: int, after: int, upto: int) -> list[Span]:
                 sums=(int(sums[0] or 0), int(sums[1] or 0), int(sums[2] or 0), int(sums[3] or 0)),
             )
         )
-    return spans
+    return with_calls(session_id, spans)
 
 
 def merge(spans: Sequence[Span]) -> Span:
@@ -146,14 +197,14 @@ def merge(spans: Sequence[Span]) -> Span:
     for s in spans:  # in call order: a later span's peak wins only on a higher context
         if s.peak_n is not None and (peak is None or s.peak_tokens > peak.peak_tokens):
             peak = s
-    failed_n = next((s.failed_n for s in spans if s.failed_n is not None), None)
+    fail = next((s for s in spans if s.failed_n is not None), None)
     return Span(
         first=spans[0].first,
         last=spans[-1].last,
         peak_n=peak.peak_n if peak is not None else None,
         peak_tokens=peak.peak_tokens if peak is not None else 0,
         failed=sum(s.failed for s in spans),
-        failed_n=failed_n,
+        failed_n=fail.failed_n if fail is not None else None,
         recorded=sum(s.recorded for s in spans),
         windows=sum(s.windows for s in spans),
         measured=sum(s.measured for s in spans),
@@ -163,6 +214,8 @@ def merge(spans: Sequence[Span]) -> Span:
             sum(s.sums[2] for s in spans),
             sum(s.sums[3] for s in spans),
         ),
+        peak_call=peak.peak_call if peak is not None else None,
+        failed_call=fail.failed_call if fail is not None else None,
     )
 
 
@@ -194,27 +247,34 @@ _FIELDS = (
     "windows",
     "measured",
     *USAGE_PARTS,
+    "peak_key",
+    "peak_at",
+    "peak_count",
+    "peak_stop",
+    "peak_threshold",
+    "peak_window",
+    "peak_auto",
+    "failed_key",
+    "failed_at",
+    "failed_stop",
+    "failed_threshold",
+    "failed_window",
+    "failed_auto",
 )
 
 
 def read_blocks(session_id: int) -> tuple[int, list[Span]]:
     """The session's kept blocks, in call order, and their size (0 and none when none are kept).
-    Blocks of one size are kept at a time (`extend_blocks` removes the smaller)."""
-    q = connection.ops.quote_name
-    with connection.cursor() as cursor:
-        cursor.execute(f"SELECT MIN(size) FROM {q(BLOCK_TABLE)} WHERE session_id = %s", [session_id])
-        found = cursor.fetchone()
-        if not found or found[0] is None:
-            return 0, []
-        size = int(found[0])
-        cursor.execute(
-            f"SELECT {', '.join(map(q, _FIELDS))} FROM {q(BLOCK_TABLE)} "
-            "WHERE session_id = %s AND size = %s ORDER BY b",
-            [session_id, size],
-        )
-        rows = cursor.fetchall()
+    Blocks of one size are kept at a time (`extend_blocks` removes the smaller). Read through the
+    ORM: its converters give the times and flags as the calls' own fields read."""
+    mine = CallBlock.objects.filter(session_id=session_id)
+    size = mine.order_by("size").values_list("size", flat=True).first()
+    if size is None:
+        return 0, []
     spans: list[Span] = []
-    for b, peak_n, peak_tokens, failed, failed_n, recorded, windows, measured, *sums in rows:
+    for row in mine.filter(size=size).order_by("b").values_list(*_FIELDS):
+        b, peak_n, peak_tokens, failed, failed_n, recorded, windows, measured = row[:8]
+        sums, peak, fail = row[8:12], row[12:19], row[19:]
         if b != len(spans):  # not contiguous from the first call: only a prefix is usable
             break
         first = int(b) * size + 1
@@ -230,6 +290,10 @@ def read_blocks(session_id: int) -> tuple[int, list[Span]]:
                 int(windows),
                 int(measured),
                 (int(sums[0]), int(sums[1]), int(sums[2]), int(sums[3])),
+                (peak_n, *peak) if peak_n is not None else None,
+                (failed_n, fail[0], fail[1], None, *fail[2:])
+                if failed_n is not None
+                else None,
             )
         )
     return size, spans
@@ -258,23 +322,19 @@ def extend_blocks(session_id: int, calls: int, *, before: int | None = None) -> 
         have = 0
     if complete > have:
         rows += aggregate(session_id, size, have * size, complete * size)
-    q = connection.ops.quote_name
-    with connection.cursor() as cursor:
-        if kept_size != size:
-            cursor.execute(f"DELETE FROM {q(BLOCK_TABLE)} WHERE session_id = %s", [session_id])
-        elif rows:  # past a gap (never written so): what follows the contiguous prefix goes
-            cursor.execute(
-                f"DELETE FROM {q(BLOCK_TABLE)} WHERE session_id = %s AND size = %s AND b >= %s",
-                [session_id, size, have],
+    mine = CallBlock.objects.filter(session_id=session_id)
+    if kept_size != size:
+        mine.delete()
+    elif rows:  # past a gap (never written so): what follows the contiguous prefix goes
+        mine.filter(size=size, b__gte=have).delete()
+    CallBlock.objects.bulk_create(
+        [
+            CallBlock(
+                session_id=session_id,
+                size=size,
+                **dict(zip(_FIELDS, ((s.first - 1) // size, *s.values), strict=True)),
             )
-        if not rows:
-            return
-        columns = ("session_id", "size", *_FIELDS)
-        cursor.executemany(
-            f"INSERT INTO {q(BLOCK_TABLE)} ({', '.join(map(q, columns))}) "
-            f"VALUES ({', '.join(['%s'] * len(columns))})",
-            [
-                (session_id, size, (s.first - 1) // size, *s.values)
-                for s in rows
-            ],
-        )
+            for s in rows
+        ],
+        batch_size=500,
+    )

@@ -15,7 +15,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 from html import escape
-from typing import Any
 
 from django.db.models import Max
 
@@ -39,7 +38,6 @@ __all__ = ["FAILED_STOPS", "MAX_POINTS", "USAGE_PARTS", "CallPoint", "CallSeries
 # of consecutive calls (see `load_calls`), so neither the response nor the request's memory grows
 # with the session. The store sizes its blocks of calls for charts of this many points.
 MAX_POINTS = BLOCK_POINTS  # about one per pixel of a chart's width
-_IN_BATCH = 500  # values per `IN (...)` list, well under SQLite's parameter limit
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,26 +91,12 @@ class CallSeries:
     points: list[CallPoint]
 
 
-_PICKED = ("n", "node__key", "timestamp", "tokens", "stop_reason", "threshold", "window", "auto_compaction")
-
-
-def _picked(session_id: int, numbers: set[int]) -> dict[int, tuple[Any, ...]]:
-    """The given calls' rows (_PICKED), by call number: point lookups on (session, n)."""
-    out: dict[int, tuple[Any, ...]] = {}
-    ordered = sorted(numbers)
-    for i in range(0, len(ordered), _IN_BATCH):
-        chunk = ordered[i : i + _IN_BATCH]
-        for row in CallRow.objects.filter(session_id=session_id, n__in=chunk).values_list(*_PICKED):
-            out[row[0]] = row
-    return out
-
-
-def _point(span: Span, per: int, calls: int, picked: dict[int, tuple[Any, ...]]) -> CallPoint:
-    at = span.peak_n if span.peak_n is not None else span.failed_n
-    if at is None:  # a group has a measured call or a failed one: never reached
+def _point(span: Span, per: int, calls: int) -> CallPoint:
+    peak, fail = span.peak_call, span.failed_call
+    shown = peak if peak is not None else fail
+    if shown is None:  # a group has a measured call or a failed one: never reached
         raise ValueError(f"calls {span.first}-{span.last}: neither measured nor failed")
-    _, key, ts, tokens, stop, threshold, window, auto = picked[at]
-    fail = picked[span.failed_n] if span.failed_n is not None else None
+    at, key, ts, tokens, stop, threshold, window, auto = shown
     measured = span.measured
     return CallPoint(
         first=span.first,
@@ -120,7 +104,7 @@ def _point(span: Span, per: int, calls: int, picked: dict[int, tuple[Any, ...]])
         n=at,
         key=key,
         timestamp=ts,
-        tokens=int(tokens) if span.peak_n is not None else None,
+        tokens=int(tokens) if peak is not None else None,
         stop=str(stop or ""),
         threshold=threshold,
         window=window,
@@ -137,19 +121,11 @@ def _point(span: Span, per: int, calls: int, picked: dict[int, tuple[Any, ...]])
     )
 
 
-def _points(session_id: int, per: int, calls: int, spans: list[Span]) -> list[CallPoint]:
-    """The points of groups of `per` calls, their calls' own fields read by call number."""
-    wanted = {s.peak_n if s.peak_n is not None else s.failed_n for s in spans}
-    wanted |= {s.failed_n for s in spans}
-    picked = _picked(session_id, {n for n in wanted if n is not None})
-    return [_point(s, per, calls, picked) for s in spans]
-
-
-# The points of the groups made of complete blocks only, by (session, per): (the session's
-# creation time, the block size, the blocks, the calls those groups hold, their points). A
-# complete block never changes, so they hold while the session has as many blocks of that size;
+# What the blocks give, by (session, per): (the session's creation time, the block size, the
+# blocks, the calls of the groups made of blocks only, their points, the blocks after them). A
+# complete block never changes, so this holds while the session has as many blocks of that size;
 # an id reused by another database has another creation time.
-_DRAWN: dict[tuple[int, int], tuple[str, int, int, int, list[CallPoint]]] = {}
+_DRAWN: dict[tuple[int, int], tuple[str, int, int, int, list[CallPoint], list[Span]]] = {}
 _DRAWN_MAX = 64
 
 
@@ -161,17 +137,21 @@ def _from_blocks(session: Session, per: int, calls: int) -> list[CallPoint] | No
     size = block_size(calls)
     found = _DRAWN.get((sid, per))
     if found is not None and size and found[:3] == (stamp, size, calls // size):
-        done, points = found[3], found[4]
+        _, size, count, done, points, rest = found
     else:
         size, blocks = read_blocks(sid)
         if not size or per % size:
             return None
-        done = len(blocks) * size // per * per  # the calls of the groups made of blocks only
-        points = _points(sid, per, calls, regroup(blocks[: done // size], per))
+        count = len(blocks)
+        done = count * size // per * per  # the calls of the groups made of blocks only
+        points = [_point(s, per, calls) for s in regroup(blocks[: done // size], per)]
+        rest = blocks[done // size :]
         if len(_DRAWN) >= _DRAWN_MAX:
             _DRAWN.pop(next(iter(_DRAWN)))
-        _DRAWN[(sid, per)] = (stamp, size, len(blocks), done, points)
-    return points + _points(sid, per, calls, aggregate(sid, per, done, calls))
+        _DRAWN[(sid, per)] = (stamp, size, count, done, points, rest)
+    # The last group: the blocks after `done`, then the calls after the last block.
+    tail = regroup(rest + aggregate(sid, size, count * size, calls), per)
+    return points + [_point(s, per, calls) for s in tail]
 
 
 def load_calls(session: Session, max_points: int | None = None) -> CallSeries:
@@ -188,5 +168,5 @@ def load_calls(session: Session, max_points: int | None = None) -> CallSeries:
     per = group_size(calls, limit)
     points = _from_blocks(session, per, calls) if block_size(calls) else None
     if points is None:
-        points = _points(sid, per, calls, aggregate(sid, per, 0, calls))
+        points = [_point(s, per, calls) for s in aggregate(sid, per, 0, calls)]
     return CallSeries(calls, per, points)

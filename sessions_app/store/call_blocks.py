@@ -21,6 +21,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from django.db import connection
+from django.db.models import Count
 
 from sessions_app.compaction.vocabulary import StopReason
 from sessions_app.models import Call, CallBlock
@@ -309,12 +310,16 @@ def extend_blocks(session_id: int, calls: int, *, before: int | None = None) -> 
     complete = calls // size
     if before is not None and block_size(before) == size and before // size == complete:
         return
-    kept_size, kept = read_blocks(session_id)
+    mine = CallBlock.objects.filter(session_id=session_id)
+    # The blocks kept, counted (an index range): the append that completes a block reads none.
+    counts = dict(mine.order_by().values_list("size").annotate(n=Count("id")))
+    kept_size = min(counts, default=0)
     rows: list[Span] = []
     if kept_size == size:
-        have = len(kept)
+        have = counts[size]
     elif kept_size and size % kept_size == 0:
         # The session grew past a power of ten: ten blocks make one, no call is read again.
+        kept_size, kept = read_blocks(session_id)
         usable = len(kept) * kept_size // size * (size // kept_size)
         rows = regroup(kept[:usable], size)
         have = len(rows)
@@ -322,7 +327,6 @@ def extend_blocks(session_id: int, calls: int, *, before: int | None = None) -> 
         have = 0
     if complete > have:
         rows += aggregate(session_id, size, have * size, complete * size)
-    mine = CallBlock.objects.filter(session_id=session_id)
     if kept_size != size:
         mine.delete()
     elif rows:  # past a gap (never written so): what follows the contiguous prefix goes

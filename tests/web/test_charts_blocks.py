@@ -160,6 +160,7 @@ def _draws_as_before(session: Session, limit: int) -> None:
     expected = drawn_before(session, limit)
     assert load_calls(session, limit) == expected  # this process, whatever it drew before
     chart_calls._DRAWN.clear()
+    chart_calls._BLOCKS.clear()
     assert load_calls(session, limit) == expected  # a fresh process
     assert load_calls(session, limit) == expected  # again, from this process's copy
 
@@ -220,4 +221,5 @@ def test_the_migration_keeps_the_blocks_of_sessions_written_before_it(
     importlib.import_module("sessions_app.migrations.0019_call_blocks").backfill(apps, None)
     assert call_blocks.read_blocks(int(session.pk)) == kept
     chart_calls._DRAWN.clear()
+    chart_calls._BLOCKS.clear()
     assert load_calls(session, 2) == drawn_before(session, 2)

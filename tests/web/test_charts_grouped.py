@@ -270,6 +270,7 @@ def test_a_view_aggregates_only_the_calls_after_the_stores_blocks(
     store.import_entries(session, _entries())
     assert CallBlock.objects.filter(session=session, size=10).count() == 8  # written by the import
     chart_calls._DRAWN.clear()
+    chart_calls._BLOCKS.clear()
     with CaptureQueriesContext(connection) as queries:
         load_calls(session, 10)
     grouped = [q["sql"] for q in queries.captured_queries if "GROUP BY 1" in q["sql"]]
@@ -282,6 +283,7 @@ def test_a_view_aggregates_only_the_calls_after_the_stores_blocks(
     assert len(grouped) == 1 and "c.n > 90" in grouped[0]  # only the calls after the blocks
     CallBlock.objects.filter(session=session).delete()
     chart_calls._DRAWN.clear()
+    chart_calls._BLOCKS.clear()
     fresh = load_calls(session, 10)  # no block: every call aggregated
     assert grown == fresh and grown.calls == CALLS + 12
     assert grown.points[-1].tokens == 9000 + 11 + 5  # the new calls are drawn

@@ -129,6 +129,24 @@ _DRAWN: dict[tuple[int, int], tuple[str, int, int, int, list[CallPoint], list[Sp
 _DRAWN_MAX = 64
 
 
+# The blocks last read, by session: (its creation time, the block size, the blocks). A view
+# draws the context chart and the usage bars at two group sizes from the same blocks: one read.
+_BLOCKS: dict[int, tuple[str, int, list[Span]]] = {}
+
+
+def _blocks(sid: int, stamp: str, size: int | None, calls: int) -> tuple[int, list[Span]]:
+    """The session's blocks: this process's copy while the session has as many blocks of the
+    size its calls give (complete blocks never change), else read."""
+    found = _BLOCKS.get(sid)
+    if found is not None and size and found[:2] == (stamp, size) and len(found[2]) == calls // size:
+        return size, found[2]
+    kept_size, blocks = read_blocks(sid)
+    if len(_BLOCKS) >= _DRAWN_MAX:
+        _BLOCKS.pop(next(iter(_BLOCKS)))
+    _BLOCKS[sid] = (stamp, kept_size, blocks)
+    return kept_size, blocks
+
+
 def _from_blocks(session: Session, per: int, calls: int) -> list[CallPoint] | None:
     """The points combined from the store's blocks and the calls after them; None when the blocks
     kept do not make groups of `per` calls (more points than the blocks are sized for)."""
@@ -139,7 +157,7 @@ def _from_blocks(session: Session, per: int, calls: int) -> list[CallPoint] | No
     if found is not None and size and found[:3] == (stamp, size, calls // size):
         _, size, count, done, points, rest = found
     else:
-        size, blocks = read_blocks(sid)
+        size, blocks = _blocks(sid, stamp, size, calls)
         if not size or per % size:
             return None
         count = len(blocks)

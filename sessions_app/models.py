@@ -278,22 +278,50 @@ class Call(models.Model):
         return f"call {self.n} of session {self.session_id}"
 
 
-class CallGroups(models.Model):
-    """The token charts' complete groups of `per` consecutive calls, as drawn
-    (presenters/charts/calls.py): calls are only ever appended, so a complete group never changes,
-    and a view of a long session reads them here instead of aggregating its calls again, in any
-    process (issue 35). Written by store/call_groups.py."""
+class CallBlock(models.Model):
+    """A complete block of `size` consecutive calls of a session, aggregated as the token charts
+    group calls (store/call_blocks.py): written by the store with the calls themselves, in the
+    same transaction, so a chart of a long session combines a few thousand blocks instead of
+    aggregating every call, in any process and on the first view (issue 35). Calls are only ever
+    appended, so a complete block never changes."""
 
     session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="+")
-    per = models.PositiveBigIntegerField()
-    groups = models.PositiveIntegerField()  # complete groups held: calls 1 .. groups * per
-    points = models.TextField()  # JSON: one array per group (store/call_groups.py)
+    size = models.PositiveBigIntegerField()  # calls per block: a power of ten
+    b = models.PositiveBigIntegerField()  # calls b * size + 1 .. (b + 1) * size
+    # The call with the highest context among the measured ones (the first on a tie; tokens
+    # clamped as the grouping clamps them), NULL when every call of the block failed.
+    peak_n = models.PositiveBigIntegerField(null=True)
+    peak_tokens = models.PositiveBigIntegerField(default=0)
+    failed = models.PositiveBigIntegerField(default=0)
+    failed_n = models.PositiveBigIntegerField(null=True)  # the first failed call
+    recorded = models.PositiveBigIntegerField(default=0)  # calls that recorded their threshold
+    windows = models.PositiveBigIntegerField(default=0)  # calls that recorded their window
+    measured = models.PositiveBigIntegerField(default=0)  # calls that reported usage
+    input = models.PositiveBigIntegerField(default=0)  # usage sums over the block's calls
+    cache_read = models.PositiveBigIntegerField(default=0)
+    cache_write = models.PositiveBigIntegerField(default=0)
+    output = models.PositiveBigIntegerField(default=0)
+    # The peak call's and the first failed call's own fields, as a point shows them: a view
+    # reads the blocks and no call of theirs.
+    peak_key = models.CharField(max_length=64, null=True)
+    peak_at = models.DateTimeField(null=True)
+    peak_count = models.PositiveBigIntegerField(null=True)  # its context tokens, unclamped
+    peak_stop = models.CharField(max_length=32, null=True)
+    peak_threshold = models.PositiveBigIntegerField(null=True)
+    peak_window = models.PositiveBigIntegerField(null=True)
+    peak_auto = models.BooleanField(null=True)
+    failed_key = models.CharField(max_length=64, null=True)
+    failed_at = models.DateTimeField(null=True)
+    failed_stop = models.CharField(max_length=32, null=True)
+    failed_threshold = models.PositiveBigIntegerField(null=True)  # shown when every call failed
+    failed_window = models.PositiveBigIntegerField(null=True)
+    failed_auto = models.BooleanField(null=True)
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["session", "per"], name="call_groups_per_session")]
+        constraints = [models.UniqueConstraint(fields=["session", "size", "b"], name="call_block_unique")]
 
     def __str__(self) -> str:
-        return f"{self.groups} groups of {self.per} calls of session {self.session_id}"
+        return f"calls {self.b * self.size + 1}-{(self.b + 1) * self.size} of session {self.session_id}"
 
 
 class CompactionEntry(models.Model):

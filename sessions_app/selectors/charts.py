@@ -17,7 +17,7 @@ from django.db.models.expressions import RawSQL
 from django.db.models.fields.json import KeyTransform
 from django.db.models.functions import Length, Mod, RowNumber
 
-from sessions_app.models import CallGroups, CompactionEntry, Node
+from sessions_app.models import CompactionEntry, Node
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,9 +95,3 @@ def _audit_counts() -> dict[str, Any]:
         column = f"{q(CompactionEntry._meta.db_table)}.{q('audit')}"
         return {"audit_counts": RawSQL(f"json_extract({column}, {paths})", ())}
     return {f"audit_{k}": KeyTransform(k, "audit") for k in _AUDIT_KEYS}
-
-
-def kept_call_groups(session_id: int, per: int) -> str | None:
-    """The complete groups of `per` calls the charts kept for the session (store/call_groups.py),
-    as text; None when none are kept."""
-    return CallGroups.objects.filter(session_id=session_id, per=per).values_list("points", flat=True).first()

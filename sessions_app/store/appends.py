@@ -25,6 +25,7 @@ from sessions_app.compaction.messages import ASSISTANT, COMPACTION, KINDS, MESSA
 from sessions_app.compaction.tokens import estimate_entry
 from sessions_app.compaction.vocabulary import EventType
 from sessions_app.models import Event, Node, Session
+from sessions_app.store.call_blocks import extend_blocks
 from sessions_app.store.call_prices import price_calls
 from sessions_app.store.calls import derive_calls
 from sessions_app.store.errors import ConflictError, StoreError, UnknownNodeError
@@ -184,6 +185,7 @@ def append(
         is_call = kind == MESSAGE and role == ASSISTANT
         if is_call and derive_calls(session.pk, from_seq=next_seq, before=calls):
             price_calls(session.pk, after_n=calls)
+            extend_blocks(session.pk, calls + 1, before=calls)
     node._state.adding = False
     node._state.db = connection.alias
     session.active_node_id = node.pk

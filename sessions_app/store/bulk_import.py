@@ -31,6 +31,7 @@ from sessions_app.compaction.tokens import estimate_entries
 from sessions_app.compaction.vocabulary import CompactionReason
 from sessions_app.models import Call, Chain, CompactionEntry, Node, Session
 from sessions_app.store.batch_writer import BatchWriter
+from sessions_app.store.call_blocks import extend_blocks
 from sessions_app.store.call_prices import price_calls
 from sessions_app.store.calls import CALL_TABLE, derive_calls
 from sessions_app.store.chains import ChainBuilder
@@ -566,8 +567,10 @@ def import_entries(
             "unpriced_calls = 0 WHERE id = %s",
             [seq, len(compactions), sid],
         )
-        if derive_calls(sid, before=0):
+        added = derive_calls(sid, before=0)
+        if added:
             price_calls(sid)
+            extend_blocks(sid, added)  # the charts' blocks, in the same transaction
 
         wanted = active_key() if callable(active_key) else active_key
         if wanted is None:

@@ -20,7 +20,7 @@ from sessions_app import store
 from sessions_app.models import Session
 from sessions_app.presenters import costs
 from sessions_app.presenters.charts import build_charts, figures, panel, retention, waterfall
-from tests.web import test_charts_grouped, test_charts_kept
+from tests.web import test_charts_blocks, test_charts_grouped
 from tests.web.conftest import HX
 
 pytestmark = [pytest.mark.django_db, pytest.mark.postgres]
@@ -74,12 +74,12 @@ def test_the_panel_draws_the_figures_it_drew(staff_client: Client, compared: lis
 
 
 @settings(max_examples=15, deadline=None, suppress_health_check=list(HealthCheck))
-@given(calls=st.lists(test_charts_kept.calls, min_size=1, max_size=40), limit=st.integers(1, 30))
+@given(calls=st.lists(test_charts_blocks.calls, min_size=1, max_size=40), limit=st.integers(1, 30))
 def test_random_sessions_draw_the_figures_they_drew(
-    compared: list[str], calls: list[test_charts_kept.Call], limit: int
+    compared: list[str], calls: list[test_charts_blocks.Call], limit: int
 ) -> None:
     session = Session.objects.create(title="random", context_window=9000)
-    store.import_entries(session, test_charts_kept._entries(session, calls, 0))
+    store.import_entries(session, test_charts_blocks._entries(session, calls, 0))
     session.refresh_from_db()
     before = len(compared)
     build_charts(session, 5000, 9000, max_points=limit)

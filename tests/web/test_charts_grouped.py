@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
-from django.core.cache import cache
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
@@ -23,10 +22,11 @@ from hypothesis import strategies as st
 
 from sessions_app import store
 from sessions_app.compaction.messages import Entry, Usage
-from sessions_app.models import CompactionEntry, Node, Session
+from sessions_app.models import CallBlock, CompactionEntry, Node, Session
 from sessions_app.presenters.charts import FAILED_STOPS, build_charts, compaction_calls, load_calls
 from sessions_app.presenters.charts import calls as chart_calls
 from sessions_app.presenters.charts import compactions as chart_compactions
+from sessions_app.store import call_blocks
 from sessions_app.store.bulk_import import ImportCompaction, ImportNode
 from tests.web.conftest import HX
 
@@ -260,15 +260,31 @@ def _append_calls(session: Session, count: int) -> None:
         parent = reply.key
 
 
-def test_a_growing_session_aggregates_only_its_new_calls(long_session: Session) -> None:
-    load_calls(long_session, 10)  # 83 calls in groups of 10: the first 8 groups are complete
-    _append_calls(long_session, 12)
+def test_a_view_aggregates_only_the_calls_after_the_stores_blocks(
+    db: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Blocks sized for 10-point charts: 83 calls make 8 blocks of 10 (store/call_blocks.py).
+    monkeypatch.setattr(call_blocks, "BLOCK_POINTS", 10)
+    monkeypatch.setattr(call_blocks, "MIN_BLOCK", 1)
+    session = Session.objects.create(title="many calls", context_window=9000)
+    store.import_entries(session, _entries())
+    assert CallBlock.objects.filter(session=session, size=10).count() == 8  # written by the import
+    chart_calls._DRAWN.clear()
+    chart_calls._BLOCKS.clear()
     with CaptureQueriesContext(connection) as queries:
-        grown = load_calls(long_session, 10)
+        load_calls(session, 10)
     grouped = [q["sql"] for q in queries.captured_queries if "GROUP BY 1" in q["sql"]]
-    assert len(grouped) == 1 and "c.n > 80" in grouped[0]  # only the calls after the cached groups
-    cache.clear()
-    fresh = load_calls(long_session, 10)
+    assert len(grouped) == 1 and "c.n > 80" in grouped[0]  # the first view reads the blocks
+    _append_calls(session, 12)
+    assert CallBlock.objects.filter(session=session, size=10).count() == 9  # written by the appends
+    with CaptureQueriesContext(connection) as queries:
+        grown = load_calls(session, 10)
+    grouped = [q["sql"] for q in queries.captured_queries if "GROUP BY 1" in q["sql"]]
+    assert len(grouped) == 1 and "c.n > 90" in grouped[0]  # only the calls after the blocks
+    CallBlock.objects.filter(session=session).delete()
+    chart_calls._DRAWN.clear()
+    chart_calls._BLOCKS.clear()
+    fresh = load_calls(session, 10)  # no block: every call aggregated
     assert grown == fresh and grown.calls == CALLS + 12
     assert grown.points[-1].tokens == 9000 + 11 + 5  # the new calls are drawn
 

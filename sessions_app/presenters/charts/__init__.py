@@ -1,6 +1,6 @@
 """The session's token charts, split by concern (the module was too long to read as one):
 
-- calls.py: the model calls read from the Call rows, grouped in SQL past MAX_POINTS;
+- calls.py: the model calls read from the Call rows, grouped past MAX_POINTS from the store's call blocks;
 - compactions.py: the compactions read for the charts, with their calls before and retention;
 - figures.py: plotly layout, figure dict and trace helpers shared by every chart;
 - limits.py: the threshold and window step lines of the context chart;

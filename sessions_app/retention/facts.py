@@ -44,6 +44,7 @@ from .phrases import (
 )
 from .shell import changes, command_parts, core, housekeeping, one_off, only_reads, run_key
 from .tool_outcomes import (
+    CHANGING_TOOLS,
     artifact_refs,
     command_spellings,
     comparison_result,
@@ -215,7 +216,7 @@ def _rechecks(calls: Sequence[Call]) -> set[str]:
     for call in calls:
         command = call.command
         if command is None:
-            if tool_base(call.name) in _CHANGING_TOOLS:
+            if tool_base(call.name) in CHANGING_TOOLS:
                 changed_since = dict.fromkeys(changed_since, True)
             continue
         if changes(command):
@@ -294,11 +295,8 @@ def _conversation_facts(walk: Walk, span: Sequence[Entry], after: Sequence[Entry
             walk.add(c)
 
 
-_CHANGING_TOOLS: Final = frozenset({"write", "edit", "multiedit", "apply_patch", "str_replace", "create"})
-
-
 def _changes(call: dict[str, Any]) -> bool:
-    return tool_base(str(call.get("name") or "")) in _CHANGING_TOOLS
+    return tool_base(str(call.get("name") or "")) in CHANGING_TOOLS
 
 
 _NARRATION_WORDS: Final = 4  # content words the text of an edit's message needs to say what changed

@@ -58,7 +58,7 @@ from .tool_outcomes import (
     salient_line,
     tool_base,
 )
-from .tool_values import relied_values
+from .tool_values import RELIED, relied_values, repeated_by
 from .user_facts import asked_question, restated, user_facts
 from .walk import Call, Walk, calls_of, resolution
 from .written_files import gist, written_files
@@ -100,6 +100,7 @@ def extract_facts(
     walk.facts.sort(key=lambda f: order.get(f.node, len(span)))
     _said_once(walk)
     _answered(walk, span)
+    _concluded(walk)
     if any(f.kind == FactKind.REQUEST and f.detail == OPEN for f in walk.facts):
         _finished_later(walk, span, after)
     facts = restated(walk.facts, [*span, *after]) if walk.wants(FactKind.REQUEST) else walk.facts
@@ -159,6 +160,24 @@ def _answered(walk: Walk, span: Sequence[Entry]) -> None:
             f.kind == FactKind.FINDING
             and f.detail == MIDWAY
             and _repeats(said.get(turn_of.get(f.node, -1), ""), f)
+        )
+    ]
+
+
+def _concluded(walk: Walk) -> None:
+    """A tool's line the assistant relied on is said by a finding or decision of the span that
+    repeats every value of it: the assistant's sentence is the conclusion, the line its evidence
+    (docs/retention.md, "Round 7"). A line with a value no sentence repeats stays."""
+    said = [f.text for f in walk.facts if f.kind in _SAID]
+    if not said:
+        return
+    walk.facts[:] = [
+        f
+        for f in walk.facts
+        if not (
+            f.kind == FactKind.VALUE
+            and f.detail.startswith(RELIED)
+            and any(repeated_by(f.text, s) for s in said)
         )
     ]
 

@@ -49,7 +49,13 @@ def test_words_written_with_an_edit_stay_a_finding_claude_voice() -> None:
     c.assistant(
         "BigDecimal.divide without a scale throws on 100.0 / 3; dividing with scale 1 and "
         "RoundingMode.DOWN keeps the remainder in the parent.",
-        calls=(("e", "Edit", {"file_path": "src/main/java/AliquotService.java", "old_string": "a", "new_string": "b"}),),
+        calls=(
+            (
+                "e",
+                "Edit",
+                {"file_path": "src/main/java/AliquotService.java", "old_string": "a", "new_string": "b"},
+            ),
+        ),
     )
     c.tool_result("e", "The file has been updated.", name="Edit")
     c.assistant(None, calls=(("t", "Bash", {"command": "mvn -q verify"}),))
@@ -75,7 +81,19 @@ def test_only_reading_shell_commands_are_looking_too_codex_voice() -> None:
     c.user("Where is the VAT rounded?")
     c.assistant(
         "The net-price branch in `vat.clj` keeps 4 decimals while the gross branch rounds to 2.",
-        calls=(("g", "shell", {"command": ["bash", "-lc", "rg -n 'round' src/faturas && sed -n '1,40p' src/faturas/vat.clj"]}),),
+        calls=(
+            (
+                "g",
+                "shell",
+                {
+                    "command": [
+                        "bash",
+                        "-lc",
+                        "rg -n 'round' src/faturas && sed -n '1,40p' src/faturas/vat.clj",
+                    ]
+                },
+            ),
+        ),
     )
     c.tool_result("g", "src/faturas/vat.clj:12: (round2 x)", name="shell")
     c.assistant("Only the gross branch rounds (`round2` at vat.clj:12).")
@@ -114,7 +132,11 @@ def test_a_read_tools_numbers_are_the_files_claude_and_pi_voices() -> None:
         c = Chain()
         c.user("Which Java version does the build use?")
         c.assistant(None, calls=(("r", tool, {"path": "pom.xml", "file_path": "pom.xml"}),))
-        c.tool_result("r", "<java.version>17</java.version>\n<spring-boot.version>3.3.5</spring-boot.version>", name=tool)
+        c.tool_result(
+            "r",
+            "<java.version>17</java.version>\n<spring-boot.version>3.3.5</spring-boot.version>",
+            name=tool,
+        )
         c.assistant("The build uses Java 17 with Spring Boot 3.3.5.")
         assert _facts(c, FactKind.VALUE) == [], tool
 
@@ -131,7 +153,9 @@ def test_one_value_per_tool_output() -> None:
         code=0,
     )
     c.assistant("Short lines: 231.06 ns, long quoted ones 3917.42 ns; the long ones dominate.")
-    relied = [f for f in extract_facts(c.entries) if f.kind == FactKind.VALUE and f.detail.startswith("relied")]
+    relied = [
+        f for f in extract_facts(c.entries) if f.kind == FactKind.VALUE and f.detail.startswith("relied")
+    ]
     assert len(relied) <= 1
 
 
@@ -163,7 +187,9 @@ def test_the_goals_own_sentence_is_no_next_step_and_a_later_deferral_is() -> Non
         "Morning! Today I'd like to get aliquoting into lims-core: a technician splits a received "
         "sample into N aliquots, each gets its own barcode and goes on its own rack position later."
     )
-    c.assistant(None, calls=(("e", "edit", {"path": "src/AliquotService.java", "oldText": "a", "newText": "b"}),))
+    c.assistant(
+        None, calls=(("e", "edit", {"path": "src/AliquotService.java", "oldText": "a", "newText": "b"}),)
+    )
     c.tool_result("e", "Edited src/AliquotService.java", name="edit")
     c.assistant("Aliquoting works: POST /api/samples/{id}/aliquots splits a sample into N children.")
     c.user("Great. Please add the PDF labels for the tubes later, Jonas redoes the templates first.")
@@ -178,6 +204,8 @@ def test_the_goals_own_sentence_is_no_next_step_and_a_later_deferral_is() -> Non
 
 def test_in_goal_needs_the_requests_opening() -> None:
     goal = "morning! today i'd like to get aliquoting into lims-core: a technician splits a sample later"
-    assert _in_goal("Today I'd like to get aliquoting into lims-core: a technician splits a sample later", goal)
+    assert _in_goal(
+        "Today I'd like to get aliquoting into lims-core: a technician splits a sample later", goal
+    )
     assert not _in_goal("The PDF labels come later.", goal)
     assert not _in_goal("Today I'd like to get aliquoting into lims-core", "")

@@ -382,9 +382,9 @@ def _history_items(prep: Preparation, instructions: str | None) -> Items:
     for step in steps:
         if step not in items.get(S.NEXT):
             items.add(S.DONE, f"User asked: {step}", WORK)
-    goal = normalize(" ".join(items.get(S.GOAL)))
+    goal_words = normalize(" ".join(items.get(S.GOAL)))
     for r in requests:
-        if r.deferred and _in_goal(r.text, goal):
+        if r.deferred and _in_goal(r.text, goal_words):
             continue  # Round 7: the session's goal, shown as the Goal, is the work, not a step for later
         items.add(S.NEXT if r.deferred else S.IN_PROGRESS, r.text, KEEP)
     # Finished turns: what the user asked, in their words (constraints are listed on their own).

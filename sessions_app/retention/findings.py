@@ -50,7 +50,7 @@ def _acts(call: dict[str, object]) -> bool:
     name = str(call.get("name") or "")
     if is_shell_tool(name):
         command = command_of(call.get("arguments"))
-        return bool(command) and not only_reads(command)
+        return command is not None and bool(command.strip()) and not only_reads(command)
     return tool_base(name) in CHANGING_TOOLS
 
 

@@ -61,7 +61,7 @@ from .tool_outcomes import (
 from .tool_values import RELIED, relied_values, repeated_by
 from .user_facts import asked_question, restated, user_facts
 from .walk import Call, Walk, calls_of, resolution
-from .written_files import gist, written_files
+from .written_files import gist, opening_doc, written_files
 
 ALL_KINDS: Final = frozenset(FactKind)
 _CALL_KINDS: Final = (FactKind.DENIED, FactKind.COMMAND, FactKind.ERROR, FactKind.SUBAGENT, FactKind.ARTIFACT)
@@ -293,7 +293,11 @@ def _conversation_facts(walk: Walk, span: Sequence[Entry], after: Sequence[Entry
             # A file is a fact when a tool changed it and the assistant said what of it, or a
             # tool wrote it whole and it says what it is (written_files.py); every file read or
             # changed is listed by the plan's file lists (docs/retention.md, "Files").
-            wrote = {path: gist(content) for path, content in written_files(e)}
+            written = list(written_files(e))
+            wrote = {path: gist(content) for path, content in written}
+            # Round 7: a file written whole says what it is by its opening doc line; the names it
+            # defines alone say too little for a fact (it is in the plan's file lists anyway).
+            documented = {path for path, content in written if opening_doc(content)}
             changed = [
                 path
                 for call in e.content
@@ -304,9 +308,9 @@ def _conversation_facts(walk: Walk, span: Sequence[Entry], after: Sequence[Entry
             # expiry on read:") say what changed and why when nothing names the file.
             narration = _narration(e) if changed else ""
             for path in dict.fromkeys(p for p in [*changed, *wrote] if not scratch_path(p)):
-                parts = (_described(path, at, span) or narration, wrote.get(path, ""))
-                said = "; ".join(x for x in parts if x)
-                if said:
+                told = _described(path, at, span) or narration
+                said = "; ".join(x for x in (told, wrote.get(path, "")) if x)
+                if said and (told or path in documented):
                     fact = Fact(FactKind.FILE, path, e.key, (path_alternatives(path),), detail=said)
                     walk.add(fact)
     for c in constraints.values():

@@ -209,3 +209,35 @@ def test_in_goal_needs_the_requests_opening() -> None:
     )
     assert not _in_goal("The PDF labels come later.", goal)
     assert not _in_goal("Today I'd like to get aliquoting into lims-core", "")
+
+
+# --- a file written whole needs words ----------------------------------------------------------
+
+
+def _wrote(c: Chain, path: str, content: str, tool: str = "write") -> None:
+    c.assistant(None, calls=(("w", tool, {"path": path, "file_path": path, "content": content}),))
+    c.tool_result("w", f"Wrote {path}", name=tool)
+
+
+def test_a_file_written_whole_with_only_names_is_no_fact_pi_voice() -> None:
+    c = Chain()
+    c.user("add the histogram")
+    _wrote(c, "src/loghist.hpp", "#pragma once\nclass LogHistogram {\n  int buckets;\n};\n")
+    c.assistant("Done.")
+    assert _facts(c, FactKind.FILE) == []
+
+
+def test_a_file_that_says_what_it_is_or_that_the_answer_names_stays_claude_voice() -> None:
+    c = Chain()
+    c.user("Please add the retry policy.")
+    _wrote(
+        c,
+        "src/retry.py",
+        '"""Retry policy: four attempts with doubling backoff."""\ndef retry():\n    pass\n',
+        "Write",
+    )
+    _wrote(c, "src/clock.py", "def now():\n    return 0\n", "Write")
+    c.assistant("The tests use a fake clock from `clock.py` so no test really sleeps.")
+    files = _facts(c, FactKind.FILE)
+    assert "src/retry.py" in files  # its opening doc line says what it is
+    assert "src/clock.py" in files  # the answer says what it is for

@@ -486,16 +486,23 @@ def _plain_run(fact: Fact) -> bool:
 
 def _rerun(walk: Walk, fact: Fact) -> None:
     """A passing run that changed nothing is how its program is run now: earlier passing runs of
-    the same program and subcommand with other flags, filters or targets (`forge test`, then
-    `forge test --gas-report`) are reruns, and the latest stands for them (round 5)."""
+    the same program with other subcommands, flags, filters or targets (`forge test`, then
+    `forge test --gas-report`; round 7: `dune build`, then `dune test`) are said by it, the
+    latest check made with that program (docs/retention.md, "Round 7", pass 2). Runs that
+    failed, failed before or changed something stay: they say how an error went or what changed."""
     if not _plain_run(fact):
         return
-    key = run_key(fact.text)
+    programs = _programs(fact.text)
     walk.facts[:] = [
         old
         for old in walk.facts
-        if not (old.kind == FactKind.COMMAND and _plain_run(old) and run_key(old.text) == key)
+        if not (old.kind == FactKind.COMMAND and _plain_run(old) and programs & _programs(old.text))
     ]
+
+
+def _programs(command: str) -> set[str]:
+    """The programs a build/run/test line runs (shell.run_key's first word of each part)."""
+    return {key[0] for key in run_key(command) if key}
 
 
 def _add_command(walk: Walk, fact: Fact) -> None:

@@ -31,8 +31,11 @@ from .facts import ALL_KINDS, Fact, extract_facts
 from .phrases import message_text, normalize, stems
 
 # Older stored audits are recomputed when read (4: round 4 facts; 5: round 5; 6: round 6; 7: round 6,
-# pass 2: a compare or count that exits 1 is an answer, not an error; no progress or code-line values).
-AUDIT_VERSION: Final = 7
+# pass 2: a compare or count that exits 1 is an answer, not an error; no progress or code-line values;
+# 8: round 7, no findings between calls that only look, no values from a file shown as it is, one
+# value per output, a tool's line a finding repeats is said by it, a file written whole needs words;
+# 9: round 7, pass 2, a passing check stands for the earlier passing checks of its program).
+AUDIT_VERSION: Final = 9
 WORD_SHARE: Final = 0.6  # of a sentence fact's content words that must share one line
 ANCHORED_WORD_SHARE: Final = 0.34  # when the fact's anchors (identifiers, numbers) are all there
 COMMAND_WORD_SHARE: Final = 0.8  # a command quoted in part still counts if nearly all of it is there

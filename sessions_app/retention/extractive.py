@@ -382,7 +382,10 @@ def _history_items(prep: Preparation, instructions: str | None) -> Items:
     for step in steps:
         if step not in items.get(S.NEXT):
             items.add(S.DONE, f"User asked: {step}", WORK)
+    goal_words = normalize(" ".join(items.get(S.GOAL)))
     for r in requests:
+        if r.deferred and _in_goal(r.text, goal_words):
+            continue  # Round 7: the session's goal, shown as the Goal, is the work, not a step for later
         items.add(S.NEXT if r.deferred else S.IN_PROGRESS, r.text, KEEP)
     # Finished turns: what the user asked, in their words (constraints are listed on their own).
     # A finished request is said in the request's own sentences (its fact), not the whole message:
@@ -413,6 +416,18 @@ def _history_items(prep: Preparation, instructions: str | None) -> Items:
     ]
     items.remove(S.CRITICAL, lambda item: not _said_already(item, quoted))
     return items
+
+
+_GOAL_OPENING: Final = 80  # characters of a request's start that the Goal must show to hold it
+
+
+def _in_goal(request: str, goal: str) -> bool:
+    """The Goal (the first message, as far as it goes) shows the request's opening: a sentence of the
+    message the session set out to do. A word in it that reads as a deferral ("… goes on its rack
+    position later") does not make the goal itself a step for later, and a Next Step that the Goal
+    holds would stay there after the work was done (docs/retention.md, "Round 7")."""
+    opening = normalize(request.rstrip("…"))[:_GOAL_OPENING].strip()
+    return bool(goal) and len(opening) >= _GOAL_OPENING // 2 and opening in goal
 
 
 def _said_already(item: str, quoted: list[str]) -> bool:

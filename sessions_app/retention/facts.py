@@ -44,6 +44,7 @@ from .phrases import (
 )
 from .shell import changes, command_parts, core, housekeeping, one_off, only_reads, run_key
 from .tool_outcomes import (
+    CHANGING_TOOLS,
     artifact_refs,
     command_spellings,
     comparison_result,
@@ -57,10 +58,10 @@ from .tool_outcomes import (
     salient_line,
     tool_base,
 )
-from .tool_values import relied_values
+from .tool_values import RELIED, relied_values, repeated_by
 from .user_facts import asked_question, restated, user_facts
 from .walk import Call, Walk, calls_of, resolution
-from .written_files import gist, written_files
+from .written_files import gist, opening_doc, written_files
 
 ALL_KINDS: Final = frozenset(FactKind)
 _CALL_KINDS: Final = (FactKind.DENIED, FactKind.COMMAND, FactKind.ERROR, FactKind.SUBAGENT, FactKind.ARTIFACT)
@@ -99,6 +100,7 @@ def extract_facts(
     walk.facts.sort(key=lambda f: order.get(f.node, len(span)))
     _said_once(walk)
     _answered(walk, span)
+    _concluded(walk)
     if any(f.kind == FactKind.REQUEST and f.detail == OPEN for f in walk.facts):
         _finished_later(walk, span, after)
     facts = restated(walk.facts, [*span, *after]) if walk.wants(FactKind.REQUEST) else walk.facts
@@ -162,6 +164,24 @@ def _answered(walk: Walk, span: Sequence[Entry]) -> None:
     ]
 
 
+def _concluded(walk: Walk) -> None:
+    """A tool's line the assistant relied on is said by a finding or decision of the span that
+    repeats every value of it: the assistant's sentence is the conclusion, the line its evidence
+    (docs/retention.md, "Round 7"). A line with a value no sentence repeats stays."""
+    said = [f.text for f in walk.facts if f.kind in _SAID]
+    if not said:
+        return
+    walk.facts[:] = [
+        f
+        for f in walk.facts
+        if not (
+            f.kind == FactKind.VALUE
+            and f.detail.startswith(RELIED)
+            and any(repeated_by(f.text, s) for s in said)
+        )
+    ]
+
+
 def _repeats(answer: str, finding: Fact) -> bool:
     """The turn's answer names everything exact that the finding named."""
     names = finding.anchors
@@ -215,7 +235,7 @@ def _rechecks(calls: Sequence[Call]) -> set[str]:
     for call in calls:
         command = call.command
         if command is None:
-            if tool_base(call.name) in _CHANGING_TOOLS:
+            if tool_base(call.name) in CHANGING_TOOLS:
                 changed_since = dict.fromkeys(changed_since, True)
             continue
         if changes(command):
@@ -273,7 +293,11 @@ def _conversation_facts(walk: Walk, span: Sequence[Entry], after: Sequence[Entry
             # A file is a fact when a tool changed it and the assistant said what of it, or a
             # tool wrote it whole and it says what it is (written_files.py); every file read or
             # changed is listed by the plan's file lists (docs/retention.md, "Files").
-            wrote = {path: gist(content) for path, content in written_files(e)}
+            written = list(written_files(e))
+            wrote = {path: gist(content) for path, content in written}
+            # Round 7: a file written whole says what it is by its opening doc line; the names it
+            # defines alone say too little for a fact (it is in the plan's file lists anyway).
+            documented = {path for path, content in written if opening_doc(content)}
             changed = [
                 path
                 for call in e.content
@@ -284,9 +308,9 @@ def _conversation_facts(walk: Walk, span: Sequence[Entry], after: Sequence[Entry
             # expiry on read:") say what changed and why when nothing names the file.
             narration = _narration(e) if changed else ""
             for path in dict.fromkeys(p for p in [*changed, *wrote] if not scratch_path(p)):
-                parts = (_described(path, at, span) or narration, wrote.get(path, ""))
-                said = "; ".join(x for x in parts if x)
-                if said:
+                told = _described(path, at, span) or narration
+                said = "; ".join(x for x in (told, wrote.get(path, "")) if x)
+                if said and (told or path in documented):
                     fact = Fact(FactKind.FILE, path, e.key, (path_alternatives(path),), detail=said)
                     walk.add(fact)
     for c in constraints.values():
@@ -294,11 +318,8 @@ def _conversation_facts(walk: Walk, span: Sequence[Entry], after: Sequence[Entry
             walk.add(c)
 
 
-_CHANGING_TOOLS: Final = frozenset({"write", "edit", "multiedit", "apply_patch", "str_replace", "create"})
-
-
 def _changes(call: dict[str, Any]) -> bool:
-    return tool_base(str(call.get("name") or "")) in _CHANGING_TOOLS
+    return tool_base(str(call.get("name") or "")) in CHANGING_TOOLS
 
 
 _NARRATION_WORDS: Final = 4  # content words the text of an edit's message needs to say what changed
@@ -465,16 +486,23 @@ def _plain_run(fact: Fact) -> bool:
 
 def _rerun(walk: Walk, fact: Fact) -> None:
     """A passing run that changed nothing is how its program is run now: earlier passing runs of
-    the same program and subcommand with other flags, filters or targets (`forge test`, then
-    `forge test --gas-report`) are reruns, and the latest stands for them (round 5)."""
+    the same program with other subcommands, flags, filters or targets (`forge test`, then
+    `forge test --gas-report`; round 7: `dune build`, then `dune test`) are said by it, the
+    latest check made with that program (docs/retention.md, "Round 7", pass 2). Runs that
+    failed, failed before or changed something stay: they say how an error went or what changed."""
     if not _plain_run(fact):
         return
-    key = run_key(fact.text)
+    programs = _programs(fact.text)
     walk.facts[:] = [
         old
         for old in walk.facts
-        if not (old.kind == FactKind.COMMAND and _plain_run(old) and run_key(old.text) == key)
+        if not (old.kind == FactKind.COMMAND and _plain_run(old) and programs & _programs(old.text))
     ]
+
+
+def _programs(command: str) -> set[str]:
+    """The programs a build/run/test line runs (shell.run_key's first word of each part)."""
+    return {key[0] for key in run_key(command) if key}
 
 
 def _add_command(walk: Walk, fact: Fact) -> None:

@@ -22,6 +22,8 @@ from sessions_app.compaction.vocabulary import FactKind
 from .fact import Fact
 from .paths import text_paths
 from .phrases import anchor_tokens, block_sentences, clip, is_decision, line_sentences, stems
+from .shell import only_reads
+from .tool_outcomes import CHANGING_TOOLS, command_of, is_shell_tool, tool_base
 
 FINAL: Final = "turn's answer"  # detail of a fact from a turn's last message
 MIDWAY: Final = "between tool calls"
@@ -40,6 +42,23 @@ _HEADING = re.compile(r"#{1,6} ")
 
 def _has_calls(e: Entry) -> bool:
     return any(isinstance(b, dict) and b.get("type") == "tool_call" for b in e.content)
+
+
+def _acts(call: dict[str, object]) -> bool:
+    """The call changes or runs something: an edit or write tool, or a command that does more than
+    read."""
+    name = str(call.get("name") or "")
+    if is_shell_tool(name):
+        command = command_of(call.get("arguments"))
+        return command is not None and bool(command.strip()) and not only_reads(command)
+    return tool_base(name) in CHANGING_TOOLS
+
+
+def only_looks(e: Entry) -> bool:
+    """Every call of the message only reads (a file read, a search, a command that only reads):
+    its words are thinking aloud while looking around, not a finding (docs/retention.md, "Round 7")."""
+    calls = [b for b in e.content if isinstance(b, dict) and b.get("type") == "tool_call"]
+    return bool(calls) and not any(_acts(b) for b in calls)
 
 
 def _text(e: Entry) -> str:
@@ -116,7 +135,12 @@ def assistant_facts(span: Sequence[Entry]) -> Iterator[Fact]:
         if not text.strip():
             continue
         final = not _has_calls(e)
-        yield from sentence_facts(text, e.key, FINAL if final else MIDWAY, all_sentences=final)
+        found = sentence_facts(text, e.key, FINAL if final else MIDWAY, all_sentences=final)
+        if not final and only_looks(e):
+            # Round 7: between calls that only look, a sentence is a finding only when it is a
+            # decision (a choice with its reason); the rest is the assistant thinking aloud.
+            found = (f for f in found if f.kind == FactKind.DECISION)
+        yield from found
 
 
 def subagent_facts(text: str, node: str, label: str) -> Iterator[Fact]:

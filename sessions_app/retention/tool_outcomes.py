@@ -56,6 +56,11 @@ _SAVED_TO = re.compile(
 )
 
 
+# Tools that change a file (an edit, a patch, a write): facts.py's changed files, findings.py's
+# messages that act.
+CHANGING_TOOLS: Final = frozenset({"write", "edit", "multiedit", "apply_patch", "str_replace", "create"})
+
+
 def tool_base(name: str) -> str:
     return re.split(r"[.:/]", name.lower())[-1] if name else ""
 

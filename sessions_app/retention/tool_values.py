@@ -20,12 +20,12 @@ from sessions_app.compaction.vocabulary import FactKind
 
 from .fact import Fact
 from .phrases import clip
-from .shell import core, only_reads
-from .tool_outcomes import is_failure, result_text
+from .shell import command_parts, core, only_reads
+from .tool_outcomes import is_failure, result_text, tool_base
 from .walk import Call, calls_of
 
 RELIED: Final = "relied on: "  # in a value's detail, after the call it came from
-MAX_PER_RESULT: Final = 2  # of one output, at most this many lines
+MAX_PER_RESULT: Final = 1  # of one output, one line: the one the assistant relied on first (round 7)
 LINE_CHARS: Final = 200
 
 # What a tool prints that a colleague may need again: a number with 3+ digits or a unit, a
@@ -66,6 +66,22 @@ _NOISE_LINE: Final = re.compile(
 _DUMP: Final = re.compile(r"^\s*(?:cat|head|less|more|bat|nl|sed -n)\b[^|]*$")
 
 
+# Tools that show a file as it is (round 7): what they print is the file's text, not a result.
+_READ_TOOLS: Final = frozenset({"read", "read_file", "view", "open_file", "cat"})
+
+
+def _dumps_a_file(call: Call) -> bool:
+    """The call shows a file as it is: a read tool, or a command that only prints a file (`cat`,
+    `head`, `sed -n`). Its numbers are the file's (a setting, a constant) and the file is there to
+    read again; the assistant's own sentence carries what it took from it (docs/retention.md,
+    "Round 7")."""
+    command = call.command
+    if command is not None:
+        parts = command_parts(core(command))
+        return bool(parts) and all(_DUMP.match(part) for part in parts)
+    return tool_base(call.name) in _READ_TOOLS
+
+
 def _lookup(command: str | None) -> bool:
     """A read-only command that looks something up (grep, tail, wc, a query), not a file dump; a
     command that changes something reports its measurements itself (facts.measured_lines)."""
@@ -92,6 +108,15 @@ def _cited(token: str, said: str) -> bool:
         spellings.append(re.escape(f"{int(core):,}"))  # "1432" may be written "1,432"
     digits = "|".join(spellings)
     return re.search(rf"(?<![\d.,])(?:{digits})(?!\d|[.,]\d)", said) is not None
+
+
+def repeated_by(line: str, said: str) -> bool:
+    """`said` (a finding or decision of the assistant) repeats every value `line` holds: what the
+    assistant concluded from a tool's line carries it (round 7, "one statement, one fact")."""
+    # A bare number below _MIN_PLAIN (a count, an index) is too common to trace either way.
+    tokens = [m.group(0) for m in _TOKEN.finditer(line)]
+    traced = [t for t in tokens if not (_plain_number(t) and int(_core(t)) < _MIN_PLAIN)]
+    return bool(traced) and all(_cited(t, said) for t in traced)
 
 
 def _turn_text(span: Sequence[Entry], start: int) -> str:
@@ -126,7 +151,7 @@ def relied_values(
     in_span = {e.key for e in span}
     for call in calls_of(span) if calls is None else calls:
         result = call.result
-        if result is None or result.key not in in_span or is_failure(result):
+        if result is None or result.key not in in_span or is_failure(result) or _dumps_a_file(call):
             continue
         said = _turn_text(entries, where[result.key])
         lookup = _lookup(call.command)

@@ -83,6 +83,17 @@ def written_files(e: Entry) -> Iterator[tuple[str, str]]:
 def gist(content: str) -> str:
     """The file's own opening doc line and the names it defines at top level (or one level in, as
     in a module body: Elixir, Ruby, Scala); "" when neither."""
+    doc = opening_doc(content)
+    lines = content.splitlines()
+    names = list(dict.fromkeys(m.group(1) for ln in lines if (m := _DEFINES.match(_top(ln)))))
+    parts = [doc] if doc else []
+    if names:
+        parts.append("defines " + ", ".join(names[:MAX_NAMES]))
+    return clip("; ".join(parts), GIST_CHARS)
+
+
+def opening_doc(content: str) -> str:
+    """The file's own opening doc line when it says something (three words or more), else ""."""
     doc = ""
     in_doc = False  # a docstring opened on a line of its own: its next line is the text
     for line in content.splitlines()[:12]:
@@ -100,12 +111,7 @@ def gist(content: str) -> str:
             doc = m.group(1)
             break
         in_doc = line.strip().endswith(('"""', "'''"))
-    lines = content.splitlines()
-    names = list(dict.fromkeys(m.group(1) for ln in lines if (m := _DEFINES.match(_top(ln)))))
-    parts = [doc] if len(doc.split()) >= _DOC_WORDS else []
-    if names:
-        parts.append("defines " + ", ".join(names[:MAX_NAMES]))
-    return clip("; ".join(parts), GIST_CHARS)
+    return doc if len(doc.split()) >= _DOC_WORDS else ""
 
 
 _DOC_WORDS: Final = 3

@@ -247,11 +247,13 @@ def test_a_builds_progress_percent_is_no_measurement() -> None:
 def test_a_source_statement_a_turn_repeats_is_no_tool_value_terse_voice() -> None:
     c = Chain()
     c.user("why is the y sweep slow")
-    c.assistant(None, calls=(("r", "read", {"path": "src/adi.f90"}),))
+    # A search, not a read: since round 7 a file shown as it is gives no value at all.
+    c.assistant(None, calls=(("r", "bash", {"command": "grep -n 'dt' src/adi.f90"}),))
     c.tool_result(
         "r",
-        "r = 0.5_dp * dt / dx**2\ncall sweep_x(c, phi, d, dx, 0.5_dp * dt)\n"
-        "! measured: 41.2 s for the 400x300 run\n",
+        "12:r = 0.5_dp * dt / dx**2\n30:call sweep_x(c, phi, d, dx, 0.5_dp * dt)\n"
+        "41:! measured: 41.2 s for the 400x300 run\n",
+        name="bash",
     )
     c.assistant(
         "It calls sweep_x with 0.5_dp * dt each step and r = 0.5_dp * dt / dx**2; the run took 41.2 s."

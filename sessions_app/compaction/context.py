@@ -92,7 +92,12 @@ def _before_compaction(path: list[Entry], applied: int | None = None) -> tuple[i
     k = kept_start_index(path, c)
     before = [path[c]]
     if k >= 0:
-        before.extend(e for e in path[k:c] if reaches_model(e))
+        always = _ALWAYS_REACH  # reaches_model inlined, as in context_layout
+        before += [
+            e
+            for e in islice(path, k, c)
+            if e.kind in always or (e.kind == BRANCH_SUMMARY and e.data.get("summary"))
+        ]
     return c, k, before
 
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from itertools import islice
 from typing import Literal
 
 from .boundary import Boundary, find_boundary
@@ -82,7 +84,7 @@ class Preparation:
         return self.turn_start_index if self.is_split_turn else self.first_kept_index
 
 
-def reaches_summary(entries: list[Entry]) -> bool:
+def reaches_summary(entries: Iterable[Entry]) -> bool:
     """Something in `entries` would reach the summarizer (rule K7)."""
     return any(e.kind != COMPACTION and to_llm(e) is not None for e in entries)
 
@@ -168,11 +170,13 @@ def search_cut(
             "fits",
         )
     first_kept, turn_start, split = dcut.first_kept, dcut.turn_start, dcut.is_split_turn
-    if split and not reaches_summary(path[start:turn_start]):
+    # islice: the answer is usually the span's first entry, and a slice would copy the whole span
+    # (most of the path on a long session) to find it.
+    if split and not reaches_summary(islice(path, start, turn_start)):
         # No history before the split turn: summarize its prefix as the history itself, so
         # the previous summary is merged and one request suffices (docs/pi-compat.md).
         turn_start, split = -1, False
-    if not reaches_summary(path[start:first_kept]):
+    if not reaches_summary(islice(path, start, first_kept)):
         return NothingToDo(
             f"nothing to compact: no message before the cut point {path[first_kept].key}",
             "no_messages",

@@ -567,8 +567,7 @@ def import_entries(
             "unpriced_calls = 0 WHERE id = %s",
             [seq, len(compactions), sid],
         )
-        added = derive_calls(sid, before=0)
-        if added:
+        if added := derive_calls(sid, before=0):
             price_calls(sid)
             extend_blocks(sid, added)  # the charts' blocks, in the same transaction
 
@@ -586,8 +585,7 @@ def import_entries(
     return ImportStats(seq, len(compactions), active_id, wanted if active else None)
 
 
-# Rows past which an import refreshes PostgreSQL's statistics itself (below, autovacuum's own
-# threshold of 10 % of the table catches up soon enough).
+# Rows past which an import refreshes PostgreSQL's statistics (below, autovacuum catches up soon).
 ANALYZE_ROWS = 10_000
 
 

@@ -115,7 +115,12 @@ def test_compact_up_to_a_chosen_node(live_url: str, page: Any) -> None:
 
     # A node that cannot be kept first is refused with a notice; nothing starts.
     store.append(s, entry.node.key, kind="message", role="user", content=[{"type": "text", "text": "next"}])
+    # A fresh page: the completed compaction's live events redraw the cut panel some time after
+    # the task panel says "completed", and a redraw between fill and click would empty the field
+    # (its `required` then blocks the submit). A new page gets no redraw on connecting.
+    _open_cut_view(page, live_url, s)
     page.fill("#cut-pick", "no-such-node")
+    assert page.input_value("#cut-pick") == "no-such-node"
     page.click("#compact-up-to-pick")
     page.wait_for_selector("#flash .flash:has-text('is not in this session')")
     assert CompactionTask.objects.filter(session=s).count() == 1

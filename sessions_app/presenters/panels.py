@@ -70,9 +70,12 @@ class Panel:
     context: ContextBuilder
     refresh_delay_ms: int = 1200  # htmx `delay:` debounces a burst of live messages into one fetch
     # > 0: the rendered panel is cached that long per session, active node and next sequence
-    # number (views/session.py): only for panels without forms whose content changes only with
-    # the nodes and the session's settings.
+    # number (views/session.py): only for panels whose content changes only with the nodes and
+    # the session's settings (a context that sets NOT_CACHED is rendered, not kept).
     cache_seconds: int = 0
+    # Its forms carry the CSRF token: a cached copy is stored with the token it was rendered with
+    # and served with the requesting user's own in its place (as the cached page is).
+    forms: bool = False
 
     @property
     def hx_trigger(self) -> str:
@@ -80,6 +83,10 @@ class Panel:
 
 
 PANELS: dict[str, Panel] = {}
+
+# A context key: true when what the panel shows will change without a node being appended (work a
+# later view finishes, such as the charts' audits still pending), so its rendering is not cached.
+NOT_CACHED = "panel_not_cached"
 
 
 def panel(
@@ -90,6 +97,7 @@ def panel(
     template: str | None = None,
     refresh_delay_ms: int = 1200,
     cache_seconds: int = 0,
+    forms: bool = False,
 ) -> Callable[[ContextBuilder], ContextBuilder]:
     """Register the decorated context function as a panel."""
 
@@ -104,6 +112,7 @@ def panel(
             build,
             refresh_delay_ms,
             cache_seconds,
+            forms,
         )
         return build
 
@@ -177,7 +186,9 @@ def _context(request: HttpRequest, session: Session) -> dict[str, Any]:
     return {"ctx": context_view(session, show_all=params.flag("all"), page=params.page())}
 
 
-@panel("cut", "Cut point", refresh_on=PATH_CHANGED)
+# Cached a minute, as the context panel: the plan of the active path changes with the nodes and
+# settings (part of the key); its forms get each request's CSRF token.
+@panel("cut", "Cut point", refresh_on=PATH_CHANGED, cache_seconds=60, forms=True)
 def _cut(request: HttpRequest, session: Session) -> dict[str, Any]:
     from sessions_app import store
     from sessions_app.presenters.cut import cut_view, parse_settings, path_offset
@@ -203,12 +214,14 @@ def _cut(request: HttpRequest, session: Session) -> dict[str, Any]:
     }
 
 
-# Not on every node: a redraw per model call is too busy; once per finished run is enough.
+# Not on every node: a redraw per model call is too busy; once per finished run is enough. Cached a
+# minute per nodes and settings, as the context panel (the key: views/session.py).
 @panel(
     "charts",
     "Tokens",
     refresh_on={LiveKind.COMPACT_COMPLETED, LiveKind.COMPACT_STALE, LiveKind.COMPACT_FAILED, *RUN_ENDED},
     refresh_delay_ms=600,
+    cache_seconds=60,
 )
 def _charts(request: HttpRequest, session: Session) -> dict[str, Any]:
     from sessions_app.compaction import resolve_threshold
@@ -218,7 +231,10 @@ def _charts(request: HttpRequest, session: Session) -> dict[str, Any]:
     window = session_window(session)
     threshold = resolve_threshold(window, session_settings(session))
     x_axis = Params(request).choice("x", X_AXES, "call") or "call"
-    return {"charts": build_charts(session, threshold, window, x_axis)}
+    charts = build_charts(session, threshold, window, x_axis)
+    # Calls, compactions and edits come with nodes (the key); an audit left for a later view
+    # (presenters/charts/compactions.py) fills in without one, so such a rendering is not kept.
+    return {"charts": charts, NOT_CACHED: charts.audits_pending > 0}
 
 
 @panel("timeline", "Compactions", refresh_on=TASK_CHANGED | GUARD_CHANGED | EDITED)

@@ -35,11 +35,16 @@ _deadlines: dict[str, tuple[float, float]] = {}
 
 
 def cached_once(
-    key: str, seconds: int, render: Callable[[], Value], is_value: Callable[[object], bool]
+    key: str,
+    seconds: int,
+    render: Callable[[], Value],
+    is_value: Callable[[object], bool],
+    keep: Callable[[Value], bool] | None = None,
 ) -> Value:
     """The value cached under `key` (one `is_value` accepts), else `render()`'s, cached for
     `seconds`; concurrent misses of one key wait for a single render. An expired copy is
-    rendered anew by one request while the others are served that copy."""
+    rendered anew by one request while the others are served that copy. `keep`: whether a
+    rendering may be cached (one that shows work left for a later request is not)."""
     found = cache.get(key)
     if is_value(found):
         current_until, _ = _deadlines.get(key, (float("inf"), 0.0))
@@ -50,7 +55,7 @@ def cached_once(
         if not lock.acquire(blocking=False):
             return found  # another request is rendering it anew
         try:
-            return _render(key, seconds, render)
+            return _render(key, seconds, render, keep)
         finally:
             _release(key, lock)
     with _guard:
@@ -60,13 +65,17 @@ def cached_once(
         found = cache.get(key)  # rendered while this request waited
         if is_value(found):
             return found
-        return _render(key, seconds, render)
+        return _render(key, seconds, render, keep)
     finally:
         _release(key, lock)
 
 
-def _render(key: str, seconds: int, render: Callable[[], Value]) -> Value:
+def _render(
+    key: str, seconds: int, render: Callable[[], Value], keep: Callable[[Value], bool] | None
+) -> Value:
     value = render()
+    if keep is not None and not keep(value):
+        return value
     now = time.monotonic()
     cache.set(key, value, 2 * seconds)
     with _guard:

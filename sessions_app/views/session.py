@@ -14,6 +14,7 @@ from django.http import Http404, HttpResponse
 from django.middleware.csrf import get_token
 from django.template.loader import render_to_string
 from django.template.response import TemplateResponse
+from django.utils import timezone
 from django.utils.safestring import mark_safe
 
 from sessions_app.middleware import BadInput, has_bad_chars, scrub_surrogates
@@ -23,7 +24,7 @@ from sessions_app.presenters import tree as tree_p
 from sessions_app.presenters.header import build_header
 from sessions_app.presenters.live import live_task
 from sessions_app.presenters.node import node_view
-from sessions_app.presenters.panels import PANELS, Panel, default_panel, get_panel
+from sessions_app.presenters.panels import NOT_CACHED, PANELS, Panel, default_panel, get_panel
 from sessions_app.selectors.compactions import is_compacting
 from sessions_app.selectors.nodes import has_node, shown_node
 from sessions_app.selectors.sessions import session_with_compacting
@@ -72,25 +73,40 @@ def _tree_html(request: HtmxHttpRequest, session: Session, index: tree_p.TreeInd
 
 
 def _panel_html(request: HtmxHttpRequest, session: Session, panel: Panel, token: str | None = None) -> str:
-    """A panel rendered. A panel the registry marks cacheable (no form, nothing per user beyond
-    `can_act`, nothing that changes without a node being appended or the active node moving) is
-    cached per session, active node, next sequence number, settings and query string, for at
-    most `panel.cache_seconds` (its agent definitions are files that may change)."""
+    """A panel rendered. A panel the registry marks cacheable (nothing per user beyond `can_act`
+    and the CSRF token, nothing that changes without a node being appended or the active node
+    moving) is cached per session, active node, next sequence number, settings, time zone and
+    query string, for at most `panel.cache_seconds` (its agent definitions are files that may
+    change). A cached panel with forms is stored with the token it was rendered with, which each
+    request's own replaces (as `_page` does); a context setting NOT_CACHED is not kept."""
     can_act = request.user.is_staff
+    if token is None and panel.forms and panel.cache_seconds:
+        token = get_token(request)  # what {% csrf_token %} would ask for: rendered in, swapped on a hit
+    kept = True
 
-    def render() -> str:
+    def render() -> tuple[str, str]:
+        nonlocal kept
         context = {"session": session, "panel": panel, "can_act": can_act}
         context.update(panel.context(request, session))
+        kept = not context.pop(NOT_CACHED, False)
         if token is not None:  # the page's own token, which a cached page swaps (see _page)
             context["csrf_token"] = token
-        return scrub_surrogates(render_to_string(panel.template, context, request))
+        return scrub_surrogates(render_to_string(panel.template, context, request)), token or ""
 
     if not panel.cache_seconds:
-        return render()
-    state = repr((session.metadata.get("compaction"), session.context_window, session.model_profile))
+        return render()[0]
+    state = repr(
+        (
+            session.metadata.get("compaction"),
+            session.context_window,
+            session.model_profile,
+            timezone.get_current_timezone_name(),  # the charts' hover times
+        )
+    )
     digest = hashlib.sha1(f"{state}|{request.GET.urlencode()}|{can_act}".encode()).hexdigest()[:20]
     key = f"cutpoint:panel:{panel.id}:{session.pk}:{session.active_node_id}:{session.next_seq}:{digest}"
-    return cached_once(key, panel.cache_seconds, render, is_text)
+    html, old = cached_once(key, panel.cache_seconds, render, is_page, lambda _: kept)
+    return html.replace(old, token) if old and token and old != token else html
 
 
 def _render_page(

@@ -119,3 +119,20 @@ def test_an_expired_copy_is_rendered_anew_once_while_the_others_are_served_it(
         assert renderer.result(timeout=30) == "second"
     assert cached_once("k", 10, never, is_str) == "second"
     assert _render_once._locks == {}
+
+
+def test_a_rendering_keep_refuses_is_served_but_not_cached(counting: CountingCache) -> None:
+    renders: list[str] = []
+
+    def render() -> str:
+        renders.append(f"page {len(renders) + 1}")
+        return renders[-1]
+
+    def unfinished(value: str) -> bool:
+        return value != "page 1"  # the first rendering shows work left for a later request
+
+    assert cached_once("k", 10, render, is_str, unfinished) == "page 1"
+    assert cached_once("k", 10, render, is_str, unfinished) == "page 2"  # rendered again
+    assert cached_once("k", 10, render, is_str, unfinished) == "page 2"  # now kept
+    assert renders == ["page 1", "page 2"]
+    assert _render_once._locks == {}

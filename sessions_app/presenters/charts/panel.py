@@ -65,6 +65,7 @@ class Charts:
     facts: dict[str, Any] | None = None
     facts_note: str = ""
     usage_per: int = 1  # calls per usage bar at most
+    audits_pending: int = 0  # drawn compactions whose audit a later view computes
 
 
 def _compaction_note(entry: CompactionEntry, threshold_then: int | None) -> str:
@@ -367,4 +368,5 @@ def build_charts(
         facts=facts_fig,
         facts_note=facts_note,
         usage_per=bars.per,
+        audits_pending=drawn.audits_pending,
     )

@@ -2,11 +2,12 @@
 
 A worker that has just started would otherwise do it inside its first requests: import every view
 and presenter (the URL configuration only names them, sessions_app/views/lazy.py), compile every
-template, build the token counter, and build a small chart (plotly loads its graph objects on
-first use: about a fifth of a worker's first charts view). Under load those first requests
-queue every request behind them: 50 clients against two fresh workers saw a p95 of seconds until
-this was done (bench/load.py, issue 17). Doing it at start costs the same once and leaves the
-first requests as fast as the later ones.
+template, build the token counter, and build a small chart (the charts' code run once; it
+imported plotly's graph objects, about a fifth of a worker's first charts view, until the figures
+were written without them, issue 35). Under load those first requests queue every request behind
+them: 50 clients against two fresh workers saw a p95 of seconds until this was done
+(bench/load.py, issue 17). Doing it at start costs the same once and leaves the first requests as
+fast as the later ones.
 
 It also opens the database connection pool with its minimum of connections: the first requests
 of a fresh process otherwise each waited for a connect.
@@ -115,9 +116,8 @@ def lazy_views(patterns: list[URLPattern | URLResolver]) -> list[LazyView]:
 
 
 def warm_up(open_database: bool = True) -> dict[str, float]:
-    """Import the views, compile the templates, build the token counter and a small chart (plotly
-    loads its graph objects on first use), import the configured model SDK, open the database
-    connections (when asked); the seconds of each."""
+    """Import the views, compile the templates, build the token counter and a small chart, import
+    the configured model SDK, open the database connections (when asked); the seconds of each."""
     # Imported here: the counter pulls in the engine, which the settings module must not.
     from sessions_app.o200k import counter
 
@@ -147,7 +147,7 @@ def warm_up(open_database: bool = True) -> dict[str, float]:
     load_price_list()
     spent["prices"] = time.perf_counter() - t0
 
-    # Imported here, as the counter: the presenters pull in plotly, which no command may import.
+    # Imported here, as the counter: what only serving needs is imported by serving.
     from sessions_app.presenters.charts.figures import warm_up as warm_up_charts
 
     t0 = time.perf_counter()

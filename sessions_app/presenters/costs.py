@@ -7,10 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-import plotly.graph_objects as go
-
 from sessions_app.llm.prices import LIBRARY, format_usd, usd
-from sessions_app.presenters.charts.figures import chart_layout, plotly_figure
+from sessions_app.presenters.charts.figures import bar, chart_layout, plotly_figure
 from sessions_app.selectors import costs
 from sessions_app.selectors.costs import CompactionCostRow, CostSum
 
@@ -57,7 +55,7 @@ def daily_figure(days: list[CostSum]) -> dict[str, Any] | None:
     x = [d.key.isoformat() for d in days]
     y = [float(usd(d.nanos)) if d.known else None for d in days]
     text = [f"{d.calls} calls" + (f", {d.unpriced} unpriced" if d.unpriced else "") for d in days]
-    bars = go.Bar(name="cost (USD)", marker={"color": "#2f6feb"}, hovertemplate="%{x}: $%{y:.4f}<br>%{text}")
+    bars = bar(name="cost (USD)", marker={"color": "#2f6feb"}, hovertemplate="%{x}: $%{y:.4f}<br>%{text}")
     layout = chart_layout(
         "Cost per day (USD)",
         xaxis={"title": {"text": "day (UTC)"}, "type": "date"},

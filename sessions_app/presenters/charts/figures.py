@@ -1,6 +1,12 @@
 """Plotly building blocks the token charts share: the palette, the layout, the figure dict handed to
-the page (built and validated with plotly's graph objects, drawn in the browser by the vendored
-plotly.js), the call-number axis, step lines and the time formats of the hover and the axis.
+the page (drawn in the browser by the vendored plotly.js), the call-number axis, step lines and the
+time formats of the hover and the axis.
+
+A figure is written as plotly.py writes a validated one (`plotly_figure`), without running its
+validators at request time: they checked and copied every property and array element, most of
+the charts' figure time (issue 35). tests/web/test_charts_figures.py builds every figure the
+pages draw through plotly's graph objects too and compares the JSON, key order included, so a
+misspelt property or a value plotly would change fails there.
 
 Kept apart from the reading (calls.py, compactions.py) so that what a chart looks like and what it
 costs to read are separate concerns. Only numbers, keys, reasons and timestamps go into figures:
@@ -12,12 +18,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from datetime import datetime, tzinfo
 from typing import Any
 
-import plotly.graph_objects as go
 from django.utils import timezone
-from plotly.basedatatypes import BaseTraceType
 
 COLORS = {
     "context": "#2f6feb",
@@ -36,9 +41,30 @@ COLORS = {
 }
 
 
-def chart_layout(title: str, **extra: Any) -> go.Layout:
-    return go.Layout(
-        title={
+@dataclass(frozen=True, slots=True)
+class Trace:
+    """A plotly trace: its type and its properties, compound ones as nested dicts (as they are
+    given to plotly's graph objects)."""
+
+    type: str
+    props: dict[str, Any]
+
+
+def scatter(**props: Any) -> Trace:
+    return Trace("scatter", props)
+
+
+def bar(**props: Any) -> Trace:
+    return Trace("bar", props)
+
+
+Layout = dict[str, Any]  # a figure's layout, as the properties given to plotly's go.Layout
+
+
+def chart_layout(title: str, **extra: Any) -> Layout:
+    # No template: plotly.py's default one is large, and the page themes the figures itself.
+    return {
+        "title": {
             "text": title,
             "x": 0,
             "xref": "paper",
@@ -46,44 +72,51 @@ def chart_layout(title: str, **extra: Any) -> go.Layout:
             "yref": "container",
             "font": {"size": 14},
         },
-        margin={"l": 60, "r": 20, "t": 64, "b": 48},
-        height=340,
-        hovermode="closest",
-        legend={"orientation": "h", "x": 0, "y": 1.02, "xanchor": "left", "yanchor": "bottom"},
-        paper_bgcolor="rgba(0,0,0,0)",
-        plot_bgcolor="rgba(0,0,0,0)",
-        # No template: plotly.py's default one is large, and the page themes the figures itself.
-        template=None,
+        "margin": {"l": 60, "r": 20, "t": 64, "b": 48},
+        "height": 340,
+        "hovermode": "closest",
+        "legend": {"orientation": "h", "x": 0, "y": 1.02, "xanchor": "left", "yanchor": "bottom"},
+        "paper_bgcolor": "rgba(0,0,0,0)",
+        "plot_bgcolor": "rgba(0,0,0,0)",
         **extra,
-    )
+    }
 
 
 Arrays = dict[str, list[Any]]
 
 
-def plotly_figure(
-    data: Sequence[BaseTraceType | tuple[BaseTraceType, Arrays]], layout: go.Layout
-) -> dict[str, Any]:
-    """The figure as the dict plotly.js takes, minus the (empty) template.
+def _as_plotly(props: dict[str, Any]) -> dict[str, Any]:
+    """Properties as plotly.py writes a validated object: in name order (its generated classes
+    set them so), compound ones alike, those given as None left out (plotly's "not set"), arrays
+    as lists."""
+    out: dict[str, Any] = {}
+    for name in sorted(props):
+        value = props[name]
+        if value is None:
+            continue
+        if isinstance(value, dict):
+            value = _as_plotly(value)
+        elif isinstance(value, tuple):
+            value = list(value)
+        out[name] = value
+    return out
 
-    A trace may come with its long per-call arrays (x, y, text) apart: they are attached after
-    plotly has built and checked the figure, because its validators copy and check every element
-    (tens of microseconds each: most of a chart's time with thousands of points). They hold only
-    numbers, None and strings made (and escaped) here; the tests validate whole figures.
 
-    The traces and the layout were validated when built: the dict is put together from theirs
-    rather than by a `go.Figure`, which validates and deep-copies each again (two thirds of the
-    charts panel's plotly time, issue 35); tests/web/test_charts_figures.py checks that it is the
-    figure's dict, key order included."""
+def plotly_figure(data: Sequence[Trace | tuple[Trace, Arrays]], layout: Layout) -> dict[str, Any]:
+    """The figure as the dict plotly.js takes, as plotly.py's `go.Figure(...).to_plotly_json()`
+    writes it without the (empty) template: each trace's properties, then its type.
+
+    A trace may come with its long per-call arrays (x, y, text) apart: they follow its type, as
+    they did when they were attached to plotly's validated trace. They hold only numbers, None and
+    strings made (and escaped) here."""
     built: list[dict[str, Any]] = []
     for item in data:
         trace, extra = item if isinstance(item, tuple) else (item, {})
-        props = trace.to_plotly_json()
+        props = _as_plotly(trace.props)
+        props["type"] = trace.type
         props.update(extra)
         built.append(props)
-    fig: dict[str, Any] = {"data": built, "layout": layout.to_plotly_json()}
-    fig["layout"].pop("template", None)
-    return fig
+    return {"data": built, "layout": _as_plotly(layout)}
 
 
 # The times below are what strftime("%Y-%m-%d %H:%M:%S[.%f]") writes, taken from isoformat (a
@@ -144,21 +177,19 @@ def step_line(
     *,
     changes_only: bool = False,
     visible: str | None = None,
-) -> tuple[go.Scatter, Arrays]:
+) -> tuple[Trace, Arrays]:
     """A step line; `hover(i)` is the text of point i, asked only of the points drawn; `visible`:
     plotly's (e.g. "legendonly"), None for the default.
     `changes_only`: only the points where the value changes (and the last one), which an "hv"
     step draws as the same line; for grouped charts, whose limits rarely change."""
     last = len(ys) - 1
     keep = [i for i in range(len(ys)) if not changes_only or i in (0, last) or ys[i] != ys[i - 1]]
-    trace = go.Scatter(
+    trace = scatter(
         mode="lines",
         name=name,
         hoverinfo="text",
         line={"color": color, "dash": dash, "width": width, "shape": "hv"},
         connectgaps=False,
-        # Given here, not set afterwards: a property set on a built trace comes after its type,
-        # where a figure would put it before (plotly_figure keeps the figure's order).
         visible=visible,
     )
     return trace, {"x": [xs[i] for i in keep], "y": [ys[i] for i in keep], "text": [hover(i) for i in keep]}
@@ -171,13 +202,12 @@ def value_span(values: list[int]) -> str:
 
 def warm_up() -> None:
     """Build one small figure with every kind of object the charts draw (a scatter with line and
-    marker outline, a bar, a layout with titled axes and a legend). plotly imports its graph-object
-    modules and builds its validators on first use: without this a server worker paid for them in
-    its first charts view (about a fifth of it; dashboard/warmup.py, issue 35)."""
+    marker outline, a bar, a layout with titled axes and a legend): the server's warm-up runs the
+    charts' code once before a worker listens (dashboard/warmup.py, issue 35)."""
     layout = chart_layout("warm-up", xaxis=call_axis(1), yaxis=count_axis("tokens", 1), barmode="stack")
     plotly_figure(
         [
-            go.Scatter(
+            scatter(
                 mode="lines+markers",
                 name="warm-up",
                 hoverinfo="text",
@@ -186,7 +216,7 @@ def warm_up() -> None:
                 marker={"size": 5, "symbol": "circle", "color": COLORS["context"], "line": {"width": 1}},
                 visible=None,
             ),
-            go.Bar(name="warm-up", marker={"color": COLORS["input"]}),
+            bar(name="warm-up", marker={"color": COLORS["input"]}),
         ],
         layout,
     )

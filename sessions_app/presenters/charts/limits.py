@@ -8,19 +8,17 @@ from __future__ import annotations
 
 from typing import Any
 
-import plotly.graph_objects as go
-
 from sessions_app.presenters.charts.calls import CallPoint
-from sessions_app.presenters.charts.figures import COLORS, Arrays, step_line, value_span
+from sessions_app.presenters.charts.figures import COLORS, Arrays, Trace, step_line, value_span
 
 
 def limit_traces(
     points: list[CallPoint], xs: list[Any], threshold: int, window: int, *, grouped: bool = False
-) -> tuple[list[tuple[go.Scatter, Arrays]], str]:
+) -> tuple[list[tuple[Trace, Arrays]], str]:
     """Threshold and window as step lines: recorded values where the calls recorded them, the
     current settings (a line of their own, labelled) where they did not. A group of calls shows
     the values recorded at the call it is drawn at."""
-    traces: list[tuple[go.Scatter, Arrays]] = []
+    traces: list[tuple[Trace, Arrays]] = []
     calls = sum(p.count for p in points)
     recorded = sum(p.recorded for p in points)
     missing = calls - recorded

@@ -15,9 +15,7 @@ from dataclasses import dataclass
 from html import escape
 from typing import Any
 
-import plotly.graph_objects as go
 from django.utils import timezone
-from plotly.basedatatypes import BaseTraceType
 
 from sessions_app.models import CompactionEntry, Session
 from sessions_app.presenters.charts.calls import USAGE_PARTS, CallSeries, load_calls
@@ -25,12 +23,15 @@ from sessions_app.presenters.charts.compactions import compaction_calls
 from sessions_app.presenters.charts.figures import (
     COLORS,
     Arrays,
+    Trace,
     axis_time,
+    bar,
     call_axis,
     chart_layout,
     count_axis,
     hover_time,
     plotly_figure,
+    scatter,
 )
 from sessions_app.presenters.charts.limits import limit_traces
 from sessions_app.presenters.charts.retention import lost_by_kind_chart, retention_chart
@@ -181,9 +182,9 @@ def build_charts(
     limits_note = ""
     failed = sum(p.failed for p in points)
     if points or entries:
-        traces: list[BaseTraceType | tuple[BaseTraceType, Arrays]] = [
+        traces: list[Trace | tuple[Trace, Arrays]] = [
             (
-                go.Scatter(
+                scatter(
                     # Past DENSE_POINTS a marker per call is a smear: the line alone reads.
                     mode="lines+markers" if len(points) <= DENSE_POINTS else "lines",
                     name="context tokens per model call",
@@ -201,7 +202,7 @@ def build_charts(
         if fx:
             traces.append(
                 (
-                    go.Scatter(
+                    scatter(
                         mode="markers",
                         name="failed call (no usage: a gap, not a drop)",
                         hoverinfo="text",
@@ -217,7 +218,7 @@ def build_charts(
             )
         if cx:
             traces.append(
-                go.Scatter(
+                scatter(
                     mode="lines+markers",
                     name="compaction (before → after)",
                     x=cx,
@@ -230,7 +231,7 @@ def build_charts(
             )
         if ex:
             traces.append(
-                go.Scatter(
+                scatter(
                     mode="lines+markers",
                     name="context edit (tokens freed)",
                     x=ex,
@@ -243,7 +244,7 @@ def build_charts(
             )
         if ux:
             traces.append(
-                go.Scatter(
+                scatter(
                     mode="markers+text",
                     name="compaction, size after not recorded (a gap, not a drop)",
                     x=ux,
@@ -294,7 +295,7 @@ def build_charts(
         usage_fig = plotly_figure(
             [
                 (
-                    go.Bar(name=name.replace("_", " "), marker={"color": COLORS[name]}),
+                    bar(name=name.replace("_", " "), marker={"color": COLORS[name]}),
                     {"x": bar_x, "y": [p.usage[i] if p.usage else None for p in bars.points]},
                 )
                 for i, name in enumerate(USAGE_PARTS)
@@ -325,7 +326,7 @@ def build_charts(
         gens = [c.generation for c in compactions]
         summaries_fig = plotly_figure(
             [
-                go.Bar(
+                bar(
                     name="summary tokens (estimate)",
                     x=gens,
                     y=[e.node.token_estimate for e in entries],

@@ -8,11 +8,16 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
-import plotly.graph_objects as go
-
 from sessions_app.compaction.vocabulary import FACT_KIND_LABELS, FactKind
 from sessions_app.presenters.audit import Retention, retention_level
-from sessions_app.presenters.charts.figures import COLORS, chart_layout, count_axis, plotly_figure
+from sessions_app.presenters.charts.figures import (
+    COLORS,
+    bar,
+    chart_layout,
+    count_axis,
+    plotly_figure,
+    scatter,
+)
 
 RETENTION_COLOR = {"ok": "retention", "warn": "partial", "bad": "lost"}
 
@@ -61,7 +66,7 @@ def retention_chart(
     )
     fig = plotly_figure(
         [
-            go.Scatter(
+            scatter(
                 mode="lines+markers",
                 name="facts kept (%)",
                 x=xs,
@@ -103,7 +108,7 @@ def lost_by_kind_chart(audits: list[dict[str, tuple[int, int]]]) -> tuple[dict[s
     where = f"{audited} compaction{'s' if audited != 1 else ''}"
     fig = plotly_figure(
         [
-            go.Bar(
+            bar(
                 name="lost",
                 x=labels,
                 y=lost,
@@ -112,7 +117,7 @@ def lost_by_kind_chart(audits: list[dict[str, tuple[int, int]]]) -> tuple[dict[s
                 textposition="none",  # in the hover: labels on the bars crowd them
                 marker={"color": COLORS["lost"]},
             ),
-            go.Bar(
+            bar(
                 name="kept",
                 x=labels,
                 y=[kept[k] for k in kinds],

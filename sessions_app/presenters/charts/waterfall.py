@@ -13,9 +13,7 @@ from datetime import datetime
 from html import escape
 from typing import Any, Final
 
-import plotly.graph_objects as go
-
-from sessions_app.presenters.charts.figures import COLORS, chart_layout, hover_time, plotly_figure
+from sessions_app.presenters.charts.figures import COLORS, bar, chart_layout, hover_time, plotly_figure
 
 MAX_CALLS: Final = 200  # rows drawn; a run with more shows its first ones and says so
 _ROW_PX: Final = 22
@@ -98,7 +96,7 @@ def call_waterfall(calls: list[CallTime], started: datetime | None) -> tuple[dic
 
     def bars(name: str, color: str, base: list[float], length: list[float | None], text: list[str]) -> Any:
         return (
-            go.Bar(name=name, orientation="h", hoverinfo="text", marker={"color": color}),
+            bar(name=name, orientation="h", hoverinfo="text", marker={"color": color}),
             {"y": rows, "x": length, "base": base, "hovertext": text},
         )
 
@@ -125,7 +123,7 @@ def call_waterfall(calls: list[CallTime], started: datetime | None) -> tuple[dic
         xaxis={"title": {"text": "ms since the run started"}, "rangemode": "tozero"},
         yaxis={"autorange": "reversed", "type": "category", "automargin": True},
     )
-    layout.height = max(200, 110 + _ROW_PX * len(rows))  # a row per call, not a fixed box
+    layout["height"] = max(200, 110 + _ROW_PX * len(rows))  # a row per call, not a fixed box
     notes = []
     if unknown:
         notes.append(

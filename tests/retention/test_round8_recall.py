@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sessions_app.compaction.vocabulary import FactKind
+from sessions_app.retention.cause_line import with_next
 from sessions_app.retention.facts import extract_facts
 from sessions_app.retention.findings import FINAL, FULL_WORDS, sentence_facts
 from sessions_app.retention.phrases import stems
@@ -152,3 +153,40 @@ def test_a_short_vague_sentence_still_opens_no_fact_and_midway_needs_more() -> N
     # Between tool calls a sentence still has to name something exact.
     assert list(sentence_facts(long_plain, "n", "between tool calls", all_sentences=False)) == []
     assert list(sentence_facts(long_plain, "n", FINAL, all_sentences=True))
+
+
+# --- an error line takes the next line of its paragraph ------------------------------------------
+
+
+def test_a_header_error_takes_its_message_from_the_next_line_claude_voice() -> None:
+    c = Chain()
+    c.user("Please build the aging mart.")
+    output = (
+        "13:58:04  Running with dbt=1.8.7\n"
+        "Database Error in model mart_ar_aging (models/marts/finance/mart_ar_aging.sql)\n"
+        "  column p.amount_cents does not exist\n"
+        '  HINT:  Perhaps you meant to reference the column "p.amount_minor".\n'
+    )
+    failing(c, "d", "dbt build --select +mart_ar_aging", output)
+    c.assistant("Wrong column name on my side.")
+    errors = _facts(c, FactKind.ERROR)
+    assert errors and "amount_cents does not exist" in errors[0]
+
+
+def test_a_blank_line_ends_the_errors_paragraph() -> None:
+    text = "error: the build failed in module ledger (src/ledger.ml)\n\nDone in 3 files."
+    assert with_next(text, 0, "error: the build failed in module ledger") == (
+        "error: the build failed in module ledger"
+    )
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.text(alphabet="abc xyz:=.|-#\t", min_size=0, max_size=30), min_size=1, max_size=6),
+    st.integers(min_value=0, max_value=5),
+)
+def test_with_next_only_adds_after_the_line(lines: list[str], index: int) -> None:
+    text = "\n".join(lines)
+    out = with_next(text, min(index, len(lines) - 1), "E: the line")
+    assert out == "E: the line" or out.startswith("E: the line ")
+    assert "\n" not in out

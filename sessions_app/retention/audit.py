@@ -34,8 +34,11 @@ from .phrases import message_text, normalize, stems
 # pass 2: a compare or count that exits 1 is an answer, not an error; no progress or code-line values;
 # 8: round 7, no findings between calls that only look, no values from a file shown as it is, one
 # value per output, a tool's line a finding repeats is said by it, a file written whole needs words;
-# 9: round 7, pass 2, a passing check stands for the earlier passing checks of its program).
-AUDIT_VERSION: Final = 9
+# 9: round 7, pass 2, a passing check stands for the earlier passing checks of its program;
+# 10: round 8, a file written whole is a fact by its names too, a tool's line a finding repeats
+# stays, a compiler's note joins its error, a fallback error line takes its next line, a long
+# sentence of an answer opens a fact).
+AUDIT_VERSION: Final = 10
 WORD_SHARE: Final = 0.6  # of a sentence fact's content words that must share one line
 ANCHORED_WORD_SHARE: Final = 0.34  # when the fact's anchors (identifiers, numbers) are all there
 COMMAND_WORD_SHARE: Final = 0.8  # a command quoted in part still counts if nearly all of it is there

@@ -262,3 +262,21 @@ def with_test(text: str, found: Candidate) -> str:
         if _TEST_HEADER.search(head) and not _WRAPPER.search(head) and head not in found.line:
             return f"{head.rstrip(':')}: {found.line}"
     return found.line
+
+
+NEXT_LOOKAHEAD: Final = 3  # lines after an error line (frames and counts skipped) its message may be on
+
+
+def with_next(text: str, index: int, line: str) -> str:
+    """The error line with the line that follows it in its paragraph, frames and counts skipped
+    (round 8): a header the joiner above does not take for one ("Database Error in model x
+    (models/x.sql)") has its message there ("column p.amount_cents does not exist"), and a
+    linter's location line its rule. A blank line or a separator ends the paragraph."""
+    for nxt in text.splitlines()[index + 1 : index + 1 + NEXT_LOOKAHEAD]:
+        n = clean(nxt)
+        if not n or _SEPARATOR.match(n) or _BANNER.match(n):
+            break
+        if _FRAME.match(n) or _COUNTS.match(n):
+            continue
+        return line if n in line else f"{line} {n}"
+    return line

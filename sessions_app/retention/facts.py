@@ -58,10 +58,10 @@ from .tool_outcomes import (
     salient_line,
     tool_base,
 )
-from .tool_values import RELIED, relied_values, repeated_by
+from .tool_values import relied_values
 from .user_facts import asked_question, restated, user_facts
 from .walk import Call, Walk, calls_of, resolution
-from .written_files import gist, opening_doc, written_files
+from .written_files import gist, written_files
 
 ALL_KINDS: Final = frozenset(FactKind)
 _CALL_KINDS: Final = (FactKind.DENIED, FactKind.COMMAND, FactKind.ERROR, FactKind.SUBAGENT, FactKind.ARTIFACT)
@@ -100,7 +100,6 @@ def extract_facts(
     walk.facts.sort(key=lambda f: order.get(f.node, len(span)))
     _said_once(walk)
     _answered(walk, span)
-    _concluded(walk)
     if any(f.kind == FactKind.REQUEST and f.detail == OPEN for f in walk.facts):
         _finished_later(walk, span, after)
     facts = restated(walk.facts, [*span, *after]) if walk.wants(FactKind.REQUEST) else walk.facts
@@ -160,24 +159,6 @@ def _answered(walk: Walk, span: Sequence[Entry]) -> None:
             f.kind == FactKind.FINDING
             and f.detail == MIDWAY
             and _repeats(said.get(turn_of.get(f.node, -1), ""), f)
-        )
-    ]
-
-
-def _concluded(walk: Walk) -> None:
-    """A tool's line the assistant relied on is said by a finding or decision of the span that
-    repeats every value of it: the assistant's sentence is the conclusion, the line its evidence
-    (docs/retention.md, "Round 7"). A line with a value no sentence repeats stays."""
-    said = [f.text for f in walk.facts if f.kind in _SAID]
-    if not said:
-        return
-    walk.facts[:] = [
-        f
-        for f in walk.facts
-        if not (
-            f.kind == FactKind.VALUE
-            and f.detail.startswith(RELIED)
-            and any(repeated_by(f.text, s) for s in said)
         )
     ]
 
@@ -291,13 +272,10 @@ def _conversation_facts(walk: Walk, span: Sequence[Entry], after: Sequence[Entry
                 for fact in assistant_facts((e,)):
                     walk.add(fact)
             # A file is a fact when a tool changed it and the assistant said what of it, or a
-            # tool wrote it whole and it says what it is (written_files.py); every file read or
-            # changed is listed by the plan's file lists (docs/retention.md, "Files").
-            written = list(written_files(e))
-            wrote = {path: gist(content) for path, content in written}
-            # Round 7: a file written whole says what it is by its opening doc line; the names it
-            # defines alone say too little for a fact (it is in the plan's file lists anyway).
-            documented = {path for path, content in written if opening_doc(content)}
+            # tool wrote it whole and its gist says what it is (its opening doc line or the names
+            # it defines; written_files.py). Round 8 undid round 7's "names alone are too little":
+            # a file created is labelled as one (docs/retention.md, "Round 8").
+            wrote = {path: gist(content) for path, content in written_files(e)}
             changed = [
                 path
                 for call in e.content
@@ -310,7 +288,7 @@ def _conversation_facts(walk: Walk, span: Sequence[Entry], after: Sequence[Entry
             for path in dict.fromkeys(p for p in [*changed, *wrote] if not scratch_path(p)):
                 told = _described(path, at, span) or narration
                 said = "; ".join(x for x in (told, wrote.get(path, "")) if x)
-                if said and (told or path in documented):
+                if said:
                     fact = Fact(FactKind.FILE, path, e.key, (path_alternatives(path),), detail=said)
                     walk.add(fact)
     for c in constraints.values():

@@ -83,7 +83,8 @@ def sentence_facts(
     path), each with the sentences of its paragraph that follow it and name nothing exact ("Raising
     it fixes the slowness." goes on the sentence that named what "it" is); between tool calls
     (`all_sentences` false) a sentence must also say more. A vague sentence that opens its
-    paragraph says nothing a colleague could act on and is left out, unless it is a decision."""
+    paragraph says nothing a colleague could act on and is left out, unless it is a decision or,
+    in an answer, a long sentence (round 8, `FULL_WORDS`)."""
     blocks = all_sentences and paragraphs is not False
     for line in block_sentences(text) if blocks else line_sentences(text):
         if _HEADING.match(line[0]):
@@ -107,12 +108,24 @@ def sentence_facts(
             decision = is_decision(s)
             # The cheap tests first: `exact` is read only for a sentence they leave in (issue 35).
             if not decision and (
-                not said or (not all_sentences and len(stems(s)) < MIDWAY_WORDS) or not exact(s)
+                not said
+                or (not all_sentences and len(stems(s)) < MIDWAY_WORDS)
+                or not (exact(s) or _full(s, all_sentences))
             ):
                 continue
             current = [s]
         if current:
             yield _fact(current, node, detail, decision)
+
+
+# Round 8: a sentence of a turn's answer with this many content words says something a colleague
+# can act on even when it names nothing exact ("the flusher does Snapshot, write, Reset in three
+# steps, so every Add between them is wiped"): it opens a fact like an exact one.
+FULL_WORDS: Final = 12
+
+
+def _full(sentence: str, answer: bool) -> bool:
+    return answer and len(stems(sentence)) >= FULL_WORDS
 
 
 _JOINED_CHARS: Final = 400  # a paragraph's sentences joined to one fact up to about this length

@@ -150,7 +150,9 @@ def error_line(text: str) -> str | None:
         found.append(Candidate(max(top, score_line(test), MIN_SCORE) + RUNNER_BOOST, -1, test))
     chosen = best(found, last=bool(_TRACEBACK.search(text)))
     if chosen is not None:
-        return _clip(with_test(text, chosen) if chosen.index >= 0 else chosen.line)
+        if chosen.index < 0:
+            return _clip(chosen.line)
+        return _clip(with_note(text, chosen.index, with_test(text, chosen)))
     lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
     for pattern, last in _ORDER:
         hits = [ln for ln in lines if pattern.search(ln)]
@@ -171,6 +173,25 @@ def outcome_line(text: str) -> str:
         if ln.strip():
             return _clip(ln.strip())
     return ""
+
+
+# A compiler's note on the error just above it (gcc, clang, rustc `= note:`, zig, swiftc): it
+# says why or what to do ("cast discards const qualifier", "consider using 'const'"), round 8.
+_NOTE: Final = re.compile(r"^\s*(?:\S+:\d+(?::\d+)?:\s*)?(?:=\s*)?(?:note|help):\s*(\S.*)$")
+_NEXT_ERROR: Final = re.compile(r"\berror\b", re.I)
+NOTE_LOOKAHEAD: Final = 4  # lines after the error its note may come (echoed source and carets between)
+
+
+def with_note(text: str, index: int, line: str) -> str:
+    """The error line with the compiler's note that follows it, when one does before the next
+    error (docs/retention.md, "Round 8")."""
+    for nxt in text.splitlines()[index + 1 : index + 1 + NOTE_LOOKAHEAD]:
+        m = _NOTE.match(nxt)
+        if m:
+            return line if m.group(1) in line else f"{line} (note: {m.group(1).strip()})"
+        if _NEXT_ERROR.search(nxt):
+            break
+    return line
 
 
 def _clip(line: str) -> str:

@@ -11,7 +11,7 @@ from sessions_app.compaction.exit_status import exit_code
 from sessions_app.compaction.messages import BASH_EXECUTION, Entry
 from sessions_app.compaction.text import folded
 
-from .cause_line import best, candidates, clean, uncounted, with_test
+from .cause_line import best, candidates, clean, uncounted, with_next, with_test
 from .paths import looks_like_path, path_alternatives
 from .phrases import clip, message_text
 from .salient import error_line, toolchain_boost
@@ -154,7 +154,7 @@ def salient_line(text: str) -> str:
     # such as "Completed with 1 error:" is a count, not the error it counts).
     near = best(candidates(kept, toolchain_boost), floor=FALLBACK_SCORE)
     if near is not None:
-        return clip(with_test(kept, near), 240)
+        return clip(with_next(kept, near.index, with_test(kept, near)), 240)  # round 8: its message
     for ln in lines:
         if _ERROR_WORD.search(uncounted(ln)):
             return clip(clean(ln), 240)
@@ -163,7 +163,7 @@ def salient_line(text: str) -> str:
     # files", a test suite's name).
     some = best(candidates(kept, toolchain_boost), floor=LAST_SCORE)
     if some is not None:
-        return clip(with_test(kept, some), 240)
+        return clip(with_next(kept, some.index, with_test(kept, some)), 240)
     return clip(lines[0].strip(), 240)
 
 

@@ -110,15 +110,6 @@ def _cited(token: str, said: str) -> bool:
     return re.search(rf"(?<![\d.,])(?:{digits})(?!\d|[.,]\d)", said) is not None
 
 
-def repeated_by(line: str, said: str) -> bool:
-    """`said` (a finding or decision of the assistant) repeats every value `line` holds: what the
-    assistant concluded from a tool's line carries it (round 7, "one statement, one fact")."""
-    # A bare number below _MIN_PLAIN (a count, an index) is too common to trace either way.
-    tokens = [m.group(0) for m in _TOKEN.finditer(line)]
-    traced = [t for t in tokens if not (_plain_number(t) and int(_core(t)) < _MIN_PLAIN)]
-    return bool(traced) and all(_cited(t, said) for t in traced)
-
-
 def _turn_text(span: Sequence[Entry], start: int) -> str:
     """The assistant's words after span[start] until the user speaks again."""
     out: list[str] = []

@@ -1,20 +1,18 @@
 """Round 7 of issue 30 (docs/retention.md, "Round 7"): structural rules for extraction precision.
 A message between calls that only look is thinking aloud, not a finding; a file shown as it is gives
 no values; one value per tool output; a tool's line that a finding repeats is said by the finding;
-the Goal's own sentence is no Next Step. Small transcripts in several voices and toolchains (pi's
+the Goal's own sentence is no Next Step. Round 8 undid two of them (a tool's line that a finding
+repeats stays; a file written whole is a fact by its names too): their tests moved, reversed, to
+test_round8_recall.py. Small transcripts in several voices and toolchains (pi's
 lower-case tools, Claude Code's `Read`/`Grep`/`Edit`, Codex's shell-only sessions)."""
 
 from __future__ import annotations
-
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from sessions_app.compaction.sections import parse_summary
 from sessions_app.compaction.vocabulary import FactKind
 from sessions_app.retention.extractive import _in_goal, compact_extractive
 from sessions_app.retention.facts import extract_facts
 from sessions_app.retention.findings import MIDWAY
-from sessions_app.retention.tool_values import repeated_by
 from tests.compaction.builders import Chain
 from tests.retention.test_extractive import failing, filler, plan
 
@@ -159,25 +157,6 @@ def test_one_value_per_tool_output() -> None:
     assert len(relied) <= 1
 
 
-def test_a_tools_line_that_the_finding_repeats_is_said_by_the_finding() -> None:
-    c = Chain()
-    c.user("does the dashboard make fewer requests now?")
-    failing(c, "h", "pnpm e2e:har-count", "requests: 14\nbytes: 48213", code=0)
-    c.assistant("Yes: 14 requests now, down from 31, and 48213 bytes in total.")
-    assert _facts(c, FactKind.VALUE) == []
-    assert repeated_by("requests: 14 bytes: 48213", "14 requests and 48213 bytes")
-    assert not repeated_by("requests: 14 bytes: 48213", "14 requests now")
-    assert not repeated_by("no numbers here", "14 requests")
-
-
-@settings(max_examples=60, deadline=None)
-@given(st.lists(st.integers(min_value=100, max_value=99999), min_size=1, max_size=4, unique=True))
-def test_repeated_by_holds_exactly_when_every_number_is_said(numbers: list[int]) -> None:
-    line = " ".join(f"k{i}: {n}" for i, n in enumerate(numbers))
-    assert repeated_by(line, "we saw " + ", ".join(str(n) for n in numbers))
-    assert not repeated_by(line, "we saw " + ", ".join(str(n) for n in numbers[1:]) + " and 7")
-
-
 # --- the Goal is no Next Step ----------------------------------------------------------------------
 
 
@@ -217,14 +196,6 @@ def test_in_goal_needs_the_requests_opening() -> None:
 def _wrote(c: Chain, path: str, content: str, tool: str = "write") -> None:
     c.assistant(None, calls=(("w", tool, {"path": path, "file_path": path, "content": content}),))
     c.tool_result("w", f"Wrote {path}", name=tool)
-
-
-def test_a_file_written_whole_with_only_names_is_no_fact_pi_voice() -> None:
-    c = Chain()
-    c.user("add the histogram")
-    _wrote(c, "src/loghist.hpp", "#pragma once\nclass LogHistogram {\n  int buckets;\n};\n")
-    c.assistant("Done.")
-    assert _facts(c, FactKind.FILE) == []
 
 
 def test_a_file_that_says_what_it_is_or_that_the_answer_names_stays_claude_voice() -> None:

@@ -237,7 +237,12 @@ def message_text(entry: Entry) -> str:
 # What `anchor_tokens` finds, and for each what a sentence must hold to have one (a cheap test
 # that spares the search, which tries every position of every sentence of a span).
 _ANCHOR_QUOTED = re.compile(r"`([^`\n]{1,80})`|\"([^\"\n]{2,60})\"")
-_ANCHOR_NUMBER = re.compile(r"(?<![\w.])(?:v?\d+(?:\.\d+)+|\d{2,})(?![\w.])")
+# `(?<![\w.])(?:v?\d+(?:\.\d+)+|\d{2,})(?![\w.])`, written to open with a character class: the
+# search then skips in C to the next "v" or digit instead of trying the look-behind at every position
+# (twice as fast; tests/retention/test_audit_speed.py compares the two).
+_ANCHOR_NUMBER = re.compile(
+    r"[v\d](?<![\w.].)(?:(?<=v)\d+(?:\.\d+)+|(?<=\d)(?:\d*(?:\.\d+)+|\d+))(?![\w.])"
+)
 _DIGIT = re.compile(r"\d")
 _ANCHOR_IDENTIFIER = re.compile(r"\b[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+\b|\b[a-z]+[A-Z]\w*\b")
 _INNER_CAPITAL = re.compile(r"[a-z][A-Z]")

@@ -1,0 +1,41 @@
+"""The audit's cheaper helpers give exactly what their plain forms gave (issue 35: the retention
+audit of a never-compacted 20,000-node session). Each reference is the code before the change,
+kept here verbatim, and compared with the helper on random text."""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sessions_app.retention import phrases
+
+# Pieces that exercise each helper's edges: digits (ASCII and not), versions, "v", dots, words.
+_PIECES: Final = [
+    "v", "v1", "v1.2", "1.2.3", "12", "3", ".5", "a.12", "12.b", "x12", "12x", "v.1", "vv12", "1..2",
+    "٣٤", "١٫٢", "٣.٤", "_7", "7_", "word", "Word", "fooBar", "a_b", ".", "..", "-", "`", '"',
+]  # fmt: skip
+_GLUE: Final = [" ", "", ".", ",", "\n", "\t", "  ", "(", ")", ":", "/"]
+
+texts = st.lists(
+    st.tuples(st.sampled_from(_PIECES) | st.text(max_size=3), st.sampled_from(_GLUE)), max_size=25
+).map(lambda parts: "".join(a + b for a, b in parts))
+
+
+# --- references -------------------------------------------------------------------------------
+
+OLD_ANCHOR_NUMBER: Final = re.compile(r"(?<![\w.])(?:v?\d+(?:\.\d+)+|\d{2,})(?![\w.])")
+
+
+@settings(max_examples=3000, deadline=None)
+@given(texts)
+def test_number_anchors_match_the_plain_pattern(text: str) -> None:
+    assert phrases._ANCHOR_NUMBER.findall(text) == OLD_ANCHOR_NUMBER.findall(text)
+
+
+def test_number_anchors_examples() -> None:
+    found = phrases._ANCHOR_NUMBER.findall("v1.2 and 1.2.3, x12 12 3 .5 a.12 v12 v1 ١٫٢ ٣٤")
+    assert found == ["v1.2", "1.2.3", "12", "٣٤"]
+    assert found == OLD_ANCHOR_NUMBER.findall("v1.2 and 1.2.3, x12 12 3 .5 a.12 v12 v1 ١٫٢ ٣٤")

@@ -62,7 +62,10 @@ CHANGING_TOOLS: Final = frozenset({"write", "edit", "multiedit", "apply_patch", 
 
 
 def tool_base(name: str) -> str:
-    return re.split(r"[.:/]", name.lower())[-1] if name else ""
+    """The name's last part after ".", ":" or "/" (`mcp__fs.write` -> "write"), lower-cased; found
+    by position: the fact walk asks it of every call several times (issue 35)."""
+    low = name.lower()
+    return low[max(low.rfind("."), low.rfind(":"), low.rfind("/")) + 1 :]
 
 
 def is_shell_tool(name: str) -> bool:

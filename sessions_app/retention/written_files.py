@@ -38,7 +38,10 @@ _SHEBANG_OR_PRAGMA: Final = re.compile(r"^\s*(?:#!|#\s*-\*-|//\s*@ts-|#\s*frozen
 
 
 def _base(name: str) -> str:
-    return re.split(r"[.:/]", name.lower())[-1] if name else ""
+    """The name's last part after ".", ":" or "/" (`mcp__fs.write` -> "write"), lower-cased; found
+    by position: the fact walk asks it of every call several times (issue 35)."""
+    low = name.lower()
+    return low[max(low.rfind("."), low.rfind(":"), low.rfind("/")) + 1 :]
 
 
 def _patch_text(args: dict[str, Any]) -> str:

@@ -10,7 +10,7 @@ from typing import Final
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sessions_app.retention import phrases
+from sessions_app.retention import phrases, tool_outcomes, written_files
 
 # Pieces that exercise each helper's edges: digits (ASCII and not), versions, "v", dots, words.
 _PIECES: Final = [
@@ -39,3 +39,20 @@ def test_number_anchors_examples() -> None:
     found = phrases._ANCHOR_NUMBER.findall("v1.2 and 1.2.3, x12 12 3 .5 a.12 v12 v1 ١٫٢ ٣٤")
     assert found == ["v1.2", "1.2.3", "12", "٣٤"]
     assert found == OLD_ANCHOR_NUMBER.findall("v1.2 and 1.2.3, x12 12 3 .5 a.12 v12 v1 ١٫٢ ٣٤")
+
+
+def old_tool_base(name: str) -> str:
+    return re.split(r"[.:/]", name.lower())[-1] if name else ""
+
+
+names = st.lists(
+    st.sampled_from(["bash", "Write", "mcp__fs", ".", ":", "/", "", "İ", "x", "a.b"]), max_size=6
+).map("".join) | st.text(max_size=12)
+
+
+@settings(max_examples=2000, deadline=None)
+@given(names)
+def test_tool_base_matches_the_split(name: str) -> None:
+    assert tool_outcomes.tool_base(name) == old_tool_base(name)
+    assert written_files._base(name) == old_tool_base(name)
+    assert tool_outcomes.tool_base("functions.Bash") == "bash"

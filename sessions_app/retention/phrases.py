@@ -28,8 +28,17 @@ _CLIP: Final = 300
 
 def clip(text: str, limit: int = _CLIP) -> str:
     """One line, at most `limit` characters."""
-    text = " ".join(text.split())
+    text = _one_line(text)
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def _one_line(text: str) -> str:
+    """`" ".join(text.split())`. A printable text holds no white space but " " (every other kind
+    is unprintable), so one without a double, leading or trailing space is that already: the
+    fact walk clips and normalizes every message and most are one line (issue 35)."""
+    if text.isprintable() and "  " not in text and text[:1] != " " and text[-1:] != " ":
+        return text
+    return " ".join(text.split())
 
 
 _WORD = re.compile(r"[a-z0-9_$]+(?:[.\-/:][a-z0-9_]+)*")
@@ -107,7 +116,7 @@ _cached_stems = lru_cache(maxsize=_CACHED)(stems_of)
 
 
 def normalize(text: str) -> str:
-    return " ".join(text.lower().split())
+    return _one_line(text.lower())
 
 
 # After "." or ";" a sentence starts with a capital, a digit or a quote ("e.g. foo" goes on); after

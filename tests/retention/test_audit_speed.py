@@ -5,6 +5,7 @@ kept here verbatim, and compared with the helper on random text."""
 from __future__ import annotations
 
 import re
+import sys
 from typing import Final
 
 from hypothesis import given, settings
@@ -56,3 +57,22 @@ def test_tool_base_matches_the_split(name: str) -> None:
     assert tool_outcomes.tool_base(name) == old_tool_base(name)
     assert written_files._base(name) == old_tool_base(name)
     assert tool_outcomes.tool_base("functions.Bash") == "bash"
+
+
+_SPACES: Final = [chr(i) for i in range(sys.maxunicode + 1) if chr(i).isspace()]
+spaced = st.lists(
+    st.sampled_from(["a", "İ", "x y", " ", "  ", *_SPACES]) | st.text(max_size=3), max_size=12
+).map("".join)
+
+
+def test_only_the_space_is_printable_white_space() -> None:
+    # What phrases._one_line relies on, checked against the running Python's Unicode tables.
+    assert [c for c in _SPACES if c.isprintable()] == [" "]
+
+
+@settings(max_examples=3000, deadline=None)
+@given(spaced, st.integers(min_value=1, max_value=20))
+def test_clip_and_normalize_match_the_split(text: str, limit: int) -> None:
+    one = " ".join(text.split())
+    assert phrases.clip(text, limit) == (one if len(one) <= limit else one[: limit - 1].rstrip() + "…")
+    assert phrases.normalize(text) == " ".join(text.lower().split())

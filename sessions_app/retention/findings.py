@@ -148,8 +148,11 @@ def assistant_facts(span: Sequence[Entry]) -> Iterator[Fact]:
         if not text.strip():
             continue
         final = not _has_calls(e)
+        looks = not final and only_looks(e)
+        if looks and not any(is_decision(s) for line in line_sentences(text) for s in line):
+            continue  # a decision needs a sentence that reads as one (issue 35: no other is read)
         found = sentence_facts(text, e.key, FINAL if final else MIDWAY, all_sentences=final)
-        if not final and only_looks(e):
+        if looks:
             # Round 7: between calls that only look, a sentence is a finding only when it is a
             # decision (a choice with its reason); the rest is the assistant thinking aloud.
             found = (f for f in found if f.kind == FactKind.DECISION)

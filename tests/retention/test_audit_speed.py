@@ -6,12 +6,18 @@ from __future__ import annotations
 
 import re
 import sys
-from typing import Final
+from collections.abc import Iterator, Sequence
+from typing import Any, Final
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sessions_app.retention import phrases, tool_outcomes, written_files
+from sessions_app.compaction.messages import ASSISTANT, MESSAGE, Entry
+from sessions_app.compaction.vocabulary import FactKind
+from sessions_app.retention import findings, phrases, tool_outcomes, written_files
+from sessions_app.retention.fact import Fact
+from tests.compaction.builders import Chain
+from tests.retention.test_phrases_identity import texts as identity_texts
 
 # Pieces that exercise each helper's edges: digits (ASCII and not), versions, "v", dots, words.
 _PIECES: Final = [
@@ -76,3 +82,50 @@ def test_clip_and_normalize_match_the_split(text: str, limit: int) -> None:
     one = " ".join(text.split())
     assert phrases.clip(text, limit) == (one if len(one) <= limit else one[: limit - 1].rstrip() + "…")
     assert phrases.normalize(text) == " ".join(text.lower().split())
+
+
+# --- an assistant message between calls that only look (findings.assistant_facts) ---------------
+
+
+def old_assistant_facts(span: Sequence[Entry]) -> Iterator[Fact]:
+    for e in span:
+        if e.kind != MESSAGE or e.role != ASSISTANT:
+            continue
+        text = findings._text(e)
+        if not text.strip():
+            continue
+        final = not findings._has_calls(e)
+        found = findings.sentence_facts(
+            text, e.key, findings.FINAL if final else findings.MIDWAY, all_sentences=final
+        )
+        if not final and findings.only_looks(e):
+            found = (f for f in found if f.kind == FactKind.DECISION)
+        yield from found
+
+
+_CALLS: Final = [
+    ("c1", "read", {"path": "src/a.py"}),
+    ("c2", "bash", {"command": "grep -n foo src/a.py"}),
+    ("c3", "edit", {"path": "src/b.py", "old": "x", "new": "y"}),
+    ("c4", "bash", {"command": "make test"}),
+]
+_DECIDING: Final = [
+    "I'll use SQLite instead of Postgres because the tests run offline.",
+    "Going with the `Map` rather than a list, since lookups dominate.",
+    "I decided to keep parse_line: the callers rely on it.",
+    "Let me look at src/a.py first.",
+    "The loop in src/a.py runs 1432 times.",
+]
+messages = st.lists(st.sampled_from(_DECIDING) | identity_texts, min_size=1, max_size=4).map(
+    lambda parts: "\n".join(parts)
+)
+
+
+@settings(max_examples=800, deadline=None)
+@given(messages, st.lists(st.sampled_from(_CALLS), max_size=3, unique_by=lambda c: c[0]))
+def test_assistant_facts_match_the_reference(text: str, calls: list[tuple[str, str, dict[str, Any]]]) -> None:
+    chain = Chain()
+    chain.user("go on")
+    chain.assistant(text, calls=tuple(calls))
+    with phrases.stems_once():
+        assert list(findings.assistant_facts(chain.entries)) == list(old_assistant_facts(chain.entries))

@@ -271,7 +271,8 @@ def anchors_of(sentence: str) -> tuple[tuple[str, ...], ...]:
             found.append(m.group(1) or m.group(2))
     if _DIGIT.search(sentence):
         found.extend(_ANCHOR_NUMBER.findall(sentence))
-    if "_" in sentence or _INNER_CAPITAL.search(sentence):
+    # A text that lower-casing leaves as it is holds no capital: no inner one to search for.
+    if "_" in sentence or (sentence.lower() != sentence and _INNER_CAPITAL.search(sentence)):
         found.extend(_ANCHOR_IDENTIFIER.findall(sentence))
     seen: dict[str, None] = {}
     for f in found:

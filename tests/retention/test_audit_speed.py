@@ -17,6 +17,7 @@ from sessions_app.compaction.vocabulary import FactKind
 from sessions_app.retention import findings, phrases, tool_outcomes, written_files
 from sessions_app.retention.fact import Fact
 from tests.compaction.builders import Chain
+from tests.retention.test_phrases_cached import old_anchor_tokens
 from tests.retention.test_phrases_identity import texts as identity_texts
 
 # Pieces that exercise each helper's edges: digits (ASCII and not), versions, "v", dots, words.
@@ -129,3 +130,11 @@ def test_assistant_facts_match_the_reference(text: str, calls: list[tuple[str, s
     chain.assistant(text, calls=tuple(calls))
     with phrases.stems_once():
         assert list(findings.assistant_facts(chain.entries)) == list(old_assistant_facts(chain.entries))
+
+
+@settings(max_examples=2000, deadline=None)
+@given(texts)
+def test_anchors_match_the_reference(text: str) -> None:
+    # The number pattern above and the capital test before the identifier search, together.
+    for s in (text, text.lower(), text.upper()):
+        assert phrases.anchors_of(s) == old_anchor_tokens(s), s

@@ -16,6 +16,7 @@ from sessions_app.compaction.messages import ASSISTANT, MESSAGE, Entry
 from sessions_app.compaction.vocabulary import FactKind
 from sessions_app.retention import findings, phrases, tool_outcomes, written_files
 from sessions_app.retention.fact import Fact
+from sessions_app.retention.walk import Walk
 from tests.compaction.builders import Chain
 from tests.retention.test_phrases_cached import old_anchor_tokens
 from tests.retention.test_phrases_identity import texts as identity_texts
@@ -138,3 +139,8 @@ def test_anchors_match_the_reference(text: str) -> None:
     # The number pattern above and the capital test before the identifier search, together.
     for s in (text, text.lower(), text.upper()):
         assert phrases.anchors_of(s) == old_anchor_tokens(s), s
+
+
+@given(st.frozensets(st.sampled_from(list(FactKind))), st.lists(st.sampled_from(list(FactKind)), max_size=4))
+def test_walk_wants_any_of_its_kinds(kinds: frozenset[FactKind], asked: list[FactKind]) -> None:
+    assert Walk(kinds).wants(*asked) == any(k in kinds for k in asked)

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from sessions_app.compaction.messages import ASSISTANT, MESSAGE, Entry
 from sessions_app.compaction.vocabulary import FactKind
 from sessions_app.retention import findings, phrases, tool_outcomes, written_files
+from sessions_app.retention.audit import Audit, CheckedFact
 from sessions_app.retention.fact import Fact
 from sessions_app.retention.walk import Walk
 from tests.compaction.builders import Chain
@@ -144,3 +145,20 @@ def test_anchors_match_the_reference(text: str) -> None:
 @given(st.frozensets(st.sampled_from(list(FactKind))), st.lists(st.sampled_from(list(FactKind)), max_size=4))
 def test_walk_wants_any_of_its_kinds(kinds: frozenset[FactKind], asked: list[FactKind]) -> None:
     assert Walk(kinds).wants(*asked) == any(k in kinds for k in asked)
+
+
+def old_by_kind(audit: Audit) -> dict[str, tuple[int, int]]:
+    out: dict[str, tuple[int, int]] = {}
+    for kind in FactKind:
+        of_kind = [f for f in audit.facts if f.fact.kind == kind]
+        if of_kind:
+            out[kind.value] = (sum(1 for f in of_kind if f.kept), len(of_kind))
+    return out
+
+
+@given(st.lists(st.tuples(st.sampled_from(list(FactKind)), st.booleans()), max_size=30))
+def test_by_kind_counts_as_before(facts: list[tuple[FactKind, bool]]) -> None:
+    audit = Audit(tuple(CheckedFact(Fact(kind, "x", "1"), kept, None) for kind, kept in facts))
+    assert audit.by_kind() == old_by_kind(audit)
+    assert list(audit.by_kind()) == list(old_by_kind(audit))  # in the vocabulary's order
+    assert audit.to_dict()["weighted"] == {"kept": audit.weighted[0], "total": audit.weighted[1]}

@@ -250,7 +250,8 @@ _ANCHOR_QUOTED = re.compile(r"`([^`\n]{1,80})`|\"([^\"\n]{2,60})\"")
 # search then skips in C to the next "v" or digit instead of trying the look-behind at every position
 # (twice as fast; tests/retention/test_audit_speed.py compares the two).
 _ANCHOR_NUMBER = re.compile(
-    r"[v\d](?<![\w.].)(?:(?<=v)\d+(?:\.\d+)+|(?<=\d)(?:\d*(?:\.\d+)+|\d+))(?![\w.])"
+    r"[v\d](?<![\w.].)"  # the character before the one taken is no part of a word or a number
+    r"(?:(?<=v)\d+(?:\.\d+)+|(?<=\d)(?:\d*(?:\.\d+)+|\d+))(?![\w.])"
 )
 _DIGIT = re.compile(r"\d")
 _ANCHOR_IDENTIFIER = re.compile(r"\b[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+\b|\b[a-z]+[A-Z]\w*\b")

@@ -1,5 +1,6 @@
 """What a fact walk reads once: inside a `stems_once` block, each text is stemmed once and split
-into sentences once, and each message's text is read once (phrases.py reads these records).
+into sentences once, each message's text is read once (phrases.py reads these records), and
+whether each tool result failed is worked out once (tool_outcomes.is_failure).
 
 A walk over a long span asks some of these again far apart, beyond what a bounded cache keeps (a
 request's words when found and when restated, issue 35; a user message read for its rules and
@@ -19,6 +20,8 @@ ONCE: ContextVar[dict[str, frozenset[str]] | None] = ContextVar("stems_once", de
 # The text of each message read in the block, by entry (kept with it, so its id stays its own).
 TEXTS: ContextVar[dict[int, tuple[Entry, str]] | None] = ContextVar("texts_once", default=None)
 LINES: ContextVar[dict[str, list[list[str]]] | None] = ContextVar("lines_once", default=None)
+# Whether each tool result read in the block failed, by entry (asked for its facts and its values).
+FAILED: ContextVar[dict[int, tuple[Entry, bool]] | None] = ContextVar("failed_once", default=None)
 
 
 @contextmanager
@@ -26,7 +29,7 @@ def stems_once() -> Iterator[None]:
     """Read each text once until the block ends (above). An inner block shares the outer
     records; as a decorator, each call has its own."""
     outer = ONCE.get() is None
-    tokens = (ONCE.set({}), TEXTS.set({}), LINES.set({})) if outer else None
+    tokens = (ONCE.set({}), TEXTS.set({}), LINES.set({}), FAILED.set({})) if outer else None
     try:
         yield
     finally:
@@ -34,3 +37,4 @@ def stems_once() -> Iterator[None]:
             ONCE.reset(tokens[0])
             TEXTS.reset(tokens[1])
             LINES.reset(tokens[2])
+            FAILED.reset(tokens[3])

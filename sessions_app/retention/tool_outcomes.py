@@ -11,6 +11,7 @@ from sessions_app.compaction.exit_status import exit_code
 from sessions_app.compaction.messages import BASH_EXECUTION, Entry
 from sessions_app.compaction.text import folded
 
+from . import once
 from .cause_line import best, candidates, clean, uncounted, with_next, with_test
 from .paths import looks_like_path, path_alternatives
 from .phrases import clip, message_text
@@ -117,7 +118,18 @@ def file_args(args: Any) -> list[str]:
 
 
 def is_failure(result: Entry) -> bool:
-    """An error flag or a non-zero exit status; never a word in the output."""
+    """An error flag or a non-zero exit status; never a word in the output. Worked out once per
+    result in a fact walk (once.py): the walk asks it for the result's facts and for its values."""
+    known = once.FAILED.get()
+    if known is None:
+        return _failed(result)
+    found = known.get(id(result))
+    if found is None or found[0] is not result:
+        found = known[id(result)] = (result, _failed(result))
+    return found[1]
+
+
+def _failed(result: Entry) -> bool:
     if result.role == BASH_EXECUTION:
         code = result.data.get("exit_code")
         return bool(result.data.get("cancelled")) or (isinstance(code, int) and code != 0)

@@ -12,7 +12,8 @@ from typing import Any, Final
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sessions_app.compaction.messages import ASSISTANT, MESSAGE, Entry
+from sessions_app.compaction.exit_status import exit_code
+from sessions_app.compaction.messages import ASSISTANT, BASH_EXECUTION, MESSAGE, TOOL_RESULT, Entry
 from sessions_app.compaction.vocabulary import FactKind
 from sessions_app.retention import findings, phrases, tool_outcomes, written_files
 from sessions_app.retention.audit import Audit, CheckedFact
@@ -162,3 +163,41 @@ def test_by_kind_counts_as_before(facts: list[tuple[FactKind, bool]]) -> None:
     assert audit.by_kind() == old_by_kind(audit)
     assert list(audit.by_kind()) == list(old_by_kind(audit))  # in the vocabulary's order
     assert audit.to_dict()["weighted"] == {"kept": audit.weighted[0], "total": audit.weighted[1]}
+
+
+# --- whether a tool result failed, worked out once per walk (tool_outcomes.is_failure) -----------
+
+
+def old_is_failure(result: Entry) -> bool:
+    if result.role == BASH_EXECUTION:
+        code = result.data.get("exit_code")
+        return bool(result.data.get("cancelled")) or (isinstance(code, int) and code != 0)
+    if result.data.get("is_error"):
+        return True
+    code = exit_code(result)
+    return code is not None and code != 0
+
+
+results = st.builds(
+    lambda role, error, code, said: Entry(
+        key="r",
+        parent=None,
+        kind=MESSAGE,
+        role=role,
+        content=[{"type": "text", "text": said}],
+        data={"is_error": error, "exit_code": code, "output": said},
+    ),
+    st.sampled_from([TOOL_RESULT, BASH_EXECUTION]),
+    st.booleans(),
+    st.none() | st.integers(min_value=-1, max_value=2),
+    st.sampled_from(["ok", "[exit code 2]", "Process exited with code 0", "exit status 1", ""]),
+)
+
+
+@given(st.lists(results, max_size=6))
+def test_is_failure_once_per_walk_matches_the_reference(entries: list[Entry]) -> None:
+    with phrases.stems_once():
+        for e in [*entries, *entries]:  # asked twice, as the walk asks
+            assert tool_outcomes.is_failure(e) == old_is_failure(e)
+    for e in entries:
+        assert tool_outcomes.is_failure(e) == old_is_failure(e)

@@ -47,10 +47,14 @@ class Call:
     args: dict[str, Any]
     result: Entry | None = None
     said: str = ""  # the text of the assistant message that made the call
+    # `command`, once read: the walk asks it of each call for its facts, rechecks and values.
+    _command: tuple[str | None] | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
     def command(self) -> str | None:
-        return command_of(self.args) if is_shell_tool(self.name) else None
+        if self._command is None:
+            self._command = (command_of(self.args) if is_shell_tool(self.name) else None,)
+        return self._command[0]
 
     @property
     def target(self) -> str:

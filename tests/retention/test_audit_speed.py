@@ -18,7 +18,7 @@ from sessions_app.compaction.vocabulary import FactKind
 from sessions_app.retention import findings, phrases, tool_outcomes, written_files
 from sessions_app.retention.audit import Audit, CheckedFact
 from sessions_app.retention.fact import Fact
-from sessions_app.retention.walk import Walk
+from sessions_app.retention.walk import Call, Walk
 from tests.compaction.builders import Chain
 from tests.retention.test_phrases_cached import old_anchor_tokens
 from tests.retention.test_phrases_identity import texts as identity_texts
@@ -201,3 +201,24 @@ def test_is_failure_once_per_walk_matches_the_reference(entries: list[Entry]) ->
             assert tool_outcomes.is_failure(e) == old_is_failure(e)
     for e in entries:
         assert tool_outcomes.is_failure(e) == old_is_failure(e)
+
+
+_ARGS: Final = [
+    {"command": "make test"},
+    {"cmd": ["bash", "-lc", "pytest -q"]},
+    {"path": "src/a.py"},
+    {"command": "  "},
+    {},
+]
+
+
+@given(
+    st.sampled_from(["bash", "Bash", "functions.shell", "read", "mcp__x.exec_command", ""]),
+    st.sampled_from(_ARGS),
+)
+def test_call_command_read_once_is_the_command(name: str, args: dict[str, Any]) -> None:
+    call = Call("1", name, args)
+    expected = tool_outcomes.command_of(args) if tool_outcomes.is_shell_tool(name) else None
+    assert call.command == expected
+    assert call.command == expected  # asked again: the same
+    assert call == Call("1", name, args)  # what was read is no part of the call

@@ -28,6 +28,7 @@ from .messages import (
     LlmMessage,
 )
 from .tokens import pi_tokens
+from .tree import span
 
 
 def is_valid_compaction(entry: Entry) -> bool:
@@ -95,7 +96,7 @@ def _before_compaction(path: list[Entry], applied: int | None = None) -> tuple[i
         always = _ALWAYS_REACH  # reaches_model inlined, as in context_layout
         before += [
             e
-            for e in islice(path, k, c)
+            for e in span(path, k, c)
             if e.kind in always or (e.kind == BRANCH_SUMMARY and e.data.get("summary"))
         ]
     return c, k, before
@@ -134,8 +135,8 @@ def build_context(path: list[Entry]) -> list[LlmMessage]:
     k = kept_start_index(path, c)
     out = _summary(path[c])
     if k >= 0:
-        out += _messages(islice(path, k, c))
-    out += _messages(islice(path, c + 1, None))
+        out += _messages(span(path, k, c))
+    out += _messages(span(path, c + 1))
     return out
 
 

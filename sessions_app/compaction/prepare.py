@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from itertools import islice
 from typing import Literal
 
 from .boundary import Boundary, find_boundary
@@ -17,6 +16,7 @@ from .messages import BRANCH_SUMMARY, COMPACTION, CUSTOM_MESSAGE, MESSAGE, Entry
 from .settings import CompactionSettings
 from .stored_digest import NO_DIGESTS, Digests
 from .tokens import pi_tokens
+from .tree import span
 
 _MESSAGE_KINDS = frozenset({MESSAGE, CUSTOM_MESSAGE, BRANCH_SUMMARY})
 
@@ -163,20 +163,20 @@ def search_cut(
         return cut.first_kept, cut.turn_start, cut.is_split_turn
     dcut = find_cut_default(path, start, n, keep)
     if dcut is None:
-        span = sum(e.tokens for e in path[start:] if e.kind != COMPACTION)
+        span_tokens = sum(e.tokens for e in path[start:] if e.kind != COMPACTION)
         return NothingToDo(
-            f"nothing to compact: the {span} tokens since the boundary fit within "
+            f"nothing to compact: the {span_tokens} tokens since the boundary fit within "
             f"keep_recent_tokens ({keep})",
             "fits",
         )
     first_kept, turn_start, split = dcut.first_kept, dcut.turn_start, dcut.is_split_turn
-    # islice: the answer is usually the span's first entry, and a slice would copy the whole span
+    # `span`: the answer is usually the span's first entry, and a slice would copy the whole span
     # (most of the path on a long session) to find it.
-    if split and not reaches_summary(islice(path, start, turn_start)):
+    if split and not reaches_summary(span(path, start, turn_start)):
         # No history before the split turn: summarize its prefix as the history itself, so
         # the previous summary is merged and one request suffices (docs/pi-compat.md).
         turn_start, split = -1, False
-    if not reaches_summary(islice(path, start, first_kept)):
+    if not reaches_summary(span(path, start, first_kept)):
         return NothingToDo(
             f"nothing to compact: no message before the cut point {path[first_kept].key}",
             "no_messages",

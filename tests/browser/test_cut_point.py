@@ -126,6 +126,29 @@ def test_compact_up_to_a_chosen_node(live_url: str, page: Any) -> None:
     assert CompactionTask.objects.filter(session=s).count() == 1
 
 
+def test_a_live_redraw_keeps_the_picked_node(live_url: str, page: Any) -> None:
+    """The cut panel redraws itself on live messages; what the operator typed into "first node
+    to keep" survives the redraw (hx-preserve), so a click right after one still sends it."""
+    s = build_session("Cut point: redraw keeps the pick (browser)", turns=6, compactions=1).session
+    _login(page, live_url)
+    _open_cut_view(page, live_url, s)
+    page.fill("#cut-pick", "a-typed-key")
+    swapped = page.evaluate(
+        """() => new Promise((resolve) => {
+            const old = document.querySelector('#panel-cut');
+            document.body.addEventListener('htmx:afterSettle', function done() {
+                const now = document.querySelector('#panel-cut');
+                if (now === old) return;
+                document.body.removeEventListener('htmx:afterSettle', done);
+                resolve(true);
+            });
+            htmx.trigger(document.body, 'cp:refresh-cut');
+        })"""
+    )
+    assert swapped, "the cut panel was redrawn"
+    assert page.input_value("#cut-pick") == "a-typed-key"
+
+
 def _build_demo_session() -> Session:
     """The demo's long session, built by the demo code (in a thread of its own: Playwright's sync
     API owns this thread's event loop)."""

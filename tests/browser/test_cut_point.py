@@ -133,19 +133,21 @@ def test_a_live_redraw_keeps_the_picked_node(live_url: str, page: Any) -> None:
     _login(page, live_url)
     _open_cut_view(page, live_url, s)
     page.fill("#cut-pick", "a-typed-key")
-    swapped = page.evaluate(
+    # Resolves when the panel's own refresh has settled, with whether its element was replaced
+    # (the redraw swaps the whole panel; a kept element would mean nothing was redrawn).
+    replaced = page.evaluate(
         """() => new Promise((resolve) => {
             const old = document.querySelector('#panel-cut');
-            document.body.addEventListener('htmx:afterSettle', function done() {
-                const now = document.querySelector('#panel-cut');
-                if (now === old) return;
+            document.body.addEventListener('htmx:afterSettle', function done(e) {
+                const path = (e.detail.pathInfo && e.detail.pathInfo.requestPath) || '';
+                if (!path.includes('/cut')) return;
                 document.body.removeEventListener('htmx:afterSettle', done);
-                resolve(true);
+                resolve(document.querySelector('#panel-cut') !== old);
             });
             htmx.trigger(document.body, 'cp:refresh-cut');
         })"""
     )
-    assert swapped, "the cut panel was redrawn"
+    assert replaced, "the cut panel was redrawn"
     assert page.input_value("#cut-pick") == "a-typed-key"
 
 

@@ -50,10 +50,15 @@ class FileOps:
             blocks: list[Block] | None = None
             if type(e) is not Entry:
                 # Entries read lazily from a pi file can rule themselves out without being
-                # decoded, and give their tool calls unconverted (formats/pi/estimate.py).
-                if not getattr(e, "may_call_file_tools", _yes)():
-                    continue
-                blocks = getattr(e, "raw_tool_calls", _no_blocks)()
+                # decoded, and give their tool calls unconverted (formats/pi/estimate.py); one
+                # call asks both where the entry offers it.
+                both = getattr(e, "raw_file_tool_calls", None)
+                if both is not None:
+                    blocks = both()
+                else:
+                    if not getattr(e, "may_call_file_tools", _yes)():
+                        continue
+                    blocks = getattr(e, "raw_tool_calls", _no_blocks)()
             if blocks is None:
                 calls.extend(b for b in e.content if b.get("type") == "tool_call")
             else:

@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 
 from sessions_app.compaction.fileops import FileOps
 from sessions_app.compaction.messages import ASSISTANT, MESSAGE, Block, Entry
-from sessions_app.compaction.stored_digest import NO_DIGESTS, Digests
+from sessions_app.compaction.stored_digest import NO_DIGESTS, Digest, Digests
 from sessions_app.formats import jsonl as jsonl_mod
 from sessions_app.formats.pi import lazy as lazy_mod
 from sessions_app.formats.pi import reader
@@ -389,13 +389,16 @@ def test_estimates_and_file_calls_read_from_lines_as_before(raw: bytes) -> None:
 
 
 @PROPS
-@given(pi_files(), st.booleans())
-def test_file_tracking_on_lazy_entries_records_what_it_recorded(raw: bytes, twice: bool) -> None:
+@given(pi_files(), st.booleans(), st.data())
+def test_file_tracking_on_lazy_entries_records_what_it_recorded(raw: bytes, twice: bool, data: Any) -> None:
     new, old = reader.parse(raw).entries, reader.parse(raw).entries
+    keys = sorted({e.key for e in new})
+    chosen = data.draw(st.lists(st.sampled_from(keys), unique=True)) if keys else []
+    digests = {k: Digest("", False, (), (("read", f"/digest/{k}"),)) for k in chosen}
     after, before = FileOps(), FileOps()
     for _ in range(2 if twice else 1):  # a second pass meets entries the first one read
-        after.add_entries(new)
-        add_entries_before(before, old)
+        after.add_entries(new, digests)
+        add_entries_before(before, old, digests)
     assert (after.read, after.written, after.edited) == (before.read, before.written, before.edited)
 
 

@@ -126,7 +126,9 @@ class LazyEntry(Entry):
 
     def raw_pi_tokens(self) -> int | None:
         """pi's estimate read from the decoded line without converting it (estimate.py), or None
-        when it must be computed on the converted entry."""
+        when it must be computed on the converted entry. The line is not kept (docs/pi-compat.md,
+        "Session files"): the estimate is cached on the entry, the decoded line would only keep
+        its objects alive."""
         m = self._pi_message(keep=False)
         chars = pi_chars(self.role, m) if m is not None else None
         return None if chars is None else -(-chars // 4)
@@ -145,7 +147,7 @@ class LazyEntry(Entry):
 
         The decoded line is not kept: file tracking reads the summarized span, whose payloads
         only a summarizer reads again, and keeping every value of each line alive made the
-        cyclic GC walk them several times per plan (docs/compaction.md, "File lists")."""
+        cyclic GC walk them several times per plan (docs/pi-compat.md, "Session files")."""
         raw = self._raw
         if raw is None:
             return None

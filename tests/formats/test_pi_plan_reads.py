@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
@@ -32,7 +33,7 @@ from sessions_app.formats.pi.estimate import pi_chars, tool_call_blocks
 from sessions_app.formats.pi.lazy import SET_CONTENT, UNREAD, LazyEntry
 from sessions_app.formats.pi.reader import (
     _LAZY_ROLES,
-    _MESSAGE_LINE,
+    _PLAIN,
     Builder,
     PiSession,
     _loads,
@@ -49,6 +50,13 @@ PROPS = settings(max_examples=250, deadline=None, suppress_health_check=[HealthC
 
 
 # --- the code as it was (054911b), verbatim ----------------------------------------------------
+
+_MESSAGE_LINE = re.compile(
+    rb'\{"type":"message",(?:"id":"' + _PLAIN + rb'","parentId":(?:null|"' + _PLAIN + rb'"),)?'
+    rb'"timestamp":"' + _PLAIN + rb'","message":\{"role":"([A-Za-z]+)"'
+    rb'.*(?:\}\}|\},"id":"' + _PLAIN + rb'","parentId":(?:null|"' + _PLAIN + rb'")\})[ \t\r]*\n?',
+    re.DOTALL,
+)
 
 
 def parse_before(raw: bytes | str, *, estimate: bool = False, lazy: bool = True) -> PiSession:

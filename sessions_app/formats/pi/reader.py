@@ -121,7 +121,10 @@ _PLAIN = rb'([^"\\\n\x80-\xff]*)'
 _MESSAGE_LINE = re.compile(
     rb'\{"type":"message",(?:"id":"' + _PLAIN + rb'","parentId":(?:null|"' + _PLAIN + rb'"),)?'
     rb'"timestamp":"' + _PLAIN + rb'","message":\{"role":"([A-Za-z]+)"'
-    rb'.*(?:\}\}|\},"id":"' + _PLAIN + rb'","parentId":(?:null|"' + _PLAIN + rb'")\})[ \t\r]*\n?',
+    # `}` before the alternatives, not in each: the payload's run then backs off from the end to
+    # the previous `}` in one scan instead of trying both alternatives at every byte (a
+    # migrated line's ids sit some 50 bytes before its end).
+    rb'.*\}(?:\}|,"id":"' + _PLAIN + rb'","parentId":(?:null|"' + _PLAIN + rb'")\})[ \t\r]*\n?',
     re.DOTALL,
 )
 # pi's roles as the pattern captures them, without the legacy ones (read eagerly by `add`).

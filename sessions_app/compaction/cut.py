@@ -78,7 +78,8 @@ def find_cut_pi(path: list[Entry], start: int, end: int, keep: int) -> Cut:
         e = path[i]
         if e.kind != MESSAGE:  # quirk P2: custom_message / branch_summary weigh nothing here
             continue
-        acc += pi_tokens(e)
+        t = e.pi_tokens  # pi_tokens' cache read here: most calls of a repeated walk hit it
+        acc += pi_tokens(e) if t is None else t
         if acc >= keep:
             crossed = i
             # Snap towards newer; none after i (trailing tool results) keeps cutPoints[0] (quirk P3).

@@ -26,13 +26,10 @@ class FileOps:
         """Record the files tool calls read, wrote and edited (`file_calls`); paths are taken
         verbatim. An entry with a digest in `digests` (the store's, beside the path it loaded;
         retention/digest.py) names its calls there."""
-        # One pass over the span: a plain entry's tool calls are taken while the entry is at hand,
-        # the others (lazy entries, digests) set aside. On a long path held in memory the walk
-        # waits on memory, not on the interpreter: each entry read again by a second pass (an
-        # assistants list, then their contents) costs a cache miss more (issue 35, `prepare` on
-        # 100k entries: the tracking is half of it; this pass is two thirds of the former two).
+        # One pass over the span, each entry's calls taken while it is at hand: on a long path
+        # held in memory the walk waits on memory, not on the interpreter, and each entry read
+        # again by a second pass costs a cache miss more (issue 35, `prepare` on 100k entries).
         calls: list[Block] = []
-        others: list[Entry] = []
         for e in entries:
             if e.role != ASSISTANT or e.kind != MESSAGE:
                 continue
@@ -40,9 +37,7 @@ class FileOps:
                 for b in e.content:
                     if b.get("type") == "tool_call":
                         calls.append(b)
-            else:
-                others.append(e)
-        for e in others:
+                continue
             d = digests.get(e.key) if digests else None
             if d is not None:
                 self.add_calls(d.file_calls)
@@ -50,12 +45,19 @@ class FileOps:
             blocks: list[Block] | None = None
             if type(e) is not Entry:
                 # Entries read lazily from a pi file can rule themselves out without being
-                # decoded, and give their tool calls unconverted (formats/pi/estimate.py).
-                if not getattr(e, "may_call_file_tools", _yes)():
-                    continue
-                blocks = getattr(e, "raw_tool_calls", _no_blocks)()
+                # decoded, and give their tool calls unconverted (formats/pi/estimate.py); one
+                # call asks both where the entry offers it.
+                both = getattr(e, "raw_file_tool_calls", None)
+                if both is not None:
+                    blocks = both()
+                else:
+                    if not getattr(e, "may_call_file_tools", _yes)():
+                        continue
+                    blocks = getattr(e, "raw_tool_calls", _no_blocks)()
             if blocks is None:
-                calls.extend(b for b in e.content if b.get("type") == "tool_call")
+                for b in e.content:
+                    if b.get("type") == "tool_call":
+                        calls.append(b)
             else:
                 calls.extend(blocks)
         self._add_blocks(calls)

@@ -241,7 +241,12 @@ def _preparation(
     read_files, modified_files = ops.lists(utf16_order=pi)
 
     if pi:
-        kept_tokens = sum(pi_tokens(e) for e in kept if e.kind == MESSAGE)
+        # The cut walk estimated (and cached) most of these: the cache is read inline.
+        kept_tokens = 0
+        for e in kept:
+            if e.kind == MESSAGE:
+                t = e.pi_tokens
+                kept_tokens += pi_tokens(e) if t is None else t
     else:
         kept_tokens = sum(e.tokens for e in kept if e.kind != COMPACTION)
 

@@ -15,10 +15,14 @@ from .entries import BASE_KEYS, line_entry, message_content, message_entry
 from .estimate import pi_chars, tool_call_blocks
 from .schema import ROLES
 
+_ROLES: Final = ROLES
+_loads: Final = jsonl.loads
+
 # Every tool file tracking reads (fileops.FILE_TOOLS); pi's own calls are read/write/edit.
 _FILE_TOOL_CALL = re.compile(
     b'"name":"(?:' + b"|".join(re.escape(name.encode()) for name in FILE_TOOLS) + b')"'
 )
+_search_file_tool: Final = _FILE_TOOL_CALL.search
 
 
 class LazyEntry(Entry):
@@ -98,30 +102,34 @@ class LazyEntry(Entry):
             return _names_file_tool(raw)
         return _FILE_TOOL_CALL.search(raw) is not None
 
-    def _pi_message(self) -> dict[str, Any] | None:
-        """pi's decoded message while the payload is unconverted (the line is decoded and kept,
-        as a content read keeps it), or None: no raw line left, not a message, or a message
-        whose decoded role is not the one the entry was read with."""
+    def _pi_message(self, keep: bool = True) -> dict[str, Any] | None:
+        """pi's decoded message while the payload is unconverted (the line is decoded and, with
+        `keep`, kept, as a content read keeps it), or None: no raw line left, not a message, or
+        a message whose decoded role is not the one the entry was read with."""
         raw = self._raw
         if raw is None or self.kind != MESSAGE:
             return None
         obj: Any = raw
         if not isinstance(raw, dict):
             try:
-                obj = jsonl.loads(raw)
+                obj = _loads(raw)
             except jsonl.BadJson:
                 return None
-        m = obj.get("message") if isinstance(obj, dict) else None
-        if not isinstance(m, dict):
+        # Exact types: what the decoder returns (it never makes a subclass of either).
+        m = obj.get("message") if type(obj) is dict else None
+        if type(m) is not dict:
             return None
-        self._raw = obj
+        if keep:
+            self._raw = obj
         pi_role = m.get("role")
-        return m if isinstance(pi_role, str) and ROLES.get(pi_role) == self.role else None
+        return m if type(pi_role) is str and _ROLES.get(pi_role) == self.role else None
 
     def raw_pi_tokens(self) -> int | None:
         """pi's estimate read from the decoded line without converting it (estimate.py), or None
-        when it must be computed on the converted entry."""
-        m = self._pi_message()
+        when it must be computed on the converted entry. The line is not kept (docs/pi-compat.md,
+        "Session files"): the estimate is cached on the entry, the decoded line would only keep
+        its objects alive."""
+        m = self._pi_message(keep=False)
         chars = pi_chars(self.role, m) if m is not None else None
         return None if chars is None else -(-chars // 4)
 
@@ -130,6 +138,27 @@ class LazyEntry(Entry):
         if self.role != ASSISTANT:
             return None
         m = self._pi_message()
+        return tool_call_blocks(m) if m is not None else None
+
+    def raw_file_tool_calls(self) -> list[dict[str, Any]] | None:
+        """`may_call_file_tools` and `raw_tool_calls` in one call, as file tracking asks both of
+        every assistant it walks: [] when the line cannot call a file tool, the tool call blocks
+        as the file holds them, or None when the entry must be converted to find them.
+
+        The decoded line is not kept: file tracking reads the summarized span, whose payloads
+        only a summarizer reads again, and keeping every value of each line alive made the
+        cyclic GC walk them several times per plan (docs/pi-compat.md, "Session files")."""
+        raw = self._raw
+        if raw is None:
+            return None
+        if type(raw) is bytes:
+            if _search_file_tool(raw) is None:
+                return []
+        elif not self.may_call_file_tools():
+            return []
+        if self.role != ASSISTANT:
+            return None
+        m = self._pi_message(keep=False)
         return tool_call_blocks(m) if m is not None else None
 
     def __reduce__(self) -> tuple[Any, ...]:

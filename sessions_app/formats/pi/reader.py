@@ -16,8 +16,9 @@ import io
 import re
 import threading
 from dataclasses import dataclass, field
+from itertools import islice
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, cast
 
 from sessions_app.compaction.messages import COMPACTION, MESSAGE, Entry
 from sessions_app.compaction.tokens import estimate_entry
@@ -120,7 +121,10 @@ _PLAIN = rb'([^"\\\n\x80-\xff]*)'
 _MESSAGE_LINE = re.compile(
     rb'\{"type":"message",(?:"id":"' + _PLAIN + rb'","parentId":(?:null|"' + _PLAIN + rb'"),)?'
     rb'"timestamp":"' + _PLAIN + rb'","message":\{"role":"([A-Za-z]+)"'
-    rb'.*(?:\}\}|\},"id":"' + _PLAIN + rb'","parentId":(?:null|"' + _PLAIN + rb'")\})[ \t\r]*\n?',
+    # `}` before the alternatives, not in each: the payload's run then backs off from the end to
+    # the previous `}` in one scan instead of trying both alternatives at every byte (a
+    # migrated line's ids sit some 50 bytes before its end).
+    rb'.*\}(?:\}|,"id":"' + _PLAIN + rb'","parentId":(?:null|"' + _PLAIN + rb'")\})[ \t\r]*\n?',
     re.DOTALL,
 )
 # pi's roles as the pattern captures them, without the legacy ones (read eagerly by `add`).
@@ -305,8 +309,7 @@ def parse(raw: bytes | str, *, estimate: bool = False, lazy: bool = True) -> PiS
     body = lines[start:]
     lazy_roles = _LAZY_ROLES
     entries: list[Entry] = []
-    by_key: dict[str, Entry] = {}
-    linear, last = True, None  # see PiSession.linear
+    linear = True  # see PiSession.linear
     # The pattern runs over all lines in C (map), each line's match then read here.
     matches = map(_MESSAGE_LINE.fullmatch, body) if use_lazy else (None for _ in body)
     # The matched lines' entries are made here, the builder's `add_lazy` and `lazy_entry`
@@ -314,10 +317,10 @@ def parse(raw: bytes | str, *, estimate: bool = False, lazy: bool = True) -> PiS
     # and previous key are kept in locals and handed back around every other call to it.
     v1_keys = _v1_table(len(body) + 1) if v1 else _v1_keys
     keys = builder.keys
+    add_key, add_entry = keys.append, entries.append
     index, prev = builder.index, builder.prev
     new, cls, set_content, unread = object.__new__, LazyEntry, SET_CONTENT, UNREAD
     for line, m in zip(body, matches, strict=True):
-        e: Entry | None = None
         if m is not None:
             head_id, head_parent, ts, pi_role, tail_id, tail_parent = m.groups()
             role = lazy_roles.get(pi_role)
@@ -331,28 +334,66 @@ def parse(raw: bytes | str, *, estimate: bool = False, lazy: bool = True) -> PiS
                 else:
                     k, p = key.decode(), parent.decode() if parent is not None else None
                 e = new(cls)
-                e.key, e.parent, e.kind, e.role = k, p, MESSAGE, role
-                e.tokens, e.timestamp, e.pi_tokens = 0, ts.decode(), None
+                e.key = k
+                e.parent = p
+                e.kind = MESSAGE
+                e.role = role
+                e.tokens = 0
+                e.timestamp = ts.decode()
+                e.pi_tokens = None
                 set_content(e, unread)
                 e._raw = line
-                keys.append(k)
+                add_key(k)
+                add_entry(e)
+                linear = linear and p == prev
                 prev = k
-        if e is None:
-            if not line.strip():
                 continue
-            obj = _loads(line)
-            if not isinstance(obj, dict):
+        if not line.strip():
+            continue
+        obj = _loads(line)
+        if not isinstance(obj, dict):
+            continue
+        t = obj.get("type")
+        if use_lazy and type(t) is str and t in ENTRY_FIELDS:
+            # `add_decoded` for an entry of plain fields (settings, labels), inlined as above: a
+            # tenth of a session's lines can be thinking-level changes.
+            sk: str | None = None
+            sp: str | None = None
+            if v1:
+                sk, sp = v1_keys[index + 1], prev
+            else:
+                oid, op = obj.get("id"), obj.get("parentId")
+                if type(oid) is str and (op is None or type(op) is str):
+                    sk, sp = oid, op
+            if sk is not None:
+                index += 1
+                ts = obj.get("timestamp")
+                e = new(cls)
+                e.key = sk
+                e.parent = sp
+                e.kind = t
+                e.role = None
+                e.tokens = 0
+                e.timestamp = ts if type(ts) is str else None
+                e.pi_tokens = None
+                set_content(e, unread)
+                e._raw = obj
+                add_key(sk)
+                add_entry(e)
+                linear = linear and sp == prev
+                prev = sk
                 continue
-            builder.index, builder.prev = index, prev
-            # Keys in an order the pattern does not know: decoded (orjson), converted lazily.
-            e = builder.add_decoded(obj) if use_lazy else builder.add(obj, estimate=estimate)
-            index, prev = builder.index, builder.prev
-        linear = linear and e.parent == last
-        last = e.key
-        entries.append(e)
-        by_key[e.key] = e
+        builder.index, builder.prev = index, prev
+        # Keys in an order the pattern does not know: decoded (orjson), converted lazily.
+        added = builder.add_decoded(obj) if use_lazy else builder.add(obj, estimate=estimate)
+        linear = linear and added.parent == prev
+        index, prev = builder.index, builder.prev
+        add_entry(added)
     builder.index, builder.prev = index, prev
     builder.finish()
+    # Built once the file is read (a later line with a key already seen wins, as it did when
+    # each line set it): the dict's inserts run in C, not one statement per line.
+    by_key = dict(zip(islice(cast("list[str]", keys), 1, None), entries, strict=True))
     linear = linear and len(by_key) == len(entries)
     return PiSession(header, builder.version, entries, by_key, linear)
 

@@ -27,18 +27,10 @@ from sessions_app.compaction.prepare import Preparation
 from sessions_app.compaction.stored_digest import NO_DIGESTS, Digests
 from sessions_app.compaction.vocabulary import FactKind
 
+from .fact import AUDIT_VERSION
 from .facts import ALL_KINDS, Fact, extract_facts
 from .phrases import message_text, normalize, stems
 
-# Older stored audits are recomputed when read (4: round 4 facts; 5: round 5; 6: round 6; 7: round 6,
-# pass 2: a compare or count that exits 1 is an answer, not an error; no progress or code-line values;
-# 8: round 7, no findings between calls that only look, no values from a file shown as it is, one
-# value per output, a tool's line a finding repeats is said by it, a file written whole needs words;
-# 9: round 7, pass 2, a passing check stands for the earlier passing checks of its program;
-# 10: round 8, a file written whole is a fact by its names too, a tool's line a finding repeats
-# stays, a compiler's note joins its error, a fallback error line takes its next line, a long
-# sentence of an answer opens a fact).
-AUDIT_VERSION: Final = 10
 WORD_SHARE: Final = 0.6  # of a sentence fact's content words that must share one line
 ANCHORED_WORD_SHARE: Final = 0.34  # when the fact's anchors (identifiers, numbers) are all there
 COMMAND_WORD_SHARE: Final = 0.8  # a command quoted in part still counts if nearly all of it is there
@@ -254,6 +246,26 @@ class Visible:
         hits = Counter(chain.from_iterable(index.get(w, ()) for w in words))
         return max(hits.values(), default=0) / len(words)
 
+    def shares(self, words: frozenset[str], need: int) -> bool:
+        """Some line holds `need` of `words` (`best_share(words) >= need / len(words)`, `words` not
+        empty). Such a line holds one of the `len(words) - need + 1` rarest of them, so only their
+        lines are looked at, each until one holds enough: a common word is on most lines of a
+        long kept tail, and counting all of its lines per fact was most of an audit's matching."""
+        index = self._stems_index()
+        found = sorted((lines for w in words if (lines := index.get(w))), key=len)
+        if len(found) < need:
+            return False
+        if need <= 1:
+            return need <= 0 or bool(found)
+        stems_of, lines = self._read, self.lines
+        seen: set[int] = set()
+        for at in chain.from_iterable(found[: len(words) - need + 1]):
+            if at not in seen:
+                seen.add(at)
+                if len(words & stems_of[lines[at]]) >= need:
+                    return True
+        return False
+
     def holds(self, fact: Fact, needles: Needles | None = None) -> bool:
         kind = fact.kind
         if kind == FactKind.DENIED:
@@ -268,8 +280,7 @@ class Visible:
                 return self.contains(normalize(fact.text))
             # Exact identifiers found make a paraphrase likely: fewer of the other words must match.
             share = ANCHORED_WORD_SHARE if fact.anchors else WORD_SHARE
-            need = math.ceil(share * len(fact.words)) / len(fact.words)
-            return self.best_share(fact.words) >= need
+            return self.shares(fact.words, math.ceil(share * len(fact.words)))
         return bool(fact.anchors) and self.has_anchors(fact, needles)
 
 

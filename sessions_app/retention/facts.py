@@ -15,8 +15,9 @@ alone (docs/compaction.md, "Retention audit").
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import replace
+from functools import partial
 from itertools import chain, islice
 from typing import Any, Final
 
@@ -32,6 +33,7 @@ from sessions_app.compaction.vocabulary import FactKind
 from .digest import NO_DIGESTS, Digests, digest
 from .fact import DONE, OPEN, Fact
 from .findings import FINAL, MIDWAY, assistant_facts, reports, subagent_facts
+from .message_facts import stored_parts
 from .paths import path_alternatives, scratch_path
 from .phrases import (
     anchor_tokens,
@@ -102,7 +104,7 @@ def extract_facts(
     _answered(walk, span)
     if any(f.kind == FactKind.REQUEST and f.detail == OPEN for f in walk.facts):
         _finished_later(walk, span, after)
-    facts = restated(walk.facts, [*span, *after]) if walk.wants(FactKind.REQUEST) else walk.facts
+    facts = restated(walk.facts, [*span, *after], walk.known) if walk.wants(FactKind.REQUEST) else walk.facts
     return facts if walk.kinds == kinds else [f for f in facts if f.kind in kinds]
 
 
@@ -261,15 +263,22 @@ def _conversation_facts(walk: Walk, span: Sequence[Entry], after: Sequence[Entry
             is_last = last_open and e is users[-1]
             # Else the message holds nothing wanted (a finished turn's request needs its text).
             if d.said or is_last or user_text or finished:
-                question = asked_question(asker) if asker is not None and walk.wants(FactKind.REQUEST) else ""
-                user_facts(walk, e, d.said, is_last, constraints, user_text, question)
+                question = _question(asker if walk.wants(FactKind.REQUEST) else None)
+                found = stored_parts(d, e)
+                if found is not None:
+                    walk.known[e.key] = found[0]
+                parts = None if is_last or found is None else found[1]
+                user_facts(walk, e, d.said, is_last, constraints, user_text, question, parts)
             asker = None
             continue
         if e.role == ASSISTANT:
             asker = e
         if e.role == ASSISTANT and assistants:
             if walk.wants(FactKind.DECISION, FactKind.FINDING):
-                for fact in assistant_facts((e,)):
+                found = stored_parts(stored.get(e.key), e) if stored else None
+                if found is not None:
+                    walk.known[e.key] = found[0]
+                for fact in assistant_facts((e,)) if found is None else (f for _, f in found[1]):
                     walk.add(fact)
             # A file is a fact when a tool changed it and the assistant said what of it, or a
             # tool wrote it whole and its gist says what it is (its opening doc line or the names
@@ -294,6 +303,12 @@ def _conversation_facts(walk: Walk, span: Sequence[Entry], after: Sequence[Entry
     for c in constraints.values():
         if c.detail != "reversed":
             walk.add(c)
+
+
+def _question(asker: Entry | None) -> Callable[[], str]:
+    """What `asker` (the assistant's message before a user's) asked, read only when wanted: most
+    of a long span's user messages are no short answer."""
+    return str if asker is None else partial(asked_question, asker)
 
 
 def _changes(call: dict[str, Any]) -> bool:

@@ -94,6 +94,8 @@ class Walk:
     facts: list[Fact] = field(default_factory=list)
     seen: set[tuple[FactKind, str]] = field(default_factory=set)
     shapes: dict[str, Fact] = field(default_factory=dict)  # a finding's text, digits aside -> it
+    # By node, what `restated` asks of a message, as stored beside it (message_facts.py).
+    known: dict[str, int | str] = field(default_factory=dict)
 
     def wants(self, *kinds: FactKind) -> bool:
         return not self.kinds.isdisjoint(kinds)  # in C: asked per message of a long span

@@ -42,8 +42,9 @@ _ENTRY_COLUMNS = (
 # What a compaction's load reads of each node (store/stored_entries.py): everything but the body
 # (`BODY_COLUMNS`), fetched when read, and its digest in two values: its transcript part when
 # the stored digest is of the current version (else NULL: the digest is worked out when used),
-# and its readings or file calls (a user's or an assistant's; no node has both). The order is
-# `stored_entries`' (depth last: only the first row's is read).
+# and its readings or file calls (a user's or an assistant's; no node has both); then the facts
+# the message gives on its own, read by the audit's load only (retention/message_facts.py; NULL
+# in the others). The order is `stored_entries`' (depth last: only the first row's is read).
 _STORED_COLUMNS = (
     "key",
     "kind",
@@ -52,11 +53,16 @@ _STORED_COLUMNS = (
     "token_estimate",
     "current_transcript",
     "readings_or_calls",
+    "no_facts",
     "depth",
 )
+_AUDIT_COLUMNS = tuple("current_facts" if c == "no_facts" else c for c in _STORED_COLUMNS)
+_CURRENT_FACTS = f"CASE WHEN n.digest_version = {int(DIGEST_VERSION)} THEN n.facts END"
 _DIGEST_SQL = {
     "current_transcript": f"CASE WHEN n.digest_version = {int(DIGEST_VERSION)} THEN n.transcript END",
     "readings_or_calls": "COALESCE(n.readings, n.file_calls)",
+    "no_facts": "NULL",
+    "current_facts": _CURRENT_FACTS,
 }
 
 
@@ -90,6 +96,7 @@ _AS_TEXT = {
         "data": "n.data::text",
         "usage": "n.usage::text",
         "readings_or_calls": "COALESCE(n.readings, n.file_calls)::text",
+        "current_facts": f"({_CURRENT_FACTS})::text",
     },
 }
 
@@ -215,7 +222,7 @@ def _entries(
         return []
     columns: tuple[str, ...]
     if digests is not None and bodies_now:
-        columns = _STORED_COLUMNS + BODY_COLUMNS
+        columns = _AUDIT_COLUMNS + BODY_COLUMNS
     elif digests is not None:
         columns = _STORED_COLUMNS + _SPOKEN_BODY_COLUMNS if spoken_bodies_now else _STORED_COLUMNS
     else:
@@ -329,7 +336,8 @@ def context_path_with_digests(
 ) -> StoredPath:
     """`context_path_entries` for a compaction's plan or audit, with the nodes' stored digests
     beside the entries. The entries read their bodies when first used (store/stored_entries.py),
-    or with `bodies_now` in the same statement, for a caller that reads them all (the audit).
+    or with `bodies_now` in the same statement, for a caller that reads them all (the audit),
+    with the facts each message gives on its own (retention/message_facts.py) in its digest.
     `spoken_bodies_now` reads those of user and assistant messages in the statement: the
     carry-over guard reads every one of them, and fetching 13,000 bodies by key afterwards costs
     twice what the rows' own columns do (issue 35)."""

@@ -17,15 +17,18 @@ whether they were stored.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any, Final
 
-from sessions_app.compaction.messages import ASSISTANT, MESSAGE, USER, Entry
-from sessions_app.compaction.stored_digest import Digest
+from sessions_app.compaction.messages import ASSISTANT, MESSAGE, TOOL_RESULT, USER, Entry
+from sessions_app.compaction.stored_digest import Digest, Digests
 from sessions_app.compaction.vocabulary import FactKind
 
 from . import once
 from .fact import AUDIT_VERSION, Fact
 from .findings import assistant_facts
+from .tool_outcomes import artifact_refs, changed_files, is_denial, is_failure
 from .user_facts import (
     DONE_CHUNK,
     DONE_REQUEST,
@@ -36,32 +39,50 @@ from .user_facts import (
     taken,
     user_parts,
 )
+from .walk import Call
+from .written_files import written_files
 
 _KINDS: Final = {kind.value: kind for kind in FactKind}
 _PLAIN: Final = Fact(FactKind.VALUE, "", "")  # a fact's fields that a stored one leaves as they are
 
 
-def message_parts(entry: Entry, digest: Digest) -> list[Part] | None:
-    """What a message gives on its own (above); None for a node that is no user's words and no
-    assistant's message."""
+@dataclass(frozen=True, slots=True)
+class ResultParts:
+    """What a tool result says of itself (tool_outcomes.py): failed, denied, its references to
+    stored output (reference, spellings)."""
+
+    failed: bool
+    denied: bool
+    refs: tuple[tuple[str, tuple[str, ...]], ...]
+
+
+def message_parts(entry: Entry, digest: Digest) -> tuple[Any, list[Part]] | None:
+    """What a message gives on its own (above) with its header: a user's `message_words`, an
+    assistant's `[taken, whether its calls change or write a file]`, a tool result's `[failed,
+    denied, refs]`; None for any other node."""
     if entry.kind != MESSAGE:
         return None
     if entry.role == USER:
-        return user_parts(entry, digest.said) if digest.spoke else None
+        return (message_words(entry), user_parts(entry, digest.said)) if digest.spoke else None
     if entry.role == ASSISTANT:
-        return [(TEXT_FACT, f) for f in assistant_facts((entry,))]
+        touches = bool(changed_files(entry)) or next(written_files(entry), None) is not None
+        return [taken(entry), touches], [(TEXT_FACT, f) for f in assistant_facts((entry,))]
+    if entry.role == TOOL_RESULT:
+        refs = [[ref, list(spellings)] for ref, spellings in artifact_refs(entry)]
+        return [is_failure(entry), is_denial(entry), refs], []
     return None
 
 
 def facts_column(entry: Entry, digest: Digest) -> list[Any] | None:
     """`message_parts` as stored: `[AUDIT_VERSION, header, [op, kind, text, anchors, words,
-    detail], …]`, the header a user's `message_words` or an assistant's `taken` (words sorted, so a
-    message is always stored alike); None when there is nothing to store, or a fact holds what a
-    stored one cannot say (it is found when read instead)."""
-    parts = message_parts(entry, digest)
-    if parts is None:
+    detail], …]`, words as one text, sorted (so a message is always stored alike); None when
+    there is nothing to store, or a fact holds what a stored one cannot say (it is found when
+    read instead)."""
+    found = message_parts(entry, digest)
+    if found is None:
         return None
-    out: list[Any] = [AUDIT_VERSION, message_words(entry) if entry.role == USER else taken(entry)]
+    header, parts = found
+    out: list[Any] = [AUDIT_VERSION, header]
     for op, f in parts:
         if (
             f.resolved_by != _PLAIN.resolved_by
@@ -70,13 +91,16 @@ def facts_column(entry: Entry, digest: Digest) -> list[Any] | None:
             or f.failed != _PLAIN.failed
             or f.command != _PLAIN.command
             or f.deferred != (op == OPEN_REQUEST)
+            or any(" " in w for w in f.words)
         ):
             return None
-        out.append([op, f.kind.value, f.text, [list(g) for g in f.anchors], sorted(f.words), f.detail])
+        out.append(
+            [op, f.kind.value, f.text, [list(g) for g in f.anchors], " ".join(sorted(f.words)), f.detail]
+        )
     return out
 
 
-def stored_parts(digest: Digest | None, entry: Entry) -> tuple[int | str, list[Part]] | None:
+def stored_parts(digest: Digest | None, entry: Entry) -> tuple[Any, list[Part]] | None:
     """The header and the parts stored beside `entry` (loaded into its digest's `facts`), or None
     when none of the current version were: they are found from the message then.
 
@@ -93,11 +117,32 @@ def stored_parts(digest: Digest | None, entry: Entry) -> tuple[int | str, list[P
             text,
             key,
             tuple(map(tuple, anchors)),
-            frozenset(words),
+            frozenset(words.split()),
             detail,
             deferred=op == OPEN_REQUEST,
         )
-        if known is not None and (op == DONE_REQUEST or op == DONE_CHUNK):
+        if known is not None and op in (DONE_REQUEST, DONE_CHUNK):
             known.setdefault(text, fact.words)
         parts.append((op, fact))
     return stored[1], parts
+
+
+def stored_results(calls: Iterable[Call], digests: Digests) -> dict[int, ResultParts]:
+    """By id of the result, what the stored parts of the calls' results say (`ResultParts`).
+    Inside a walk's `stems_once` block, whether each failed is known from then on (once.py)."""
+    out: dict[int, ResultParts] = {}
+    failed = once.FAILED.get()
+    for call in calls:
+        result = call.result
+        if result is None or result.role != TOOL_RESULT:
+            continue
+        found = stored_parts(digests.get(result.key), result)
+        if found is None:
+            continue
+        is_failed, denied, refs = found[0]
+        out[id(result)] = ResultParts(
+            is_failed, denied, tuple((ref, tuple(spellings)) for ref, spellings in refs)
+        )
+        if failed is not None:
+            failed.setdefault(id(result), (result, is_failed))
+    return out

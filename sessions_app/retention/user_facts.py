@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
 from typing import Final
 
 from sessions_app.compaction.messages import ASSISTANT, MESSAGE, USER, Entry

@@ -221,7 +221,7 @@ def apply_parts(
             _reverse(constraints, fact, named=True)
         elif op == OPEN_REQUEST:
             walk.add(fact)
-        elif op == DONE_REQUEST or op == DONE_CHUNK:
+        elif op in (DONE_REQUEST, DONE_CHUNK):
             if not walk.finished_requests:
                 continue
             if op == DONE_REQUEST and len(fact.text.strip()) <= _REPLY_CHARS and (asked := question()):

@@ -210,7 +210,8 @@ def apply_parts(
     """Add what `user_parts` found to the walk, as `user_facts` would: rules to `constraints`
     (lifting those a part lifts), requests and the message's own facts as far as the walk wants
     them (a finished turn's request only when finished requests are looked for; a pasted error
-    only when the user's text is read), a short answer joined with the question it answers."""
+    only when the user's text is read, as its values and files), a short answer joined with the
+    question it answers."""
     for op, fact in parts:
         if op == RULE:
             constraints.setdefault(normalize(fact.text), fact)
@@ -228,7 +229,7 @@ def apply_parts(
                 r = in_reply(fact.text, asked)
                 fact = Fact(FactKind.REQUEST, r, fact.node, anchor_tokens(r), stems(r), detail=DONE)
             walk.add(fact)
-        elif fact.kind != FactKind.ERROR or (with_text and walk.wants(FactKind.ERROR)):
+        elif with_text:  # an error, a value or a file is read from the user's text
             walk.add(fact)
 
 

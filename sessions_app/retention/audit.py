@@ -29,7 +29,7 @@ from sessions_app.compaction.vocabulary import FactKind
 
 from .fact import AUDIT_VERSION
 from .facts import ALL_KINDS, Fact, extract_facts
-from .phrases import message_text, normalize, stems
+from .phrases import UNCHANGED_WORD, message_text, normalize, stems
 
 WORD_SHARE: Final = 0.6  # of a sentence fact's content words that must share one line
 ANCHORED_WORD_SHARE: Final = 0.34  # when the fact's anchors (identifiers, numbers) are all there
@@ -221,7 +221,14 @@ class Visible:
     def has_anchors(self, fact: Fact, needles: Needles | None = None) -> bool:
         """Every anchor group of `fact` has a spelling here; `needles` are its `needles` if known."""
         contains = self.contains
-        return all(any(map(contains, group)) for group in (needles or _needles(fact)))
+        # Plain loops: most facts have one group of one spelling, and generators cost more than it.
+        for group in needles or _needles(fact):
+            for spelling in group:
+                if contains(spelling):
+                    break
+            else:
+                return False
+        return True
 
     def _stems_index(self) -> dict[str, list[int]]:
         """Line numbers by stem, made on first use: a fact whose exact identifiers are missing is
@@ -250,7 +257,13 @@ class Visible:
         """Some line holds `need` of `words` (`best_share(words) >= need / len(words)`, `words` not
         empty). Such a line holds one of the `len(words) - need + 1` rarest of them, so only their
         lines are looked at, each until one holds enough: a common word is on most lines of a
-        long kept tail, and counting all of its lines per fact was most of an audit's matching."""
+        long kept tail, and counting all of its lines per fact was most of an audit's matching.
+        A line's stems are pieces of its text (but `UNCHANGED_WORD`): with fewer than `need` of
+        the words in the text at all, no line holds enough, and the lines are not indexed (a
+        summary's file list is thousands of lines that few facts' words are in)."""
+        contains = self.contains
+        if sum(1 for w in words if w == UNCHANGED_WORD or contains(w)) < need:
+            return False
         index = self._stems_index()
         found = sorted((lines for w in words if (lines := index.get(w))), key=len)
         if len(found) < need:

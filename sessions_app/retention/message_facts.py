@@ -18,8 +18,7 @@ whether they were stored.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 from sessions_app.compaction.messages import ASSISTANT, MESSAGE, TOOL_RESULT, USER, Entry
 from sessions_app.compaction.stored_digest import Digest, Digests
@@ -46,10 +45,9 @@ _KINDS: Final = {kind.value: kind for kind in FactKind}
 _PLAIN: Final = Fact(FactKind.VALUE, "", "")  # a fact's fields that a stored one leaves as they are
 
 
-@dataclass(frozen=True, slots=True)
-class ResultParts:
+class ResultParts(NamedTuple):
     """What a tool result says of itself (tool_outcomes.py): failed, denied, its references to
-    stored output (reference, spellings)."""
+    stored output (reference, spellings). A tuple: one is made per tool result of a span."""
 
     failed: bool
     denied: bool
@@ -111,19 +109,25 @@ def stored_parts(digest: Digest | None, entry: Entry) -> tuple[Any, list[Part]] 
         return None
     key, kinds, known = entry.key, _KINDS, once.ONCE.get()
     parts: list[Part] = []
+    add = parts.append
     for op, kind, text, anchors, words, detail in stored[2:]:
+        # Positionally (every field): a long span has thousands of these, and keywords cost more.
         fact = Fact(
             kinds[kind],
             text,
             key,
-            tuple(map(tuple, anchors)),
+            tuple(map(tuple, anchors)) if anchors else (),
             frozenset(words.split()),
             detail,
-            deferred=op == OPEN_REQUEST,
+            None,
+            (),
+            None,
+            False,
+            op == OPEN_REQUEST,
         )
         if known is not None and op in (DONE_REQUEST, DONE_CHUNK):
             known.setdefault(text, fact.words)
-        parts.append((op, fact))
+        add((op, fact))
     return stored[1], parts
 
 
@@ -141,7 +145,7 @@ def stored_results(calls: Iterable[Call], digests: Digests) -> dict[int, ResultP
             continue
         is_failed, denied, refs = found[0]
         out[id(result)] = ResultParts(
-            is_failed, denied, tuple((ref, tuple(spellings)) for ref, spellings in refs)
+            is_failed, denied, tuple((ref, tuple(spellings)) for ref, spellings in refs) if refs else ()
         )
         if failed is not None:
             failed.setdefault(id(result), (result, is_failed))

@@ -23,7 +23,6 @@ register_converter(PanelConverter, "panel")
 
 app_name = "sessions_app"
 
-
 def view(name: str) -> LazyView:
     """A view of sessions_app/views/, imported on its first request (views/lazy.py says why)."""
     return LazyView(f"sessions_app.views.{name}")

@@ -242,15 +242,7 @@ class _Layout:
         found = nodes_at(
             self.ix.session.pk,
             _segments(refs),
-            "id",
-            "key",
-            "kind",
-            "role",
-            "seq",
-            "agent_id",
-            "token_estimate",
-            "content",
-            "data",
+            "id", "key", "kind", "role", "seq", "agent_id", "token_estimate", "content", "data",
         )
         sub_agents = sub_agent_ids(self.ix.session.pk)
         for r in self.rows:

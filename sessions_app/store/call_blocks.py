@@ -292,7 +292,9 @@ def read_blocks(session_id: int) -> tuple[int, list[Span]]:
                 int(measured),
                 (int(sums[0]), int(sums[1]), int(sums[2]), int(sums[3])),
                 (peak_n, *peak) if peak_n is not None else None,
-                (failed_n, fail[0], fail[1], None, *fail[2:]) if failed_n is not None else None,
+                (failed_n, fail[0], fail[1], None, *fail[2:])
+                if failed_n is not None
+                else None,
             )
         )
     return size, spans

@@ -40,7 +40,9 @@ def listening(sock: socket.socket) -> bool:
     return bool(sock.getsockopt(socket.SOL_SOCKET, socket.SO_ACCEPTCONN))
 
 
-def wait_until_listening(sockets: Sequence[socket.socket], procs: Sequence[Any], timeout: float) -> bool:
+def wait_until_listening(
+    sockets: Sequence[socket.socket], procs: Sequence[Any], timeout: float
+) -> bool:
     """True once every socket listens (its worker has warmed up); False when a worker exited
     first or `timeout` seconds passed."""
     deadline = time.monotonic() + timeout

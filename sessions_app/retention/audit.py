@@ -255,12 +255,12 @@ class Visible:
 
     def shares(self, words: frozenset[str], need: int) -> bool:
         """Some line holds `need` of `words` (`best_share(words) >= need / len(words)`, `words` not
-        empty). Such a line holds one of the `len(words) - need + 1` rarest of them, so only their
-        lines are looked at, each until one holds enough: a common word is on most lines of a
-        long kept tail, and counting all of its lines per fact was most of an audit's matching.
-        A line's stems are pieces of its text (but `UNCHANGED_WORD`): with fewer than `need` of
-        the words in the text at all, no line holds enough, and the lines are not indexed (a
-        summary's file list is thousands of lines that few facts' words are in)."""
+        empty). Of the words on some line (`found`), such a line holds one of the `found - need +
+        1` rarest, so only their lines are looked at, each until one holds enough: a common word
+        is on most lines of a long kept tail, and counting all of its lines per fact was most of
+        an audit's matching. A line's stems are pieces of its text (but `UNCHANGED_WORD`): with
+        fewer than `need` of the words in the text at all, no line holds enough, and the lines are
+        not indexed (a summary's file list is thousands of lines that few facts' words are in)."""
         contains = self.contains
         if sum(1 for w in words if w == UNCHANGED_WORD or contains(w)) < need:
             return False
@@ -272,7 +272,7 @@ class Visible:
             return need <= 0 or bool(found)
         stems_of, lines = self._read, self.lines
         seen: set[int] = set()
-        for at in chain.from_iterable(found[: len(words) - need + 1]):
+        for at in chain.from_iterable(found[: len(found) - need + 1]):
             if at not in seen:
                 seen.add(at)
                 if len(words & stems_of[lines[at]]) >= need:

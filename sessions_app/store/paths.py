@@ -45,6 +45,8 @@ _ENTRY_COLUMNS = (
 # and its readings or file calls (a user's or an assistant's; no node has both); then the facts
 # the message gives on its own, read by the audit's load only (retention/message_facts.py; NULL
 # in the others). The order is `stored_entries`' (depth last: only the first row's is read).
+# The audit reads no transcript: its load marks a current digest with an empty one instead (a
+# transcript is most of a row, and a fifth of that load's time went to reading them).
 _STORED_COLUMNS = (
     "key",
     "kind",
@@ -56,10 +58,13 @@ _STORED_COLUMNS = (
     "no_facts",
     "depth",
 )
-_AUDIT_COLUMNS = tuple("current_facts" if c == "no_facts" else c for c in _STORED_COLUMNS)
+_AUDIT_COLUMNS = tuple(
+    {"no_facts": "current_facts", "current_transcript": "current_mark"}.get(c, c) for c in _STORED_COLUMNS
+)
 _CURRENT_FACTS = f"CASE WHEN n.digest_version = {int(DIGEST_VERSION)} THEN n.facts END"
 _DIGEST_SQL = {
     "current_transcript": f"CASE WHEN n.digest_version = {int(DIGEST_VERSION)} THEN n.transcript END",
+    "current_mark": f"CASE WHEN n.digest_version = {int(DIGEST_VERSION)} THEN '' END",
     "readings_or_calls": "COALESCE(n.readings, n.file_calls)",
     "no_facts": "NULL",
     "current_facts": _CURRENT_FACTS,
@@ -213,16 +218,19 @@ def _entries(
     digests: dict[str, Digest] | None = None,
     bodies_now: bool = False,
     spoken_bodies_now: bool = False,
+    for_audit: bool = False,
 ) -> list[Entry]:
     """The entries of the path; with `digests` (filled here) a compaction's load: rows with their
     stored digests, bodies read when used or with `bodies_now` in the same statement (with
-    `spoken_bodies_now`, those of user and assistant messages)."""
+    `spoken_bodies_now`, those of user and assistant messages; `for_audit`: the audit's columns)."""
     target = _target(session, leaf)
     if target is None:
         return []
     columns: tuple[str, ...]
-    if digests is not None and bodies_now:
-        columns = _AUDIT_COLUMNS + BODY_COLUMNS
+    if digests is not None and for_audit:
+        columns, bodies_now = _AUDIT_COLUMNS + BODY_COLUMNS, True
+    elif digests is not None and bodies_now:
+        columns = _STORED_COLUMNS + BODY_COLUMNS
     elif digests is not None:
         columns = _STORED_COLUMNS + _SPOKEN_BODY_COLUMNS if spoken_bodies_now else _STORED_COLUMNS
     else:
@@ -333,11 +341,14 @@ def context_path_with_digests(
     *,
     bodies_now: bool = False,
     spoken_bodies_now: bool = False,
+    for_audit: bool = False,
 ) -> StoredPath:
     """`context_path_entries` for a compaction's plan or audit, with the nodes' stored digests
     beside the entries. The entries read their bodies when first used (store/stored_entries.py),
-    or with `bodies_now` in the same statement, for a caller that reads them all (the audit),
-    with the facts each message gives on its own (retention/message_facts.py) in its digest.
+    or with `bodies_now` in the same statement, for a caller that reads them all.
+    `for_audit` is the retention audit's load: every body in the statement, and in each digest
+    the facts the message gives on its own (retention/message_facts.py) but no transcript (it is
+    empty: the audit reads none).
     `spoken_bodies_now` reads those of user and assistant messages in the statement: the
     carry-over guard reads every one of them, and fetching 13,000 bodies by key afterwards costs
     twice what the rows' own columns do (issue 35)."""
@@ -349,6 +360,7 @@ def context_path_with_digests(
         digests=digests,
         bodies_now=bodies_now,
         spoken_bodies_now=spoken_bodies_now,
+        for_audit=for_audit,
     )
     return StoredPath(entries, digests)
 

@@ -111,6 +111,13 @@ _AS_TEXT = {
 _SPOKEN: Final = "spoken_"
 _SPOKEN_BODY_COLUMNS: Final = tuple(_SPOKEN + c for c in BODY_COLUMNS)
 _IS_SPOKEN: Final = f"n.kind = '{MESSAGE}' AND n.role IN ('{USER}', '{ASSISTANT}')"
+# The audit's body columns: every node's but a user message's whose facts are stored (the audit
+# reads those instead; its body is read when used, as for the turn going on at the cut).
+_AUDITED: Final = "audited_"
+_AUDIT_BODY_COLUMNS: Final = tuple(_AUDITED + c for c in BODY_COLUMNS)
+# (Facts of another `AUDIT_VERSION` are ignored when read, and such a message's body fetched then:
+# a test of the stamp here cost more, per row and column, than those few fetches.)
+_HAS_FACTS: Final = f"n.kind = '{MESSAGE}' AND n.role = '{USER}' AND ({_CURRENT_FACTS}) IS NOT NULL"
 
 
 def _select(columns: Iterable[str], *, as_text: bool) -> str:
@@ -121,6 +128,8 @@ def _select(columns: Iterable[str], *, as_text: bool) -> str:
     def expression(c: str) -> str:
         if c.startswith(_SPOKEN):
             return f"CASE WHEN {_IS_SPOKEN} THEN {expression(c.removeprefix(_SPOKEN))} END"
+        if c.startswith(_AUDITED):
+            return f"CASE WHEN {_HAS_FACTS} THEN NULL ELSE {expression(c.removeprefix(_AUDITED))} END"
         return text.get(c) or _DIGEST_SQL.get(c) or f"n.{c}"
 
     return ", ".join(map(expression, columns))
@@ -228,7 +237,7 @@ def _entries(
         return []
     columns: tuple[str, ...]
     if digests is not None and for_audit:
-        columns, bodies_now = _AUDIT_COLUMNS + BODY_COLUMNS, True
+        columns, bodies_now, spoken_bodies_now = _AUDIT_COLUMNS + _AUDIT_BODY_COLUMNS, False, True
     elif digests is not None and bodies_now:
         columns = _STORED_COLUMNS + BODY_COLUMNS
     elif digests is not None:
@@ -346,9 +355,10 @@ def context_path_with_digests(
     """`context_path_entries` for a compaction's plan or audit, with the nodes' stored digests
     beside the entries. The entries read their bodies when first used (store/stored_entries.py),
     or with `bodies_now` in the same statement, for a caller that reads them all.
-    `for_audit` is the retention audit's load: every body in the statement, and in each digest
-    the facts the message gives on its own (retention/message_facts.py) but no transcript (it is
-    empty: the audit reads none).
+    `for_audit` is the retention audit's load: in each digest the facts the message gives on its
+    own (retention/message_facts.py) but no transcript (it is empty: the audit reads none), and
+    every body in the statement but those of the user messages whose facts are stored (read when
+    used: the audit reads a few).
     `spoken_bodies_now` reads those of user and assistant messages in the statement: the
     carry-over guard reads every one of them, and fetching 13,000 bodies by key afterwards costs
     twice what the rows' own columns do (issue 35)."""
@@ -433,7 +443,7 @@ def _stored(
     if with_bodies:
         return stored_entries(rows, first_parent, None, len(_STORED_COLUMNS), digests)
     bodies = Bodies(session_pk, [row[0] for row in rows], lambda keys: _fetch_bodies(session_pk, keys))
-    # The rows of a `spoken_bodies_now` load carry some nodes' bodies after the stored columns.
+    # The rows of a `spoken_bodies_now` or `for_audit` load carry some bodies after the stored columns.
     return stored_entries(rows, first_parent, bodies, len(_STORED_COLUMNS) if spoken else 0, digests)
 
 

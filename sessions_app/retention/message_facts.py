@@ -107,6 +107,8 @@ def stored_parts(digest: Digest | None, entry: Entry) -> tuple[Any, list[Part]] 
     stored = digest.facts if digest is not None else None
     if not stored or stored[0] != AUDIT_VERSION or len(stored) < 2:
         return None
+    if len(stored) == 2:
+        return stored[1], []  # most assistants' and every tool result's: a header alone
     key, kinds, known = entry.key, _KINDS, once.ONCE.get()
     parts: list[Part] = []
     add = parts.append
@@ -140,10 +142,11 @@ def stored_results(calls: Iterable[Call], digests: Digests) -> dict[int, ResultP
         result = call.result
         if result is None or result.role != TOOL_RESULT:
             continue
-        found = stored_parts(digests.get(result.key), result)
-        if found is None:
+        digest = digests.get(result.key)
+        stored = digest.facts if digest is not None else None
+        if not stored or stored[0] != AUDIT_VERSION or len(stored) < 2:
             continue
-        is_failed, denied, refs = found[0]
+        is_failed, denied, refs = stored[1]
         out[id(result)] = ResultParts(
             is_failed, denied, tuple((ref, tuple(spellings)) for ref, spellings in refs) if refs else ()
         )

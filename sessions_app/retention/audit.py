@@ -265,17 +265,17 @@ class Visible:
         if sum(1 for w in words if w == UNCHANGED_WORD or contains(w)) < need:
             return False
         index = self._stems_index()
-        found = sorted((lines for w in words if (lines := index.get(w))), key=len)
+        found = sorted((on for w in words if (on := index.get(w))), key=len)
         if len(found) < need:
             return False
         if need <= 1:
             return need <= 0 or bool(found)
-        stems_of, lines = self._read, self.lines
+        stems_of, text_lines = self._read, self.lines
         seen: set[int] = set()
         for at in chain.from_iterable(found[: len(found) - need + 1]):
             if at not in seen:
                 seen.add(at)
-                if len(words & stems_of[lines[at]]) >= need:
+                if len(words & stems_of[text_lines[at]]) >= need:
                     return True
         return False
 

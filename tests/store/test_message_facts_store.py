@@ -79,6 +79,7 @@ def test_an_append_stores_what_each_message_gives() -> None:
         assert node.facts == json.loads(json.dumps(facts_column(entry, digest_of(entry))))
     assert all(node.facts is not None and node.facts[0] == AUDIT_VERSION for node in nodes)
     first = nodes[0].facts
+    assert first is not None
     assert [kind for _, kind, *_ in first[2:]][:1] == ["constraint"]
 
 
@@ -98,6 +99,7 @@ def test_the_audit_reads_the_stored_facts() -> None:
     """What is stored is what the audit reads (a row's facts are not worked out again)."""
     session, pk = _session()
     node = Node.objects.get(session=session, seq=0)
+    assert node.facts is not None
     facts = list(node.facts)
     at = next(i for i, part in enumerate(facts[2:], 2) if part[0] == DONE_REQUEST)
     op, kind, said, anchors, words, detail = facts[at]

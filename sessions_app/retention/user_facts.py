@@ -67,7 +67,9 @@ def user_facts(
     Any other message gives what it gives alone (`parts`: as stored beside it, else found now),
     and only the walk's state decides what of it counts (`apply_parts`)."""
     if not is_last:
-        apply_parts(walk, user_parts(e, said) if parts is None else parts, constraints, with_text, question)
+        if parts is None:  # found now: only what this walk can use (the carry-over guard's is little)
+            parts = user_parts(e, said, finished=walk.finished_requests, with_text=with_text)
+        apply_parts(walk, parts, constraints, with_text, question)
         return
     key = e.key
     requests: list[str] = []
@@ -138,13 +140,16 @@ def user_facts(
     _text_facts(walk, key, text, with_text)
 
 
-def user_parts(e: Entry, said: Sequence[Said]) -> list[Part]:
+def user_parts(
+    e: Entry, said: Sequence[Said], *, finished: bool = True, with_text: bool = True
+) -> list[Part]:
     """What a user message that is not the turn going on at the cut gives, from the message alone
     (stored beside it when it is written: message_facts.py): its rules and the rules it lifts, its
     deferred requests, the finished turn's request in the user's words and the rest of the
     message in chunks, a pasted error, its values and files; in the order `user_facts` finds
     them. The question it may answer, the rules before it and the walk's kinds are applied when
-    it is read (`apply_parts`)."""
+    it is read (`apply_parts`). Without `finished` or `with_text`, the parts a walk applies only
+    with them are left out (a finished turn's request and chunks; errors, values and files)."""
     key = e.key
     parts: list[Part] = []
     requests: list[str] = []
@@ -179,6 +184,8 @@ def user_parts(e: Entry, said: Sequence[Said]) -> list[Part]:
             deferred=True,
         )
         parts.append((OPEN_REQUEST, fact))
+    if not finished:
+        return parts + (_text_parts(key, text) if with_text else [])
     # A finished turn's request: what the user asked, done since, in their words: every
     # sentence of the message that says something, in order, except the rules (their own
     # facts) and what is deferred (an open request); docs/retention.md, "Facts by structure".
@@ -194,10 +201,13 @@ def user_parts(e: Entry, said: Sequence[Said]) -> list[Part]:
     for chunk in _chunks([x for x in every if x not in done]):
         fact = Fact(FactKind.REQUEST, chunk, key, anchor_tokens(chunk), stems(chunk), detail=DONE)
         parts.append((DONE_CHUNK, fact))
+    return parts + (_text_parts(key, text) if with_text else [])
+
+
+def _text_parts(key: str, text: str) -> list[Part]:
     collected = _TextFacts()
     _text_facts(collected, key, text, True)
-    parts += [(TEXT_FACT, f) for f in collected.facts]
-    return parts
+    return [(TEXT_FACT, f) for f in collected.facts]
 
 
 def apply_parts(

@@ -200,6 +200,9 @@ class Node(models.Model):
     transcript = models.TextField(null=True, blank=True)
     readings = models.JSONField(null=True, blank=True)
     file_calls = models.JSONField(null=True, blank=True)
+    # The facts a user's or an assistant's message gives on its own, under the audit's version
+    # (retention/message_facts.py): the retention audit reads them instead of the message.
+    facts = models.JSONField(null=True, blank=True)
     # Nullable with no default, so adding it is an ALTER TABLE, not a copy of the node table.
     digest_version = models.PositiveSmallIntegerField(null=True, blank=True)
 

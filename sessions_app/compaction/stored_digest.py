@@ -42,6 +42,9 @@ class Digest:
     spoke: bool  # a user message with text once harness noise is left out
     said: tuple[Said, ...]  # its sentences that read as a constraint or a request, in order
     file_calls: tuple[tuple[str, str], ...] = ()  # an assistant's read/write/edit calls (fileops.py)
+    # The facts the message gives on its own, as stored (retention/message_facts.py), when the
+    # load read them (the audit's does); None otherwise: found from the message when wanted.
+    facts: list[Any] | None = None
 
     def readings_column(self) -> list[list[Any]] | None:
         """`said` as stored: [sentence, flags] pairs; None when the entry is no user's words."""

@@ -27,18 +27,10 @@ from sessions_app.compaction.prepare import Preparation
 from sessions_app.compaction.stored_digest import NO_DIGESTS, Digests
 from sessions_app.compaction.vocabulary import FactKind
 
+from .fact import AUDIT_VERSION
 from .facts import ALL_KINDS, Fact, extract_facts
-from .phrases import message_text, normalize, stems
+from .phrases import UNCHANGED_WORD, message_text, normalize, stems
 
-# Older stored audits are recomputed when read (4: round 4 facts; 5: round 5; 6: round 6; 7: round 6,
-# pass 2: a compare or count that exits 1 is an answer, not an error; no progress or code-line values;
-# 8: round 7, no findings between calls that only look, no values from a file shown as it is, one
-# value per output, a tool's line a finding repeats is said by it, a file written whole needs words;
-# 9: round 7, pass 2, a passing check stands for the earlier passing checks of its program;
-# 10: round 8, a file written whole is a fact by its names too, a tool's line a finding repeats
-# stays, a compiler's note joins its error, a fallback error line takes its next line, a long
-# sentence of an answer opens a fact).
-AUDIT_VERSION: Final = 10
 WORD_SHARE: Final = 0.6  # of a sentence fact's content words that must share one line
 ANCHORED_WORD_SHARE: Final = 0.34  # when the fact's anchors (identifiers, numbers) are all there
 COMMAND_WORD_SHARE: Final = 0.8  # a command quoted in part still counts if nearly all of it is there
@@ -229,7 +221,14 @@ class Visible:
     def has_anchors(self, fact: Fact, needles: Needles | None = None) -> bool:
         """Every anchor group of `fact` has a spelling here; `needles` are its `needles` if known."""
         contains = self.contains
-        return all(any(map(contains, group)) for group in (needles or _needles(fact)))
+        # Plain loops: most facts have one group of one spelling, and generators cost more than it.
+        for group in needles or _needles(fact):
+            for spelling in group:
+                if contains(spelling):
+                    break
+            else:
+                return False
+        return True
 
     def _stems_index(self) -> dict[str, list[int]]:
         """Line numbers by stem, made on first use: a fact whose exact identifiers are missing is
@@ -254,6 +253,32 @@ class Visible:
         hits = Counter(chain.from_iterable(index.get(w, ()) for w in words))
         return max(hits.values(), default=0) / len(words)
 
+    def shares(self, words: frozenset[str], need: int) -> bool:
+        """Some line holds `need` of `words` (`best_share(words) >= need / len(words)`, `words` not
+        empty). Of the words on some line (`found`), such a line holds one of the `found - need +
+        1` rarest, so only their lines are looked at, each until one holds enough: a common word
+        is on most lines of a long kept tail, and counting all of its lines per fact was most of
+        an audit's matching. A line's stems are pieces of its text (but `UNCHANGED_WORD`): with
+        fewer than `need` of the words in the text at all, no line holds enough, and the lines are
+        not indexed (a summary's file list is thousands of lines that few facts' words are in)."""
+        contains = self.contains
+        if sum(1 for w in words if w == UNCHANGED_WORD or contains(w)) < need:
+            return False
+        index = self._stems_index()
+        found = sorted((on for w in words if (on := index.get(w))), key=len)
+        if len(found) < need:
+            return False
+        if need <= 1:
+            return need <= 0 or bool(found)
+        stems_of, text_lines = self._read, self.lines
+        seen: set[int] = set()
+        for at in chain.from_iterable(found[: len(found) - need + 1]):
+            if at not in seen:
+                seen.add(at)
+                if len(words & stems_of[text_lines[at]]) >= need:
+                    return True
+        return False
+
     def holds(self, fact: Fact, needles: Needles | None = None) -> bool:
         kind = fact.kind
         if kind == FactKind.DENIED:
@@ -268,8 +293,7 @@ class Visible:
                 return self.contains(normalize(fact.text))
             # Exact identifiers found make a paraphrase likely: fewer of the other words must match.
             share = ANCHORED_WORD_SHARE if fact.anchors else WORD_SHARE
-            need = math.ceil(share * len(fact.words)) / len(fact.words)
-            return self.best_share(fact.words) >= need
+            return self.shares(fact.words, math.ceil(share * len(fact.words)))
         return bool(fact.anchors) and self.has_anchors(fact, needles)
 
 

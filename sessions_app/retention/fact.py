@@ -7,6 +7,18 @@ from typing import Final
 
 from sessions_app.compaction.vocabulary import FactKind
 
+# What facts are found, as a version (here, below everything that finds them: the facts a
+# message gives alone are stored beside it under this version, message_facts.py). Older stored
+# audits are recomputed when read (4: round 4 facts; 5: round 5; 6: round 6; 7: round 6,
+# pass 2: a compare or count that exits 1 is an answer, not an error; no progress or code-line values;
+# 8: round 7, no findings between calls that only look, no values from a file shown as it is, one
+# value per output, a tool's line a finding repeats is said by it, a file written whole needs words;
+# 9: round 7, pass 2, a passing check stands for the earlier passing checks of its program;
+# 10: round 8, a file written whole is a fact by its names too, a tool's line a finding repeats
+# stays, a compiler's note joins its error, a fallback error line takes its next line, a long
+# sentence of an answer opens a fact).
+AUDIT_VERSION: Final = 10
+
 # A request's detail: still to do at the cut, or asked in a turn that ended (the assistant answered
 # and the user went on).
 OPEN: Final = "open at the cut"

@@ -15,10 +15,11 @@ alone (docs/compaction.md, "Retention audit").
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import replace
+from functools import partial
 from itertools import chain, islice
-from typing import Any, Final
+from typing import Final
 
 from sessions_app.compaction.messages import (
     ASSISTANT,
@@ -32,6 +33,7 @@ from sessions_app.compaction.vocabulary import FactKind
 from .digest import NO_DIGESTS, Digests, digest
 from .fact import DONE, OPEN, Fact
 from .findings import FINAL, MIDWAY, assistant_facts, reports, subagent_facts
+from .message_facts import ResultParts, stored_parts, stored_results
 from .paths import path_alternatives, scratch_path
 from .phrases import (
     anchor_tokens,
@@ -46,10 +48,10 @@ from .shell import changes, command_parts, core, housekeeping, one_off, only_rea
 from .tool_outcomes import (
     CHANGING_TOOLS,
     artifact_refs,
+    changed_files,
     command_spellings,
     comparison_result,
     exit_code,
-    file_args,
     is_denial,
     is_failure,
     is_subagent_tool,
@@ -90,7 +92,7 @@ def extract_facts(
     span_calls: list[Call] | None = None
     if walk.wants(*_CALL_KINDS):
         span_calls = calls_of(span)
-        _all_call_facts(walk, span_calls, after)
+        _all_call_facts(walk, span_calls, after, digests)
     if walk.wants(FactKind.VALUE):
         for value in relied_values(span, after, span_calls):
             walk.add(value)
@@ -102,7 +104,7 @@ def extract_facts(
     _answered(walk, span)
     if any(f.kind == FactKind.REQUEST and f.detail == OPEN for f in walk.facts):
         _finished_later(walk, span, after)
-    facts = restated(walk.facts, [*span, *after]) if walk.wants(FactKind.REQUEST) else walk.facts
+    facts = restated(walk.facts, [*span, *after], walk.known) if walk.wants(FactKind.REQUEST) else walk.facts
     return facts if walk.kinds == kinds else [f for f in facts if f.kind in kinds]
 
 
@@ -199,12 +201,16 @@ def _finished_later(walk: Walk, span: Sequence[Entry], after: Sequence[Entry]) -
             walk.facts[i] = replace(f, detail=DONE)
 
 
-def _all_call_facts(walk: Walk, span_calls: list[Call], after: Sequence[Entry]) -> None:
+def _all_call_facts(walk: Walk, span_calls: list[Call], after: Sequence[Entry], stored: Digests) -> None:
     later_calls = calls_of(after)
     checks = _rechecks(span_calls) if walk.wants(FactKind.COMMAND) else set()
+    # What the results' own parts say (message_facts.py): whether each failed is known from then
+    # on in the walk (once.py), and its denial and references are not read again.
+    results = stored_results(span_calls, stored) if stored else {}
     for i, call in enumerate(span_calls):
         # The calls after this one, walked only for a failure (a copy per call would be quadratic).
-        _call_facts(walk, call, chain(islice(span_calls, i + 1, None), later_calls), checks)
+        later = chain(islice(span_calls, i + 1, None), later_calls)
+        _call_facts(walk, call, later, checks, results.get(id(call.result)) if results else None)
 
 
 def _rechecks(calls: Sequence[Call]) -> set[str]:
@@ -261,27 +267,31 @@ def _conversation_facts(walk: Walk, span: Sequence[Entry], after: Sequence[Entry
             is_last = last_open and e is users[-1]
             # Else the message holds nothing wanted (a finished turn's request needs its text).
             if d.said or is_last or user_text or finished:
-                question = asked_question(asker) if asker is not None and walk.wants(FactKind.REQUEST) else ""
-                user_facts(walk, e, d.said, is_last, constraints, user_text, question)
+                question = _question(asker if walk.wants(FactKind.REQUEST) else None)
+                found = stored_parts(d, e)
+                if found is not None:
+                    walk.known[e.key] = found[0]
+                parts = None if is_last or found is None else found[1]
+                user_facts(walk, e, d.said, is_last, constraints, user_text, question, parts)
             asker = None
             continue
         if e.role == ASSISTANT:
             asker = e
         if e.role == ASSISTANT and assistants:
+            found = stored_parts(stored.get(e.key), e) if stored else None
+            if found is not None:
+                walk.known[e.key], touches = found[0]
             if walk.wants(FactKind.DECISION, FactKind.FINDING):
-                for fact in assistant_facts((e,)):
+                for fact in assistant_facts((e,)) if found is None else (f for _, f in found[1]):
                     walk.add(fact)
+            if found is not None and not touches:
+                continue  # its tool calls change no file and write none (as stored beside it)
             # A file is a fact when a tool changed it and the assistant said what of it, or a
             # tool wrote it whole and its gist says what it is (its opening doc line or the names
             # it defines; written_files.py). Round 8 undid round 7's "names alone are too little":
             # a file created is labelled as one (docs/retention.md, "Round 8").
             wrote = {path: gist(content) for path, content in written_files(e)}
-            changed = [
-                path
-                for call in e.content
-                if isinstance(call, dict) and call.get("type") == "tool_call" and _changes(call)
-                for path in file_args(call.get("arguments"))
-            ]
+            changed = changed_files(e)
             # The words the change was made with ("Rewriting the cache as a plain `Map`, with
             # expiry on read:") say what changed and why when nothing names the file.
             narration = _narration(e) if changed else ""
@@ -296,8 +306,10 @@ def _conversation_facts(walk: Walk, span: Sequence[Entry], after: Sequence[Entry
             walk.add(c)
 
 
-def _changes(call: dict[str, Any]) -> bool:
-    return tool_base(str(call.get("name") or "")) in CHANGING_TOOLS
+def _question(asker: Entry | None) -> Callable[[], str]:
+    """What `asker` (the assistant's message before a user's) asked, read only when wanted: most
+    of a long span's user messages are no short answer."""
+    return str if asker is None else partial(asked_question, asker)
 
 
 _NARRATION_WORDS: Final = 4  # content words the text of an edit's message needs to say what changed
@@ -326,9 +338,16 @@ def _described(path: str, at: int, span: Sequence[Entry]) -> str:
     return clip(" ".join(dict.fromkeys(found)), 300)
 
 
-def _call_facts(walk: Walk, call: Call, later: Iterable[Call], checks: Collection[str] = ()) -> None:
+def _call_facts(
+    walk: Walk,
+    call: Call,
+    later: Iterable[Call],
+    checks: Collection[str] = (),
+    known: ResultParts | None = None,
+) -> None:
+    """`known`: what the result's stored part says of it (message_facts.py), else read from it."""
     result = call.result
-    if result is not None and is_denial(result):
+    if result is not None and (is_denial(result) if known is None else known.denied):
         said = result_text(result)
         reason = clip(said.split("Reason:", 1)[1] if "Reason:" in said else said, 200)
         walk.add(
@@ -375,8 +394,8 @@ def _call_facts(walk: Walk, call: Call, later: Iterable[Call], checks: Collectio
         )
     if result is None:
         return
-    text = result_text(result)
     if is_failure(result) and not _no_match(command, result):
+        text = result_text(result)
         line = salient_line(text) or "(no output)"
         resolved_by, fix, why = resolution(call, later)
         walk.add(
@@ -395,7 +414,7 @@ def _call_facts(walk: Walk, call: Call, later: Iterable[Call], checks: Collectio
         )
     elif command and not only_reads(command):
         # What a run measured (a benchmark's timings, a size) is a value of its own.
-        for line in measured_lines(text):
+        for line in measured_lines(result_text(result)):
             walk.add(
                 Fact(
                     FactKind.VALUE,
@@ -405,10 +424,10 @@ def _call_facts(walk: Walk, call: Call, later: Iterable[Call], checks: Collectio
                     detail=f"{MEASURED}{call.label}",
                 )
             )
-    elif is_subagent_tool(call.name) and text.strip():
+    elif is_subagent_tool(call.name) and (text := result_text(result)).strip():
         for found in subagent_facts(text, result.key, call.label):
             walk.add(replace(found, kind=FactKind.SUBAGENT))
-    for ref, anchors in artifact_refs(result):
+    for ref, anchors in artifact_refs(result) if known is None else known.refs:
         walk.add(Fact(FactKind.ARTIFACT, f"{ref} ({call.label})", result.key, (anchors,)), key=ref)
 
 

@@ -303,3 +303,15 @@ def measured_lines(text: str) -> list[str]:
             if len(out) == MEASURED_LINES:
                 break
     return out
+
+
+def changed_files(e: Entry) -> list[str]:
+    """The files an assistant's tool calls change (edits, patches, whole writes), in order."""
+    return [
+        path
+        for call in e.content
+        if isinstance(call, dict)
+        and call.get("type") == "tool_call"
+        and tool_base(str(call.get("name") or "")) in CHANGING_TOOLS
+        for path in file_args(call.get("arguments"))
+    ]

@@ -5,8 +5,7 @@ lifts an earlier constraint (docs/retention.md, "Facts by structure")."""
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from dataclasses import replace
+from collections.abc import Callable, Mapping, Sequence
 from typing import Final
 
 from sessions_app.compaction.messages import ASSISTANT, MESSAGE, USER, Entry
@@ -59,14 +58,23 @@ def user_facts(
     is_last: bool,
     constraints: dict[str, Fact],
     with_text: bool,
-    question: str = "",
+    question: Callable[[], str] = str,
+    parts: Sequence[Part] | None = None,
 ) -> None:
     """`said`: the message's sentences that read as a constraint or a request (the others add
-    no constraint or request); its text is read only for the last request and for `with_text`."""
+    no constraint or request); its text is read only for the last request and for `with_text`.
+    `question`: what the assistant asked just before, read only when a short answer needs it.
+    Any other message gives what it gives alone (`parts`: as stored beside it, else found now),
+    and only the walk's state decides what of it counts (`apply_parts`)."""
+    if not is_last:
+        if parts is None:  # found now: only what this walk can use (the carry-over guard's is little)
+            parts = user_parts(e, said, finished=walk.finished_requests, with_text=with_text)
+        apply_parts(walk, parts, constraints, with_text, question)
+        return
     key = e.key
     requests: list[str] = []
     later: set[str] = set()  # the requests that read as deferred, sentence by sentence
-    lines = line_sentences(message_text(e)) if len(said) > 1 or not is_last else []
+    lines = line_sentences(message_text(e)) if len(said) > 1 else []
     for item in _joined_constraints(said, lines):
         s, reading = item.text, item.reading
         deferred_request = reading.deferred and reading.request
@@ -92,25 +100,25 @@ def user_facts(
             # A request can lift an earlier rule too ("they are fine with the breaking change after
             # all, so change `parse_line`"), when it names what the rule named.
             _reverse(constraints, Fact(FactKind.REQUEST, s, key, anchor_tokens(s)), named=True)
-        if reading.request and (reading.deferred or is_last):
+        if reading.request:
             requests.append(s)
             if reading.deferred:
                 later.add(s)
-    text = message_text(e) if is_last or with_text else ""
-    if is_last and not requests:
+    text = message_text(e)
+    if not requests:
         rules = {item.text for item in said if item.reading.constraint}
         if not rules:
-            requests = [in_reply(clip(text, 400), question)]  # the turn's request, whatever its wording
+            requests = [in_reply(clip(text, 400), question())]  # the turn's request, whatever its wording
         elif asked := _rest(text, rules):
             # A rule beside it does not make the rest of the message ("point it at the new
             # modules") any less the turn's request.
-            requests = [in_reply(clip(" ".join(asked), 400), question)]
+            requests = [in_reply(clip(" ".join(asked), 400), question())]
     for r in requests:
         deferred = r in later  # as read before `_with_previous` may join the sentence before it
         if _CONTINUES.match(r) and not anchor_tokens(r) and not text_paths(r):
             # "We will fix both parsers together later" names nothing and goes on from the
             # sentence before it, which says what; an imperative ("Later: add X") stands alone.
-            r = _with_previous(r, lines or line_sentences(message_text(e)))
+            r = _with_previous(r, lines or line_sentences(text))
         walk.add(
             Fact(
                 FactKind.REQUEST,
@@ -122,29 +130,145 @@ def user_facts(
                 deferred=deferred,
             )
         )
-    whole = text or message_text(e)
-    if is_last and requests:
+    if requests:
         # The turn going on at the cut: the rest of what the user said in it is the context of
         # its requests, kept in their words (issue 30, Build item 2: every user sentence counts).
-        rest = _rest(whole, {item.text for item in said} | set(requests))
+        rest = _rest(text, {item.text for item in said} | set(requests))
         if rest:
-            r = in_reply(clip(" ".join(rest), _SAID_CHARS), question)
+            r = in_reply(clip(" ".join(rest), _SAID_CHARS), question())
             walk.add(Fact(FactKind.REQUEST, r, key, anchor_tokens(r), stems(r), detail=OPEN))
-    if not is_last and walk.finished_requests:
-        # A finished turn's request: what the user asked, done since, in their words: every
-        # sentence of the message that says something, in order, except the rules (their own
-        # facts) and what is deferred (an open request); docs/retention.md, "Facts by structure".
-        left_out = {item.text for item in said if item.reading.constraint and not item.reading.request}
-        left_out |= {item.text for item in said if item.reading.deferred and item.reading.request}
-        asking = {item.text for item in said if item.reading.request}
-        every = _rest(whole, left_out, asking)
-        done = _within(every, asking)
-        if done:
-            r = in_reply(clip(" ".join(done), _SAID_CHARS), question)
-            walk.add(Fact(FactKind.REQUEST, r, key, anchor_tokens(r), stems(r), detail=DONE))
-        # A long message's other sentences are no less the user's: kept too, in chunks, in order.
-        for chunk in _chunks([x for x in every if x not in done]):
-            walk.add(Fact(FactKind.REQUEST, chunk, key, anchor_tokens(chunk), stems(chunk), detail=DONE))
+    _text_facts(walk, key, text, with_text)
+
+
+def user_parts(
+    e: Entry, said: Sequence[Said], *, finished: bool = True, with_text: bool = True
+) -> list[Part]:
+    """What a user message that is not the turn going on at the cut gives, from the message alone
+    (stored beside it when it is written: message_facts.py): its rules and the rules it lifts, its
+    deferred requests, the finished turn's request in the user's words and the rest of the
+    message in chunks, a pasted error, its values and files; in the order `user_facts` finds
+    them. The question it may answer, the rules before it and the walk's kinds are applied when
+    it is read (`apply_parts`). Without `finished` or `with_text`, the parts a walk applies only
+    with them are left out (a finished turn's request and chunks; errors, values and files)."""
+    key = e.key
+    parts: list[Part] = []
+    requests: list[str] = []
+    text = message_text(e)
+    lines = line_sentences(text)
+    for item in _joined_constraints(said, lines):
+        s, reading = item.text, item.reading
+        deferred_request = reading.deferred and reading.request
+        if deferred_request and reading.constraint:
+            # Round 6: a rule beside a deferral (user_facts, above).
+            beside, waiting = _rules_beside(s)
+            parts += [(RULE, _constraint(rule, key)) for rule in beside]
+            if beside:
+                requests.append(waiting)
+                continue
+        if reading.constraint and not deferred_request and not _courtesy(s):
+            parts.append((LIFT if is_reversal(s) else RULE, _constraint(s, key)))
+        elif reading.request and is_reversal(s):
+            parts.append((LIFT_NAMED, Fact(FactKind.REQUEST, s, key, anchor_tokens(s))))
+        if reading.request and reading.deferred:
+            requests.append(s)
+    for r in requests:  # each read as deferred: not the turn going on, the others wait for later
+        if _CONTINUES.match(r) and not anchor_tokens(r) and not text_paths(r):
+            r = _with_previous(r, lines)
+        fact = Fact(
+            FactKind.REQUEST,
+            clip(r, _JOINED_CHARS + 300),
+            key,
+            anchor_tokens(r),
+            stems(r),
+            detail=OPEN,
+            deferred=True,
+        )
+        parts.append((OPEN_REQUEST, fact))
+    if not finished:
+        return parts + (_text_parts(key, text) if with_text else [])
+    # A finished turn's request: what the user asked, done since, in their words: every
+    # sentence of the message that says something, in order, except the rules (their own
+    # facts) and what is deferred (an open request); docs/retention.md, "Facts by structure".
+    left_out = {item.text for item in said if item.reading.constraint and not item.reading.request}
+    left_out |= {item.text for item in said if item.reading.deferred and item.reading.request}
+    asking = {item.text for item in said if item.reading.request}
+    every = _rest(text, left_out, asking)
+    done = _within(every, asking)
+    if done:
+        r = clip(" ".join(done), _SAID_CHARS)  # `in_reply` when read: it needs the question
+        parts.append((DONE_REQUEST, Fact(FactKind.REQUEST, r, key, anchor_tokens(r), stems(r), detail=DONE)))
+    # A long message's other sentences are no less the user's: kept too, in chunks, in order.
+    for chunk in _chunks([x for x in every if x not in done]):
+        fact = Fact(FactKind.REQUEST, chunk, key, anchor_tokens(chunk), stems(chunk), detail=DONE)
+        parts.append((DONE_CHUNK, fact))
+    return parts + (_text_parts(key, text) if with_text else [])
+
+
+def _text_parts(key: str, text: str) -> list[Part]:
+    collected = _TextFacts()
+    _text_facts(collected, key, text, True)
+    return [(TEXT_FACT, f) for f in collected.facts]
+
+
+def apply_parts(
+    walk: Walk,
+    parts: Sequence[Part],
+    constraints: dict[str, Fact],
+    with_text: bool,
+    question: Callable[[], str],
+) -> None:
+    """Add what `user_parts` found to the walk, as `user_facts` would: rules to `constraints`
+    (lifting those a part lifts), requests and the message's own facts as far as the walk wants
+    them (a finished turn's request only when finished requests are looked for; a pasted error
+    only when the user's text is read, as its values and files), a short answer joined with the
+    question it answers."""
+    for op, fact in parts:
+        if op == RULE:
+            constraints.setdefault(normalize(fact.text), fact)
+        elif op == LIFT:
+            _reverse(constraints, fact)
+            constraints.setdefault(normalize(fact.text), fact)
+        elif op == LIFT_NAMED:
+            _reverse(constraints, fact, named=True)
+        elif op == OPEN_REQUEST:
+            walk.add(fact)
+        elif op in (DONE_REQUEST, DONE_CHUNK):
+            if not walk.finished_requests:
+                continue
+            if op == DONE_REQUEST and len(fact.text.strip()) <= _REPLY_CHARS and (asked := question()):
+                r = in_reply(fact.text, asked)
+                fact = Fact(FactKind.REQUEST, r, fact.node, anchor_tokens(r), stems(r), detail=DONE)
+            walk.add(fact)
+        elif with_text:  # an error, a value or a file is read from the user's text
+            walk.add(fact)
+
+
+# What a part of a user message does when read (`apply_parts`); stored as these numbers.
+RULE: Final = 0  # a rule: kept unless one with its wording came first
+LIFT: Final = 1  # a rule that lifts the earlier ones it shares a word with, then kept
+LIFT_NAMED: Final = 2  # a request that lifts the earlier rules naming what it names
+OPEN_REQUEST: Final = 3  # a request for later
+DONE_REQUEST: Final = 4  # the finished turn's request (joined with the question it may answer)
+DONE_CHUNK: Final = 5  # more of what the user said in a finished turn
+TEXT_FACT: Final = 6  # an error, a value or a file the message gives
+Part = tuple[int, Fact]
+
+
+class _TextFacts:
+    """Collects what `_text_facts` finds, every kind wanted (a walk's `wants` and `add`)."""
+
+    def __init__(self) -> None:
+        self.facts: list[Fact] = []
+
+    def wants(self, *kinds: FactKind) -> bool:
+        return True
+
+    def add(self, fact: Fact) -> None:
+        self.facts.append(fact)
+
+
+def _text_facts(walk: Walk | _TextFacts, key: str, text: str, with_text: bool) -> None:
+    """A pasted error, the values and the files a user's message gives."""
     if walk.wants(FactKind.ERROR) and with_text and _TRACE.search(text):
         # The user pasted a failure (a stack trace, a traceback): its salient line is an error.
         line = salient_line(text)
@@ -369,23 +493,26 @@ def _first_words(e: Entry) -> str:
     return " ".join(p for p in parts if isinstance(p, str) and p.strip())
 
 
-def restated(facts: list[Fact], entries: Sequence[Entry]) -> list[Fact]:
+def restated(
+    facts: list[Fact], entries: Sequence[Entry], known: Mapping[str, int | str] | None = None
+) -> list[Fact]:
     """Each short request ("fix the n+1 pls") keeps the user's words and gains, in its detail, how
     the assistant took it: the first words the assistant wrote in that turn, else its answer
-    (which page, endpoint or file). The status stays the detail's start (fact.py)."""
+    (which page, endpoint or file). The status stays the detail's start (fact.py). `known`: by
+    node, what `message_words` and `taken` give, as stored beside the messages (message_facts.py)."""
+    known = known or {}
     where = {e.key: i for i, e in enumerate(entries)}
     out: list[Fact] = []
     for f in facts:
         at = where.get(f.node)
-        if (
-            f.kind != FactKind.REQUEST
-            or at is None
-            or len(stems(f.text)) > _SHORT_WORDS
-            or len(stems(message_text(entries[at]))) > _SHORT_MESSAGE_WORDS  # a piece of a long one
-        ):
+        if f.kind != FactKind.REQUEST or at is None or len(stems(f.text)) > _SHORT_WORDS:
             out.append(f)
             continue
-        taken = ""
+        words = known.get(f.node)
+        if (words if isinstance(words, int) else message_words(entries[at])) > _SHORT_MESSAGE_WORDS:
+            out.append(f)  # a piece of a long one
+            continue
+        said = ""
         # By index, not a slice: a slice per request copies the rest of a long span each time.
         for j in range(at + 1, len(entries)):
             e = entries[j]
@@ -393,8 +520,39 @@ def restated(facts: list[Fact], entries: Sequence[Entry]) -> list[Fact]:
                 continue
             if e.role == USER:
                 break
-            if e.role == ASSISTANT and (said := _first_words(e)):
-                taken = clip(" ".join(sentences(said)[:2]) or said, _TAKEN_CHARS)
-                break
-        out.append(replace(f, detail=f"{f.detail}; {TAKEN_AS}{taken}") if taken else f)
+            if e.role == ASSISTANT:
+                stored = known.get(e.key)
+                if said := (stored if isinstance(stored, str) else taken(e)):
+                    break
+        out.append(_with_detail(f, f"{f.detail}; {TAKEN_AS}{said}") if said else f)
     return out
+
+
+def _with_detail(f: Fact, detail: str) -> Fact:
+    """`replace(f, detail=detail)`, without reading the fields' list each time (a long span of
+    short requests restates thousands)."""
+    return Fact(
+        f.kind,
+        f.text,
+        f.node,
+        f.anchors,
+        f.words,
+        detail,
+        f.resolved_by,
+        f.fix,
+        f.exit_code,
+        f.failed,
+        f.deferred,
+        f.command,
+    )
+
+
+def message_words(e: Entry) -> int:
+    """How many content words a user's message has (a short request of a short one is restated)."""
+    return len(stems(message_text(e)))
+
+
+def taken(e: Entry) -> str:
+    """How an assistant's message took the request before it: its first words ("" for none)."""
+    said = _first_words(e)
+    return clip(" ".join(sentences(said)[:2]) or said, _TAKEN_CHARS) if said else ""

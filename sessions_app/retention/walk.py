@@ -46,7 +46,8 @@ class Call:
     name: str
     args: dict[str, Any]
     result: Entry | None = None
-    said: str = ""  # the text of the assistant message that made the call
+    # The assistant message that made the call: its text is read only to explain a fix.
+    made_by: Entry | None = field(default=None, repr=False, compare=False)
     # `command`, once read: the walk asks it of each call for its facts, rechecks and values.
     _command: tuple[str | None] | None = field(default=None, init=False, repr=False, compare=False)
 
@@ -55,6 +56,11 @@ class Call:
         if self._command is None:
             self._command = (command_of(self.args) if is_shell_tool(self.name) else None,)
         return self._command[0]
+
+    @property
+    def said(self) -> str:
+        """The text of the assistant message that made the call ("" for a user's own command)."""
+        return message_text(self.made_by) if self.made_by is not None else ""
 
     @property
     def target(self) -> str:
@@ -94,6 +100,8 @@ class Walk:
     facts: list[Fact] = field(default_factory=list)
     seen: set[tuple[FactKind, str]] = field(default_factory=set)
     shapes: dict[str, Fact] = field(default_factory=dict)  # a finding's text, digits aside -> it
+    # By node, what `restated` asks of a message, as stored beside it (message_facts.py).
+    known: dict[str, int | str] = field(default_factory=dict)
 
     def wants(self, *kinds: FactKind) -> bool:
         return not self.kinds.isdisjoint(kinds)  # in C: asked per message of a long span
@@ -128,13 +136,11 @@ def calls_of(entries: Iterable[Entry]) -> list[Call]:
             continue
         if e.role == ASSISTANT:
             waiting = []
-            said: str | None = None
             for b in e.content:
                 if isinstance(b, dict) and b.get("type") == "tool_call":
                     args = b.get("arguments")
-                    said = message_text(e) if said is None else said
                     call = Call(
-                        e.key, str(b.get("name") or ""), args if isinstance(args, dict) else {}, said=said
+                        e.key, str(b.get("name") or ""), args if isinstance(args, dict) else {}, made_by=e
                     )
                     calls.append(call)
                     waiting.append(call)

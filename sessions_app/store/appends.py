@@ -109,7 +109,7 @@ def append(
         stop_reason=stop_reason,
     )
     estimate = estimate_entry(entry)
-    transcript, readings, file_calls, digest_version = digest_columns(entry)
+    transcript, readings, file_calls, facts, digest_version = digest_columns(entry)
 
     now = timezone.now()
     node = Node(
@@ -128,6 +128,7 @@ def append(
         transcript=transcript,
         readings=readings,
         file_calls=file_calls,
+        facts=facts,
         digest_version=digest_version,
     )
     # Hand-written SQL: this is the hottest write path, and the ORM's query building cost more

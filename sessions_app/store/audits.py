@@ -55,9 +55,10 @@ def auditor_of(compaction: CompactionEntry) -> Auditor:
     """
     node = compaction.node
     session = Session(pk=node.session_id)
-    # The audit reads every message of the span: their bodies come with the rows.
+    # The audit reads every message of the span: their bodies come with the rows, and the facts
+    # each gives on its own with its digest (retention/message_facts.py).
     path, digests = (
-        context_path_with_digests(session, node.parent_id, bodies_now=True)
+        context_path_with_digests(session, node.parent_id, for_audit=True)
         if node.parent_id is not None
         else ([], {})
     )

@@ -491,9 +491,10 @@ def import_entries(
                 try:
                     content_text, data_text = dumps(entry.content), dumps(entry.data)
                     usage_text = None if usage is None else dumps(usage.to_dict())
-                    transcript, readings, file_calls, digest_version = digest_columns(entry)
+                    transcript, readings, file_calls, facts, digest_version = digest_columns(entry)
                     readings_text = None if readings is None else dumps(readings)
                     file_calls_text = None if file_calls is None else dumps(file_calls)
+                    facts_text = None if facts is None else dumps(facts)
                 except UnstorableText as exc:
                     raise StoreError(
                         f"node {key!r}: its text holds {exc}, which the database cannot store", key=key
@@ -525,6 +526,7 @@ def import_entries(
                         transcript,
                         readings_text,
                         file_calls_text,
+                        facts_text,
                         digest_version,
                     ]
                 )

@@ -42,8 +42,11 @@ _ENTRY_COLUMNS = (
 # What a compaction's load reads of each node (store/stored_entries.py): everything but the body
 # (`BODY_COLUMNS`), fetched when read, and its digest in two values: its transcript part when
 # the stored digest is of the current version (else NULL: the digest is worked out when used),
-# and its readings or file calls (a user's or an assistant's; no node has both). The order is
-# `stored_entries`' (depth last: only the first row's is read).
+# and its readings or file calls (a user's or an assistant's; no node has both); then the facts
+# the message gives on its own, read by the audit's load only (retention/message_facts.py; NULL
+# in the others). The order is `stored_entries`' (depth last: only the first row's is read).
+# The audit reads no transcript: its load marks a current digest with an empty one instead (a
+# transcript is most of a row, and a fifth of that load's time went to reading them).
 _STORED_COLUMNS = (
     "key",
     "kind",
@@ -52,11 +55,19 @@ _STORED_COLUMNS = (
     "token_estimate",
     "current_transcript",
     "readings_or_calls",
+    "no_facts",
     "depth",
 )
+_AUDIT_COLUMNS = tuple(
+    {"no_facts": "current_facts", "current_transcript": "current_mark"}.get(c, c) for c in _STORED_COLUMNS
+)
+_CURRENT_FACTS = f"CASE WHEN n.digest_version = {int(DIGEST_VERSION)} THEN n.facts END"
 _DIGEST_SQL = {
     "current_transcript": f"CASE WHEN n.digest_version = {int(DIGEST_VERSION)} THEN n.transcript END",
+    "current_mark": f"CASE WHEN n.digest_version = {int(DIGEST_VERSION)} THEN '' END",
     "readings_or_calls": "COALESCE(n.readings, n.file_calls)",
+    "no_facts": "NULL",
+    "current_facts": _CURRENT_FACTS,
 }
 
 
@@ -90,6 +101,7 @@ _AS_TEXT = {
         "data": "n.data::text",
         "usage": "n.usage::text",
         "readings_or_calls": "COALESCE(n.readings, n.file_calls)::text",
+        "current_facts": f"({_CURRENT_FACTS})::text",
     },
 }
 
@@ -99,6 +111,13 @@ _AS_TEXT = {
 _SPOKEN: Final = "spoken_"
 _SPOKEN_BODY_COLUMNS: Final = tuple(_SPOKEN + c for c in BODY_COLUMNS)
 _IS_SPOKEN: Final = f"n.kind = '{MESSAGE}' AND n.role IN ('{USER}', '{ASSISTANT}')"
+# The audit's body columns: every node's but a user message's whose facts are stored (the audit
+# reads those instead; its body is read when used, as for the turn going on at the cut).
+_AUDITED: Final = "audited_"
+_AUDIT_BODY_COLUMNS: Final = tuple(_AUDITED + c for c in BODY_COLUMNS)
+# (Facts of another `AUDIT_VERSION` are ignored when read, and such a message's body fetched then:
+# a test of the stamp here cost more, per row and column, than those few fetches.)
+_HAS_FACTS: Final = f"n.kind = '{MESSAGE}' AND n.role = '{USER}' AND ({_CURRENT_FACTS}) IS NOT NULL"
 
 
 def _select(columns: Iterable[str], *, as_text: bool) -> str:
@@ -109,6 +128,8 @@ def _select(columns: Iterable[str], *, as_text: bool) -> str:
     def expression(c: str) -> str:
         if c.startswith(_SPOKEN):
             return f"CASE WHEN {_IS_SPOKEN} THEN {expression(c.removeprefix(_SPOKEN))} END"
+        if c.startswith(_AUDITED):
+            return f"CASE WHEN {_HAS_FACTS} THEN NULL ELSE {expression(c.removeprefix(_AUDITED))} END"
         return text.get(c) or _DIGEST_SQL.get(c) or f"n.{c}"
 
     return ", ".join(map(expression, columns))
@@ -206,15 +227,18 @@ def _entries(
     digests: dict[str, Digest] | None = None,
     bodies_now: bool = False,
     spoken_bodies_now: bool = False,
+    for_audit: bool = False,
 ) -> list[Entry]:
     """The entries of the path; with `digests` (filled here) a compaction's load: rows with their
     stored digests, bodies read when used or with `bodies_now` in the same statement (with
-    `spoken_bodies_now`, those of user and assistant messages)."""
+    `spoken_bodies_now`, those of user and assistant messages; `for_audit`: the audit's columns)."""
     target = _target(session, leaf)
     if target is None:
         return []
     columns: tuple[str, ...]
-    if digests is not None and bodies_now:
+    if digests is not None and for_audit:
+        columns, bodies_now, spoken_bodies_now = _AUDIT_COLUMNS + _AUDIT_BODY_COLUMNS, False, True
+    elif digests is not None and bodies_now:
         columns = _STORED_COLUMNS + BODY_COLUMNS
     elif digests is not None:
         columns = _STORED_COLUMNS + _SPOKEN_BODY_COLUMNS if spoken_bodies_now else _STORED_COLUMNS
@@ -326,10 +350,15 @@ def context_path_with_digests(
     *,
     bodies_now: bool = False,
     spoken_bodies_now: bool = False,
+    for_audit: bool = False,
 ) -> StoredPath:
     """`context_path_entries` for a compaction's plan or audit, with the nodes' stored digests
     beside the entries. The entries read their bodies when first used (store/stored_entries.py),
-    or with `bodies_now` in the same statement, for a caller that reads them all (the audit).
+    or with `bodies_now` in the same statement, for a caller that reads them all.
+    `for_audit` is the retention audit's load: in each digest the facts the message gives on its
+    own (retention/message_facts.py) but no transcript (it is empty: the audit reads none), and
+    every body in the statement but those of the user messages whose facts are stored (read when
+    used: the audit reads a few).
     `spoken_bodies_now` reads those of user and assistant messages in the statement: the
     carry-over guard reads every one of them, and fetching 13,000 bodies by key afterwards costs
     twice what the rows' own columns do (issue 35)."""
@@ -341,6 +370,7 @@ def context_path_with_digests(
         digests=digests,
         bodies_now=bodies_now,
         spoken_bodies_now=spoken_bodies_now,
+        for_audit=for_audit,
     )
     return StoredPath(entries, digests)
 
@@ -413,7 +443,7 @@ def _stored(
     if with_bodies:
         return stored_entries(rows, first_parent, None, len(_STORED_COLUMNS), digests)
     bodies = Bodies(session_pk, [row[0] for row in rows], lambda keys: _fetch_bodies(session_pk, keys))
-    # The rows of a `spoken_bodies_now` load carry some nodes' bodies after the stored columns.
+    # The rows of a `spoken_bodies_now` or `for_audit` load carry some bodies after the stored columns.
     return stored_entries(rows, first_parent, bodies, len(_STORED_COLUMNS) if spoken else 0, digests)
 
 

@@ -13,6 +13,7 @@ from django.db import connection
 from sessions_app.compaction.messages import Entry
 from sessions_app.models import Chain, Node, Session
 from sessions_app.retention.digest import DIGEST_VERSION, digest_of
+from sessions_app.retention.message_facts import facts_column
 
 NODE_TABLE = Node._meta.db_table
 SESSION_TABLE = Session._meta.db_table
@@ -38,6 +39,7 @@ INSERT_COLUMNS = (
     "transcript",
     "readings",
     "file_calls",
+    "facts",
     "digest_version",
 )
 INSERT_NODE_SQL = (
@@ -81,14 +83,21 @@ def unstorable(text: str) -> str | None:
 
 def digest_columns(
     entry: Entry,
-) -> tuple[str | None, list[list[Any]] | None, list[list[str]] | None, int | None]:
-    """(transcript, readings, file_calls, digest_version) of the node row `entry` becomes
-    (retention/digest.py). Text a database would not store alike gets no digest (no version): it
-    is worked out when read."""
+) -> tuple[str | None, list[list[Any]] | None, list[list[str]] | None, list[Any] | None, int | None]:
+    """(transcript, readings, file_calls, facts, digest_version) of the node row `entry` becomes
+    (retention/digest.py, retention/message_facts.py). Text a database would not store alike gets
+    no digest (no version): it is worked out when read; facts holding such text are not stored
+    (they are found when read)."""
     digest = digest_of(entry)
     if unstorable(digest.transcript) is not None:
-        return None, None, None, None
-    return digest.transcript, digest.readings_column(), digest.file_calls_column(), DIGEST_VERSION
+        return None, None, None, None, None
+    facts = facts_column(entry, digest)
+    if facts is not None:
+        # As JSON a NUL is the escape "\u0000", which PostgreSQL's jsonb refuses.
+        text = json.dumps(facts, ensure_ascii=False)
+        if unstorable(text) is not None or "\\u0000" in text:
+            facts = None
+    return digest.transcript, digest.readings_column(), digest.file_calls_column(), facts, DIGEST_VERSION
 
 
 def db_datetime(value: datetime) -> Any:
@@ -117,6 +126,7 @@ def insert_params(node: Node) -> list[Any]:
         node.transcript,
         None if node.readings is None else json.dumps(node.readings),
         None if node.file_calls is None else json.dumps(node.file_calls),
+        None if node.facts is None else json.dumps(node.facts),
         node.digest_version,
     ]
 

@@ -227,7 +227,7 @@ def stored_entries(
     digests: dict[str, Digest] | None = None,
 ) -> list[Entry]:
     """The entries of a path's rows, root first, each row starting `(key, kind, role, usage,
-    tokens, current transcript, readings or file calls)` (store/paths.py, `_STORED_COLUMNS`).
+    tokens, current transcript, readings or file calls, facts)` (store/paths.py, `_STORED_COLUMNS`).
     The first entry's parent is `first_parent`. The rows' digests go into `digests`, by key,
     beside the entries (an entry is the message only: compaction/stored_digest.py).
 
@@ -249,7 +249,7 @@ def stored_entries(
     no_digest: list[int] = []
     found: dict[str, Digest] = {} if digests is None else digests
     for at, row in enumerate(rows):
-        key, kind, role, usage, tokens, transcript, said_or_calls = row[:7]
+        key, kind, role, usage, tokens, transcript, said_or_calls, facts = row[:8]
         entry: StoredEntry = new(StoredEntry)
         entry._bodies, entry._at = bodies, at
         if bodies is None:
@@ -273,6 +273,8 @@ def stored_entries(
                 found[key] = digest_of(transcript, _json_list(said_or_calls))
         else:  # an assistant's file calls
             found[key] = Digest(transcript, False, (), tuple(map(tuple, _json_list(said_or_calls))))
+        if facts is not None and transcript is not None:
+            found[key].facts = _json_list(facts)
         add(entry)
         parent = key
     if no_digest:

@@ -3,14 +3,20 @@ file in one node process that stays up for the whole bench."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import shutil
 import subprocess
+from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import TimeoutError as WaitExpired
 from pathlib import Path
 from typing import IO, Any, cast
 
 PI_PACKAGE = "node_modules/@mariozechner/pi-coding-agent"
 RESERVE = 16384  # pi's default reserveTokens
+# The longest one answer may take: a block of runs on the 100k file takes pi about 15 s here. Once
+# (of about twenty runs) node spun at full CPU for 15 minutes on a request; the bench must end.
+ANSWER_TIMEOUT_S = 300.0
 
 # Runs in node, written to a temporary folder at run time, and stays up for the whole bench: it
 # imports pi's own modules from the installed package by file URL and answers one request per
@@ -121,12 +127,18 @@ class Pi:
         # Both pipes exist: they were asked for above.
         self.requests = cast(IO[str], self.proc.stdin)
         self.answers = cast(IO[str], self.proc.stdout)
+        self.reader = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pi-answers")
 
     def ask(self, request: dict[str, Any]) -> dict[str, Any]:
         try:
             self.requests.write(json.dumps(request) + "\n")
             self.requests.flush()
-            answer = self.answers.readline()
+            answer = self.reader.submit(self.answers.readline).result(timeout=ANSWER_TIMEOUT_S)
+        except WaitExpired:  # before OSError: TimeoutError is one
+            self.proc.kill()  # the reader thread then sees end of file and ends
+            self.close()
+            waited = f"{ANSWER_TIMEOUT_S:.0f} s"
+            raise PiError(f"pi gave no answer within {waited} on {request.get('file')}") from None
         except OSError:
             answer = ""
         if not answer:
@@ -143,8 +155,10 @@ class Pi:
         return bool(self.ask({"file": str(file), "origin": str(origin)})["matches"])
 
     def close(self) -> None:
-        self.requests.close()
+        with contextlib.suppress(OSError):  # node is gone already: nothing is left to tell it
+            self.requests.close()
         try:
             self.proc.wait(timeout=30)
         except subprocess.TimeoutExpired:
             self.proc.kill()
+        self.reader.shutdown(wait=False)

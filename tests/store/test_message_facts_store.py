@@ -123,3 +123,18 @@ def test_an_import_stores_what_each_message_gives() -> None:
     for e in entries:
         assert rows[e.key].facts == json.loads(json.dumps(facts_column(e, digest_of(e))))
     assert rows["r1"].facts == [AUDIT_VERSION, [True, False, []]]
+
+
+def test_a_path_of_nodes_leaves_the_derived_columns_for_later() -> None:
+    """`store.active_path` returns model rows without decoding each row's digest and facts (the
+    derived columns are deferred); a caller that reads one still gets what is stored."""
+    session, _ = _session(6)
+    path = store.active_path(session)
+    assert len(path) == 7  # six messages and the compaction
+    for node in path:
+        assert {"transcript", "readings", "file_calls", "facts"} <= node.get_deferred_fields()
+        assert "content" not in node.get_deferred_fields()
+    user = path[0]
+    stored = Node.objects.get(pk=user.pk)
+    assert stored.facts is not None
+    assert (user.facts, user.readings, user.transcript) == (stored.facts, stored.readings, stored.transcript)

@@ -2,7 +2,8 @@
 
 Loading a long path, serializing it for the summarizer and reading its facts each make tens of
 thousands of small containers (row tuples, entries, blocks, strings, facts) while the path's
-entries stay alive. With the collector running, every 700 new containers start a pass over the
+entries stay alive; a bulk import holds millions until their batch is written
+(store/bulk_import.py). With the collector running, every 700 new containers start a pass over the
 young ones, and the growing survivor count soon triggers full passes over the whole heap: in a
 server process that holds other paths too, those passes cost several times the work itself
 (bench/compaction.py).

@@ -114,22 +114,8 @@ def user_facts(
             # modules") any less the turn's request.
             requests = [in_reply(clip(" ".join(asked), 400), question())]
     for r in requests:
-        deferred = r in later  # as read before `_with_previous` may join the sentence before it
-        if _CONTINUES.match(r) and not anchor_tokens(r) and not text_paths(r):
-            # "We will fix both parsers together later" names nothing and goes on from the
-            # sentence before it, which says what; an imperative ("Later: add X") stands alone.
-            r = _with_previous(r, lines or line_sentences(text))
-        walk.add(
-            Fact(
-                FactKind.REQUEST,
-                clip(r, _JOINED_CHARS + 300),
-                key,
-                anchor_tokens(r),
-                stems(r),
-                detail=OPEN,
-                deferred=deferred,
-            )
-        )
+        # Deferred as read before `_open_request` may join the sentence before it.
+        walk.add(_open_request(r, key, lambda: lines or line_sentences(text), deferred=r in later))
     if requests:
         # The turn going on at the cut: the rest of what the user said in it is the context of
         # its requests, kept in their words (issue 30, Build item 2: every user sentence counts).
@@ -172,18 +158,7 @@ def user_parts(
         if reading.request and reading.deferred:
             requests.append(s)
     for r in requests:  # each read as deferred: not the turn going on, the others wait for later
-        if _CONTINUES.match(r) and not anchor_tokens(r) and not text_paths(r):
-            r = _with_previous(r, lines)
-        fact = Fact(
-            FactKind.REQUEST,
-            clip(r, _JOINED_CHARS + 300),
-            key,
-            anchor_tokens(r),
-            stems(r),
-            detail=OPEN,
-            deferred=True,
-        )
-        parts.append((OPEN_REQUEST, fact))
+        parts.append((OPEN_REQUEST, _open_request(r, key, lambda: lines, deferred=True)))
     if not finished:
         return parts + (_text_parts(key, text) if with_text else [])
     # A finished turn's request: what the user asked, done since, in their words: every
@@ -336,6 +311,24 @@ REPORTED: Final = "reported by the user"  # the detail of an error the user past
 
 
 _CONTINUES = re.compile(r"(?:we|i|it|this|that|they|these|those|then|so)\b", re.I)
+
+
+def _open_request(r: str, key: str, lines: Callable[[], list[list[str]]], *, deferred: bool) -> Fact:
+    """A request still open at the cut, in the user's words. "We will fix both parsers together
+    later" names nothing and goes on from the sentence before it, which says what: the two are
+    joined (`lines`: the message's sentences by line, read only then); an imperative ("Later: add
+    X") stands alone."""
+    if _CONTINUES.match(r) and not anchor_tokens(r) and not text_paths(r):
+        r = _with_previous(r, lines())
+    return Fact(
+        FactKind.REQUEST,
+        clip(r, _JOINED_CHARS + 300),
+        key,
+        anchor_tokens(r),
+        stems(r),
+        detail=OPEN,
+        deferred=deferred,
+    )
 
 
 def _with_previous(sentence: str, lines: list[list[str]]) -> str:

@@ -10,13 +10,11 @@ few CompactionEntry rows use bulk_create.
 
 from __future__ import annotations
 
-import contextlib
-import gc
 import json
 import math
 import re
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -26,6 +24,7 @@ from django.db import DatabaseError, connection, transaction
 from django.utils import timezone
 
 from sessions_app import conf
+from sessions_app.compaction.collector import collector_paused
 from sessions_app.compaction.messages import COMPACTION, KINDS, MESSAGE, ROLES, Entry
 from sessions_app.compaction.tokens import estimate_entries
 from sessions_app.compaction.vocabulary import CompactionReason
@@ -37,6 +36,7 @@ from sessions_app.store.calls import CALL_TABLE, derive_calls
 from sessions_app.store.chains import ChainBuilder
 from sessions_app.store.errors import StoreError
 from sessions_app.store.import_times import timestamp_column
+from sessions_app.store.node_ids import NodeIdBlock
 from sessions_app.store.sql import (
     ADVANCE_SESSION_SQL,
     INSERT_COLUMNS,
@@ -102,73 +102,6 @@ _REASONS = frozenset(r.value for r in CompactionReason)
 # A NUL escape in JSON text: `\u0000` preceded by an even number of backslashes (an odd number
 # means the backslash itself was escaped and the text reads "\u0000" literally).
 _NUL_ESCAPE = re.compile(r"(?<!\\)(?:\\\\)*\\u0000")
-
-
-class _IdBlock:
-    """Node ids for rows inserted with explicit ids."""
-
-    def __init__(self, cursor: Any, block: int) -> None:
-        self._cursor = cursor
-        self._block = block
-        self._ids: list[int] = []
-        self._pos = 0
-        self.commit_reservations = False
-
-    def take(self) -> int:
-        if self._pos >= len(self._ids):
-            self._refill()
-        value = self._ids[self._pos]
-        self._pos += 1
-        return value
-
-    def _refill(self) -> None:
-        vendor = connection.vendor
-        if vendor == "postgresql":
-            # Values from the table's own sequence: unique even with concurrent inserts.
-            self._cursor.execute(
-                "SELECT nextval(pg_get_serial_sequence(%s, 'id')) FROM generate_series(1, %s)",
-                [NODE_TABLE, self._block],
-            )
-            self._ids = [row[0] for row in self._cursor.fetchall()]
-            self._pos = 0
-        elif vendor == "sqlite":
-            # Reserve the block in sqlite_sequence, which AUTOINCREMENT never goes below: ids stay
-            # ours even when a chunked import commits and other sessions insert nodes meanwhile.
-            # The first statement is a write, so the read after it sees the reservation we hold.
-            self._cursor.execute(
-                "INSERT INTO sqlite_sequence (name, seq) SELECT %s, 0 "
-                "WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = %s)",
-                [NODE_TABLE, NODE_TABLE],
-            )
-            self._cursor.execute(
-                f"UPDATE sqlite_sequence SET seq = MAX(seq, (SELECT COALESCE(MAX(id), 0) FROM {NODE_TABLE})) "
-                "+ %s WHERE name = %s",
-                [self._block, NODE_TABLE],
-            )
-            self._cursor.execute("SELECT seq FROM sqlite_sequence WHERE name = %s", [NODE_TABLE])
-            top = int(self._cursor.fetchone()[0])
-            self._ids = list(range(top - self._block + 1, top + 1))
-            self._pos = 0
-            if self.commit_reservations:
-                # A chunked import holds the write lock only while it writes rows, not while it
-                # parses the entries these ids are for.
-                transaction.commit()
-        else:
-            raise StoreError(f"bulk import supports SQLite and PostgreSQL, not {vendor}")
-
-
-@contextlib.contextmanager
-def _cyclic_gc_paused() -> Iterator[None]:
-    """A big import allocates millions of small containers that live until their batch is
-    written; the cyclic collector would walk them over and over (15% of an import) and find no
-    cycles. Reference counting still frees everything; collection resumes afterwards."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 # An SQLite import commits its rows this often, so writers to other sessions wait at most about
@@ -407,7 +340,7 @@ def import_entries(
     seq = 0
     chunked = commit_seconds is not None and chunked_import()
     with (
-        _cyclic_gc_paused(),
+        collector_paused(),
         connection.cursor() as cursor,
         _Chunks(cursor, sid, float(commit_seconds or 0)) if chunked else transaction.atomic() as chunks,
     ):
@@ -417,7 +350,7 @@ def import_entries(
             raise StoreError(f"no session with id {sid}")
         if Node.objects.filter(session_id=sid).exists():
             raise StoreError(f"session {sid} already has nodes; import into an empty session")
-        block = _IdBlock(cursor, batch_size)
+        block = NodeIdBlock(cursor, batch_size)
         if isinstance(chunks, _Chunks):
             block.commit_reservations = True
             transaction.commit()  # the checks above took the write lock; parsing needs none

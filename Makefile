@@ -9,8 +9,10 @@ PG_URL ?= postgres://postgres@127.0.0.1:5432/postgres
 
 .PHONY: run test test-lane-sqlite test-lane-pg install-check lint typecheck pytest pytest-pg browser chromium bubblewrap services bench bench-smoke clean
 
-# setup.py builds the o200k token counter (C): editing it or its sources reinstalls.
-$(VENV)/.stamp-run: pyproject.toml setup.py sessions_app/o200k/_o200k.c sessions_app/o200k/_o200k_unicode.h
+# setup.py builds the C extensions (the o200k token counter, the pi line scanner): editing it or
+# their sources reinstalls.
+$(VENV)/.stamp-run: pyproject.toml setup.py sessions_app/o200k/_o200k.c sessions_app/o200k/_o200k_unicode.h \
+		sessions_app/formats/pi/_scan.c
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
 	$(BIN)/pip install -q -e .

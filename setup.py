@@ -1,4 +1,4 @@
-"""The C extension, and the dashboard's templates and static files copied into the wheel; the
+"""The C extensions (the o200k counter, the pi line scanner), and the dashboard's templates and static files copied into the wheel; the
 rest of the project's metadata is in pyproject.toml."""
 
 from __future__ import annotations
@@ -36,6 +36,11 @@ setup(
             ["sessions_app/o200k/_o200k.c"],
             depends=["sessions_app/o200k/_o200k_unicode.h"],
             extra_compile_args=["-O2"],
-        )
+        ),
+        Extension(
+            "sessions_app.formats.pi._scan",
+            ["sessions_app/formats/pi/_scan.c"],
+            extra_compile_args=["-O2"],
+        ),
     ],
 )

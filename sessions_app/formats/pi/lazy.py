@@ -7,22 +7,45 @@ from __future__ import annotations
 import re
 from typing import Any, Final, cast
 
+import orjson
+
 from sessions_app.compaction.fileops import FILE_TOOLS
-from sessions_app.compaction.messages import ASSISTANT, MESSAGE, Block, Entry
+from sessions_app.compaction.messages import ASSISTANT, CUSTOM_ROLE, MESSAGE, TOOL_RESULT, USER, Block, Entry
+from sessions_app.compaction.tokens import IMAGE_TOKENS
 
 from .. import jsonl
 from .entries import BASE_KEYS, line_entry, message_content, message_entry
 from .estimate import pi_chars, tool_call_blocks
 from .schema import ROLES
 
+try:
+    from . import _scan
+except ImportError:  # a checkout whose extension is not built: every line is decoded instead
+    _scan = None  # type: ignore[assignment]
+
+_scan_estimate: Final = _scan.estimate_chars if _scan is not None else None
+_scan_tool_calls: Final = _scan.tool_calls if _scan is not None else None
+
 _ROLES: Final = ROLES
 _loads: Final = jsonl.loads
+_orjson_loads: Final = orjson.loads
+# The scanner's reading of each role pi_chars estimates: (the assistant's rules, an image's chars).
+_SCAN_MODES: Final = {
+    ASSISTANT: (True, 0),
+    USER: (False, 0),  # pi ignores a user's images (quirk P1)
+    TOOL_RESULT: (False, 4 * IMAGE_TOKENS),
+    CUSTOM_ROLE: (False, 4 * IMAGE_TOKENS),
+}
 
 # Every tool file tracking reads (fileops.FILE_TOOLS); pi's own calls are read/write/edit.
 _FILE_TOOL_CALL = re.compile(
     b'"name":"(?:' + b"|".join(re.escape(name.encode()) for name in FILE_TOOLS) + b')"'
 )
 _search_file_tool: Final = _FILE_TOOL_CALL.search
+# The scanner's view of FILE_TOOLS: each tool, with the argument naming its file where one does.
+_FILE_ARGUMENT: Final[dict[str, str | None]] = {
+    name: how[1] if type(how) is tuple else None for name, how in FILE_TOOLS.items()
+}
 
 
 class LazyEntry(Entry):
@@ -128,7 +151,15 @@ class LazyEntry(Entry):
         """pi's estimate read from the decoded line without converting it (estimate.py), or None
         when it must be computed on the converted entry. The line is not kept (docs/pi-compat.md,
         "Session files"): the estimate is cached on the entry, the decoded line would only keep
-        its objects alive."""
+        its objects alive. A line as pi writes it is not decoded at all: the C scanner (`_scan.c`)
+        counts while it validates, and leaves any line it is unsure of to the decoding below."""
+        raw = self._raw
+        if type(raw) is bytes and _scan_estimate is not None:
+            mode = _SCAN_MODES.get(self.role)  # type: ignore[arg-type]
+            if mode is not None:
+                found = _scan_estimate(raw, *mode)
+                if found is not None:  # the line decodes: its role decides, as in _pi_message
+                    return -(-found[1] // 4) if _ROLES.get(found[0]) == self.role else None
         m = self._pi_message(keep=False)
         chars = pi_chars(self.role, m) if m is not None else None
         return None if chars is None else -(-chars // 4)
@@ -142,17 +173,36 @@ class LazyEntry(Entry):
 
     def raw_file_tool_calls(self) -> list[dict[str, Any]] | None:
         """`may_call_file_tools` and `raw_tool_calls` in one call, as file tracking asks both of
-        every assistant it walks: [] when the line cannot call a file tool, the tool call blocks
-        as the file holds them, or None when the entry must be converted to find them.
+        every assistant it walks: [] when the line cannot call a file tool; the tool calls as
+        file tracking reads them (name and arguments, as the file holds them); or None when the
+        entry must be converted to find them.
 
         The decoded line is not kept: file tracking reads the summarized span, whose payloads
         only a summarizer reads again, and keeping every value of each line alive made the
-        cyclic GC walk them several times per plan (docs/pi-compat.md, "Session files")."""
+        cyclic GC walk them several times per plan (docs/pi-compat.md, "Session files"). A line
+        as pi writes it is not decoded at all: the C scanner (`_scan.c`) makes the test, reads
+        the calls of file tools only, and of a tool naming its file in one argument only that
+        argument (an edit's old and new text are most of the bytes; nothing reads them here)."""
         raw = self._raw
         if raw is None:
             return None
         if type(raw) is bytes:
-            if _search_file_tool(raw) is None:
+            if _scan_tool_calls is not None:
+                found = _scan_tool_calls(raw, _FILE_ARGUMENT)
+                if type(found) is list:
+                    return found  # [] (`_FILE_TOOL_CALL` finds nothing), as below
+                if self.role != ASSISTANT:
+                    return None
+                if found is not None:  # the line decodes: its role decides, as in _pi_message
+                    if _ROLES.get(found[0]) != ASSISTANT:
+                        return None
+                    return [
+                        {"type": "toolCall", "name": name, "arguments": _orjson_loads(args)}
+                        if type(args) is bytes
+                        else {"type": "toolCall", "name": name, "arguments": args}
+                        for name, args in found[1]
+                    ]
+            elif _search_file_tool(raw) is None:
                 return []
         elif not self.may_call_file_tools():
             return []

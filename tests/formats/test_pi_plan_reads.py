@@ -32,7 +32,6 @@ from sessions_app.formats.pi import reader
 from sessions_app.formats.pi.estimate import pi_chars, tool_call_blocks
 from sessions_app.formats.pi.lazy import SET_CONTENT, UNREAD, LazyEntry
 from sessions_app.formats.pi.reader import (
-    _LAZY_ROLES,
     _PLAIN,
     Builder,
     PiSession,
@@ -42,7 +41,7 @@ from sessions_app.formats.pi.reader import (
     is_header,
     version_problem,
 )
-from sessions_app.formats.pi.schema import ROLES
+from sessions_app.formats.pi.schema import LEGACY_ROLES, ROLES
 
 from .pi_lines import fields
 
@@ -57,6 +56,11 @@ _MESSAGE_LINE = re.compile(
     rb'.*(?:\}\}|\},"id":"' + _PLAIN + rb'","parentId":(?:null|"' + _PLAIN + rb'")\})[ \t\r]*\n?',
     re.DOTALL,
 )
+
+
+# reader._LAZY_ROLES as it was then: keyed by the pattern's bytes (the reader's is keyed by str
+# since the C head reader, tests/formats/test_pi_scan_head.py).
+_LAZY_ROLES_BEFORE = {pi.encode(): ours for pi, ours in ROLES.items() if pi not in LEGACY_ROLES}
 
 
 def parse_before(raw: bytes | str, *, estimate: bool = False, lazy: bool = True) -> PiSession:
@@ -86,7 +90,7 @@ def parse_before(raw: bytes | str, *, estimate: bool = False, lazy: bool = True)
     v1 = builder.v1
     use_lazy = lazy and not estimate
     body = lines[start:]
-    lazy_roles = _LAZY_ROLES
+    lazy_roles = _LAZY_ROLES_BEFORE
     entries: list[Entry] = []
     by_key: dict[str, Entry] = {}
     linear, last = True, None  # see PiSession.linear

@@ -6,6 +6,9 @@ from typing import Any
 def estimate_chars(line: bytes, assistant: bool, image_chars: int, /) -> tuple[str, int] | None:
     """(the message's role, the UTF-16 characters pi's estimate counts), or None when unsure."""
 
+def message_head(line: bytes, /) -> tuple[str | None, str | None, str, str] | None:
+    """(key, parent, timestamp, pi role) of a message line as reader._MESSAGE_LINE reads it, or None."""
+
 def tool_calls(
     line: bytes, tools: dict[str, str | None] | None = None, /
 ) -> tuple[str, list[tuple[str, Any]]] | list[Any] | None:

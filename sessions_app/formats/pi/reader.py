@@ -128,7 +128,35 @@ _MESSAGE_LINE = re.compile(
     re.DOTALL,
 )
 # pi's roles as the pattern captures them, without the legacy ones (read eagerly by `add`).
-_LAZY_ROLES: Final = {pi.encode(): ours for pi, ours in ROLES.items() if pi not in LEGACY_ROLES}
+_LAZY_ROLES: Final = {pi: ours for pi, ours in ROLES.items() if pi not in LEGACY_ROLES}
+
+
+def _head_by_pattern(line: bytes) -> tuple[str | None, str | None, str, str] | None:
+    """(key, parent, timestamp, pi's role) of a message line the pattern matches whole, with ids
+    in one place only (key and parent None for a line without ids), or None."""
+    m = _MESSAGE_LINE.fullmatch(line)
+    if m is None:
+        return None
+    head_id, head_parent, ts, pi_role, tail_id, tail_parent = m.groups()
+    if head_id is not None and tail_id is not None:
+        return None  # ids in both places are decoded in full, so that the last ones count
+    key, parent = (tail_id, tail_parent) if head_id is None else (head_id, head_parent)
+    return (
+        None if key is None else key.decode(),
+        None if parent is None else parent.decode(),
+        ts.decode(),
+        pi_role.decode(),
+    )
+
+
+# The same read in C where the extension is built (`_scan.message_head`, held to the pattern by
+# tests/formats/test_pi_scan_head.py): a match object and its six groups per line were a third
+# of reading a file.
+try:
+    from . import _scan
+except ImportError:
+    _scan = None  # type: ignore[assignment]
+_message_head: Final = _head_by_pattern if _scan is None else _scan.message_head
 
 
 def _loads(line: bytes) -> Any:
@@ -310,8 +338,8 @@ def parse(raw: bytes | str, *, estimate: bool = False, lazy: bool = True) -> PiS
     lazy_roles = _LAZY_ROLES
     entries: list[Entry] = []
     linear = True  # see PiSession.linear
-    # The pattern runs over all lines in C (map), each line's match then read here.
-    matches = map(_MESSAGE_LINE.fullmatch, body) if use_lazy else (None for _ in body)
+    # The head of every line is read in C (map), each line's answer then used here.
+    heads = map(_message_head, body) if use_lazy else (None for _ in body)
     # The matched lines' entries are made here, the builder's `add_lazy` and `lazy_entry`
     # inlined (a call each per line was a third of reading a file: issue 35); its index, keys
     # and previous key are kept in locals and handed back around every other call to it.
@@ -320,26 +348,24 @@ def parse(raw: bytes | str, *, estimate: bool = False, lazy: bool = True) -> PiS
     add_key, add_entry = keys.append, entries.append
     index, prev = builder.index, builder.prev
     new, cls, set_content, unread = object.__new__, LazyEntry, SET_CONTENT, UNREAD
-    for line, m in zip(body, matches, strict=True):
-        if m is not None:
-            head_id, head_parent, ts, pi_role, tail_id, tail_parent = m.groups()
+    for line, head in zip(body, heads, strict=True):
+        if head is not None:
+            key, p, ts, pi_role = head
             role = lazy_roles.get(pi_role)
-            # Ids in one place (or, in v1, in none: the key is the position). Ids in both places
-            # are decoded in full, so that the last ones count, as in JSON.parse.
-            key, parent = (tail_id, tail_parent) if head_id is None else (head_id, head_parent)
-            if role is not None and (head_id is None or tail_id is None) and (key is None) == v1:
+            # Ids (or, in v1, none: the key is the position) as the file's version expects.
+            if role is not None and (key is None) == v1:
                 index += 1
                 if key is None:
                     k, p = v1_keys[index], prev
                 else:
-                    k, p = key.decode(), parent.decode() if parent is not None else None
+                    k = key
                 e = new(cls)
                 e.key = k
                 e.parent = p
                 e.kind = MESSAGE
                 e.role = role
                 e.tokens = 0
-                e.timestamp = ts.decode()
+                e.timestamp = ts
                 e.pi_tokens = None
                 set_content(e, unread)
                 e._raw = line
@@ -367,14 +393,14 @@ def parse(raw: bytes | str, *, estimate: bool = False, lazy: bool = True) -> PiS
                     sk, sp = oid, op
             if sk is not None:
                 index += 1
-                ts = obj.get("timestamp")
+                stamp = obj.get("timestamp")
                 e = new(cls)
                 e.key = sk
                 e.parent = sp
                 e.kind = t
                 e.role = None
                 e.tokens = 0
-                e.timestamp = ts if type(ts) is str else None
+                e.timestamp = stamp if type(stamp) is str else None
                 e.pi_tokens = None
                 set_content(e, unread)
                 e._raw = obj

@@ -12,7 +12,7 @@ PG_URL ?= postgres://postgres@127.0.0.1:5432/postgres
 # setup.py builds the C extensions (the o200k token counter, the pi line scanner): editing it or
 # their sources reinstalls.
 $(VENV)/.stamp-run: pyproject.toml setup.py sessions_app/o200k/_o200k.c sessions_app/o200k/_o200k_unicode.h \
-		sessions_app/formats/pi/_scan.c
+		sessions_app/formats/pi/_scan.c sessions_app/formats/pi/_scan_json.h sessions_app/formats/pi/_scan_head.h
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
 	$(BIN)/pip install -q -e .

@@ -40,6 +40,7 @@ setup(
         Extension(
             "sessions_app.formats.pi._scan",
             ["sessions_app/formats/pi/_scan.c"],
+            depends=["sessions_app/formats/pi/_scan_json.h", "sessions_app/formats/pi/_scan_head.h"],
             extra_compile_args=["-O2"],
         ),
     ],

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -60,7 +61,9 @@ def lines(draw: st.DrawFn) -> bytes:
         return b'"id":"' + draw(_PLAIN) + b'","parentId":' + draw(_PARENT)
 
     # right forms weigh most, so that every kind of answer comes up in a few hundred lines
-    head = draw(st.sampled_from([b'{"type":"message",'] * 4 + [b'{"type":"message" ,', b'{"type":"messages",']))
+    head = draw(
+        st.sampled_from([b'{"type":"message",'] * 4 + [b'{"type":"message" ,', b'{"type":"messages",'])
+    )
     if draw(st.booleans()):
         head += ids() + draw(st.sampled_from([b",", b"", b", "]))
     head += (
@@ -98,6 +101,21 @@ def lines(draw: st.DrawFn) -> bytes:
 @given(lines())
 def test_assembled_lines(line: bytes) -> None:
     assert _scan.message_head(line) == by_pattern(line)
+    assert reader._head_by_pattern(line) == by_pattern(line)  # the reader's own stand-in
+
+
+@PROPS
+@given(pi_files())
+def test_parse_without_the_extension_reads_the_same(raw: bytes) -> None:
+    """reader.parse with the pattern standing in (a checkout whose extension is not built)."""
+    fast = reader.parse(raw)
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(reader, "_message_head", reader._head_by_pattern)
+        slow = reader.parse(raw)
+    assert (fast.version, fast.linear, list(fast.by_key)) == (slow.version, slow.linear, list(slow.by_key))
+    assert [(e.key, e.parent, e.kind, e.role, e.timestamp, type(e)) for e in fast.entries] == [
+        (e.key, e.parent, e.kind, e.role, e.timestamp, type(e)) for e in slow.entries
+    ]
 
 
 @PROPS

@@ -223,14 +223,15 @@ literal(Cur *c, const char *word, Py_ssize_t n)
  * of it has the same length as the text). *falsy: the decoded value is falsy in Python. */
 static int scan_value(Cur *c, int depth, int *canon, int *falsy);
 
+/* An object or array at c->p. `keys` (room for MAX_KEYS) records an object's keys to find
+ * repeats while *canon holds; NULL when nothing is to be checked. */
 static int
-scan_container(Cur *c, int depth, int *canon, int *falsy)
+container_body(Cur *c, int depth, int *canon, int *falsy, Key *keys)
 {
     unsigned char open = *c->p;
     unsigned char close = open == '{' ? '}' : ']';
     if (depth + 1 > MAX_DEPTH)
         return -1;
-    Key keys[MAX_KEYS]; /* only filled while *canon holds: 1 KiB a level, 128 KiB at MAX_DEPTH */
     int n_keys = 0;
     c->p++;
     const unsigned char *before = c->p;
@@ -248,7 +249,7 @@ scan_container(Cur *c, int depth, int *canon, int *falsy)
             Str k;
             if (c->p >= c->end || *c->p != '"' || scan_string(c, &k) < 0)
                 return -1;
-            if (canon && *canon) {
+            if (keys && *canon) {
                 if (!k.canonical || n_keys == MAX_KEYS)
                     *canon = 0;
                 else {
@@ -294,6 +295,30 @@ scan_container(Cur *c, int depth, int *canon, int *falsy)
         if (canon && c->p != before)
             *canon = 0;
     }
+}
+
+/* Objects in tool arguments are checked for repeated keys down to this depth of the line;
+ * deeper ones make the arguments "not as orjson writes them" (measured in Python instead). The
+ * key table then sits in at most a dozen frames: at 1 KiB each in every frame, a line nested 124
+ * deep overflowed a 128 KiB thread stack (musl's default). */
+#define CANON_DEPTH 16
+
+static int __attribute__((noinline))
+keyed_object(Cur *c, int depth, int *canon, int *falsy)
+{
+    Key keys[MAX_KEYS];
+    return container_body(c, depth, canon, falsy, keys);
+}
+
+static int
+scan_container(Cur *c, int depth, int *canon, int *falsy)
+{
+    if (*c->p == '{' && canon && *canon) {
+        if (depth < CANON_DEPTH)
+            return keyed_object(c, depth, canon, falsy);
+        *canon = 0;
+    }
+    return container_body(c, depth, canon, falsy, NULL);
 }
 
 static int

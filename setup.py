@@ -1,5 +1,5 @@
-"""The C extensions (the o200k counter, the pi line scanner), and the dashboard's templates and static files copied into the wheel; the
-rest of the project's metadata is in pyproject.toml."""
+"""The C extensions (the o200k counter, the pi line scanner), and the dashboard's templates and
+static files copied into the wheel; the rest of the project's metadata is in pyproject.toml."""
 
 from __future__ import annotations
 

@@ -162,26 +162,26 @@ typedef struct {
     Py_ssize_t chars;    /* ESTIMATE */
     PyObject *calls;     /* TOOL_CALLS: list of (name, arguments) */
     PyObject *tools;     /* TOOL_CALLS: None, or {name: the argument naming its file, or None} */
-    const unsigned char *line;
 } Task;
 
-static int
+static void
 estimate_block(Task *t, const Block *b)
 {
     if (!b->is_object)
-        return 0; /* pi_chars skips what is not an object */
+        return; /* pi_chars skips what is not an object */
+    if (b->type == T_TEXT) { /* counted alike for every role */
+        if (b->text != V_STRING)
+            t->unsure = 1;
+        t->chars += b->text_units;
+        return;
+    }
     if (t->assistant) {
         switch (b->type) {
-        case T_TEXT:
-            if (b->text != V_STRING)
-                t->unsure = 1;
-            t->chars += b->text_units;
-            return 0;
         case T_THINKING:
             if (b->thinking != V_STRING)
                 t->unsure = 1;
             t->chars += b->thinking_units;
-            return 0;
+            return;
         case T_TOOL_CALL:
             if (b->name != V_STRING)
                 t->unsure = 1;
@@ -192,29 +192,24 @@ estimate_block(Task *t, const Block *b)
                 t->unsure = 1; /* JSON.stringify would write it otherwise: measured in Python */
             else
                 t->chars += raw_units(b->args_start, b->args_end);
-            return 0;
+            return;
         case T_IMAGE:
-            return 0;
+            return; /* not counted for an assistant */
         default:
             t->unsure = 1;
-            return 0;
+            return;
         }
     }
     switch (b->type) {
-    case T_TEXT:
-        if (b->text != V_STRING)
-            t->unsure = 1;
-        t->chars += b->text_units;
-        return 0;
     case T_IMAGE:
         t->chars += t->image_chars;
-        return 0;
+        return;
     case T_THINKING:
     case T_TOOL_CALL:
-        return 0;
+        return;
     default:
         t->unsure = 1;
-        return 0;
+        return;
     }
 }
 
@@ -499,7 +494,7 @@ estimate_chars(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     long image_chars = PyLong_AsLong(args[2]);
     if (assistant < 0 || (image_chars == -1 && PyErr_Occurred()))
         return NULL;
-    Task t = {ESTIMATE, assistant, image_chars, 0, 0, NULL, Py_None, line};
+    Task t = {ESTIMATE, assistant, image_chars, 0, 0, NULL, Py_None};
     int content_kind, leave;
     Py_ssize_t units = 0;
     PyObject *role = scan_line(line, n, &t, &content_kind, &units, &leave);
@@ -584,7 +579,7 @@ tool_calls(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     PyObject *calls = PyList_New(0);
     if (!calls)
         return NULL;
-    Task t = {TOOL_CALLS, 0, 0, 0, 0, calls, tools, line};
+    Task t = {TOOL_CALLS, 0, 0, 0, 0, calls, tools};
     int content_kind, leave;
     Py_ssize_t units = 0;
     PyObject *role = scan_line(line, n, &t, &content_kind, &units, &leave);
@@ -594,11 +589,9 @@ tool_calls(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
             Py_RETURN_NONE;
         return NULL;
     }
-    /* estimate.tool_call_blocks: a string or no content has no calls, anything else but a list
-     * makes the answer None */
-    if (content_kind == V_STRING || content_kind == V_MISSING)
-        PyList_SetSlice(calls, 0, PyList_GET_SIZE(calls), NULL);
-    else if (content_kind != -1)
+    /* estimate.tool_call_blocks: a string or no content has no calls (and none were collected),
+     * anything else but a list makes the answer None */
+    if (content_kind == V_OTHER)
         t.unsure = 1;
     if (t.unsure) {
         Py_DECREF(role);

@@ -10,8 +10,6 @@ few CompactionEntry rows use bulk_create.
 
 from __future__ import annotations
 
-import json
-import math
 import re
 import time
 from collections.abc import Callable, Iterable
@@ -19,7 +17,6 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
-import orjson
 from django.db import DatabaseError, connection, transaction
 from django.utils import timezone
 
@@ -42,8 +39,10 @@ from sessions_app.store.sql import (
     INSERT_COLUMNS,
     NODE_TABLE,
     SESSION_TABLE,
+    UnstorableText,
     db_datetime,
     digest_columns,
+    json_text,
     unstorable,
 )
 from sessions_app.store.sqlite import checks_skipped
@@ -99,9 +98,6 @@ _MAX_STOP_REASON = Node._meta.get_field("stop_reason").max_length or 32
 _MAX_ESTIMATE = 2**31 - 1  # Node.token_estimate: PostgreSQL's integer
 _MAX_BIG = 2**63 - 1  # CompactionEntry.tokens_before: bigint
 _REASONS = frozenset(r.value for r in CompactionReason)
-# A NUL escape in JSON text: `\u0000` preceded by an even number of backslashes (an odd number
-# means the backslash itself was escaped and the text reads "\u0000" literally).
-_NUL_ESCAPE = re.compile(r"(?<!\\)(?:\\\\)*\\u0000")
 
 
 # An SQLite import commits its rows this often, so writers to other sessions wait at most about
@@ -230,41 +226,6 @@ def _refused(exc: DatabaseError, rows: list[list[Any]]) -> StoreError:
     return StoreError(f"the database refused a node: {why}")
 
 
-class UnstorableText(ValueError):
-    """Text that one of the databases cannot hold: a lone surrogate (SQLite stores it, and every
-    read of it fails later; PostgreSQL refuses it) or a NUL character (PostgreSQL refuses it).
-    Refused on both, so both store the same rows; the importers replace such text first."""
-
-
-def _json_text(value: Any) -> str:
-    """Valid JSON text for a JSON column: orjson when it can (several times faster on big
-    imports), the standard library for what orjson refuses (integer keys, huge integers).
-    Non-finite floats become null, as orjson does: NaN and Infinity are not JSON. Raises
-    UnstorableText for a lone surrogate (orjson refuses those too) or a NUL character."""
-    try:
-        text = orjson.dumps(value).decode()
-    except TypeError:  # orjson.JSONEncodeError is a TypeError
-        try:
-            text = json.dumps(value, allow_nan=False, ensure_ascii=False)
-        except ValueError:
-            text = json.dumps(_finite(value), allow_nan=False, ensure_ascii=False)
-        if unstorable(text) == "a lone surrogate":
-            raise UnstorableText("a lone surrogate") from None
-    if "\\u0000" in text and _NUL_ESCAPE.search(text):
-        raise UnstorableText("a NUL character")
-    return text
-
-
-def _finite(value: Any) -> Any:
-    if isinstance(value, float):
-        return value if math.isfinite(value) else None
-    if isinstance(value, dict):
-        return {k: _finite(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_finite(v) for v in value]
-    return value
-
-
 def compaction_of(entry: Entry) -> ImportCompaction:
     d = entry.data
     details = d.get("details")
@@ -292,7 +253,7 @@ def check_compaction(key: str, comp: ImportCompaction) -> None:
     if comp.reason not in _REASONS:
         raise StoreError(f"compaction {key!r}: unknown reason {comp.reason!r}")
     try:
-        _json_text(comp.details)
+        json_text(comp.details)
     except UnstorableText as exc:
         raise StoreError(
             f"compaction {key!r}: the details hold {exc}, which the database cannot store"
@@ -331,7 +292,7 @@ def import_entries(
     compactions: list[tuple[int, str, ImportCompaction]] = []
     rows: list[list[Any]] = []
     todo: list[tuple[int, Entry]] = []  # rows whose token estimate BatchWriter's thread computes
-    dumps = _json_text
+    dumps = json_text
     timestamp = timestamp_column()
     last_key: str | None = None
     last_ts = db_datetime(now)

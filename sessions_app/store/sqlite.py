@@ -79,7 +79,7 @@ def checks_skipped(cursor: Any) -> Iterator[None]:
     """SQLite: skip the node table's CHECK constraints while the import writes its rows.
 
     They are JSON_VALID() on three JSON columns and `>= 0` on three counters. The import makes
-    all of them true itself: the JSON text comes from `bulk_import._json_text` just before the INSERT, and
+    all of them true itself: the JSON text comes from `sql.json_text` just before the INSERT, and
     seq, depth and token_estimate are counts. Re-parsing that JSON inside SQLite was a tenth of a
     big import. (A flag pragma expires prepared statements, so none keeps the setting.) Tests run
     `PRAGMA integrity_check`, which checks CHECK constraints, after importing awkward values."""

@@ -232,25 +232,25 @@ def test_timestamp_column_matches_djangos_adapter(value: str) -> None:
 
 
 def test_json_text_falls_back_for_what_orjson_refuses() -> None:
-    assert json.loads(store.bulk_import._json_text([{"type": "text", "text": "héllo \u2028"}])) == [
+    assert json.loads(store.sql.json_text([{"type": "text", "text": "héllo \u2028"}])) == [
         {"type": "text", "text": "héllo \u2028"}
     ]
-    assert json.loads(store.bulk_import._json_text({1: "int key", "big": 2**70})) == {
+    assert json.loads(store.sql.json_text({1: "int key", "big": 2**70})) == {
         "1": "int key",
         "big": 2**70,
     }
     # What no database here stores alike is refused: a lone surrogate, a NUL character.
     for awkward in ({"s": "\ud800"}, {1: "\udfff"}, ["a\x00b"], {"k\x00": 1}):
-        with pytest.raises(store.bulk_import.UnstorableText):
-            store.bulk_import._json_text(awkward)
+        with pytest.raises(store.sql.UnstorableText):
+            store.sql.json_text(awkward)
     # A backslash followed by "u0000" is text, not a NUL.
-    assert json.loads(store.bulk_import._json_text(["\\u0000", "\\\x01"])) == ["\\u0000", "\\\x01"]
+    assert json.loads(store.sql.json_text(["\\u0000", "\\\x01"])) == ["\\u0000", "\\\x01"]
 
 
 def test_json_text_writes_non_finite_floats_as_null_like_orjson() -> None:
-    assert store.bulk_import._json_text({"a": math.nan, "b": [math.inf, 1.5]}) == '{"a":null,"b":[null,1.5]}'
+    assert store.sql.json_text({"a": math.nan, "b": [math.inf, 1.5]}) == '{"a":null,"b":[null,1.5]}'
     # The standard library's fallback (an int key here) must not write NaN either: not JSON.
-    assert json.loads(store.bulk_import._json_text({1: [math.nan, -math.inf], "x": (2.5,)})) == {
+    assert json.loads(store.sql.json_text({1: [math.nan, -math.inf], "x": (2.5,)})) == {
         "1": [None, None],
         "x": [2.5],
     }

@@ -197,13 +197,24 @@ class Visible:
         self._index: dict[str, list[int]] | None = None
         self._searches = 0
         self._grams: frozenset[str] | None = None
+        self._shorts: frozenset[str] | None = None
+        self._found: dict[str, bool] = {}
 
     def contains(self, needle: str) -> bool:
+        """`needle in self.text`, each needle searched once: the facts of a long span ask for the
+        same words and names thousands of times (issue 35)."""
+        found = self._found.get(needle)
+        if found is None:
+            found = self._found[needle] = self._search(needle)
+        return found
+
+    def _search(self, needle: str) -> bool:
         """`needle in self.text`. A kept tail is some 80 kB and a long span has thousands of file and
         value facts: after a few hundred searches, the text's 4-character pieces are collected once
-        and a needle with a piece the text lacks is answered without a search."""
+        and a needle with a piece the text lacks is answered without a search. A shorter needle (a
+        line number, an exit status) is answered from the pieces' starts, never by a search."""
         text = self.text
-        if len(needle) >= _GRAM and len(text) >= _GRAM_TEXT:
+        if needle and len(text) >= _GRAM_TEXT:
             grams = self._grams
             if grams is None:
                 self._searches += 1
@@ -212,11 +223,25 @@ class Visible:
                     pieces = {text[i : i + _GRAM] for i in range(len(text) - _GRAM + 1)}
                     grams = self._grams = frozenset(pieces)
             if grams is not None:
-                if len(needle) == _GRAM:
+                size = len(needle)
+                if size == _GRAM:
                     return needle in grams  # a piece's length: it is in the text iff it is a piece
+                if size < _GRAM:
+                    return needle in self._short_pieces(grams)
                 if needle[:_GRAM] not in grams or needle[-_GRAM:] not in grams:
                     return False
         return needle in text
+
+    def _short_pieces(self, grams: frozenset[str]) -> frozenset[str]:
+        """Every piece of the text shorter than `_GRAM`: each starts a 4-character piece, or lies
+        in the text's last three characters."""
+        shorts = self._shorts
+        if shorts is None:
+            pieces = {g[:size] for g in grams for size in range(1, _GRAM)}
+            tail = self.text[-(_GRAM - 1) :]
+            pieces.update(tail[i:j] for i in range(len(tail)) for j in range(i + 1, len(tail) + 1))
+            shorts = self._shorts = frozenset(pieces)
+        return shorts
 
     def has_anchors(self, fact: Fact, needles: Needles | None = None) -> bool:
         """Every anchor group of `fact` has a spelling here; `needles` are its `needles` if known."""

@@ -30,8 +30,8 @@ _groups = st.lists(st.lists(st.sampled_from([*_WORDS, "", "PORT 8080", "f1008"])
 
 def _visible(lines: list[str]) -> Visible:
     visible = Visible(lines)
-    for _ in range(250):
-        visible.contains("zzzz")
+    for i in range(250):  # distinct needles: each is searched once (`contains` keeps the answers)
+        visible.contains(f"zz{i}zz")
     return visible
 
 
@@ -62,3 +62,14 @@ def test_a_line_of_the_rarest_words_is_found() -> None:
     visible = Visible(["cache parser"] * 50 + ["cache parser port 8080 rows"])
     words = stems("cache parser port 8080 rows")
     assert visible.shares(words, 5) and not visible.shares(words | {"absent"}, 6)
+
+
+def test_needles_shorter_than_a_piece_are_answered_from_the_pieces() -> None:
+    """Past the point where the 4-character pieces answer, a needle of one to three characters is
+    found where it starts a piece, and at the text's very end, where it starts none."""
+    visible = _visible(["tests pass: 12 rows"] * 1_500 + ["the end QZ!"])  # lines are lower-cased
+    assert visible._grams is not None
+    for needle in ("12", "1", "qz!", "z!", "!", "z", "qz", " qz", "ows"):
+        assert visible.contains(needle), needle
+    for needle in ("13", "!q", "zq", "Q", "z! "):
+        assert not visible.contains(needle), needle

@@ -320,18 +320,30 @@ def test_an_exit_status_in_the_fields_wins_without_reading_the_text() -> None:
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.lists(texts, min_size=1, max_size=8), st.lists(texts, min_size=1, max_size=40))
-def test_a_long_visible_text_answers_like_a_substring_search(lines: list[str], needles: list[str]) -> None:
+@given(
+    st.lists(texts, min_size=1, max_size=8),
+    st.lists(texts, min_size=1, max_size=40),
+    st.lists(st.text(max_size=3), max_size=40),
+)
+def test_a_long_visible_text_answers_like_a_substring_search(
+    lines: list[str], needles: list[str], short: list[str]
+) -> None:
     while sum(map(len, lines)) < _GRAM_TEXT:
         lines = [*lines, *lines, "padding line"]
     visible = Visible(lines)
     text = visible.text
+    for i in range(_GRAM_AFTER + 1):  # distinct: each needle is searched once
+        visible.contains(f"\x00{i}")
     # Pieces of the text itself (found) and generated ones (mostly not), past the point where
     # the 4-character index is built.
     probes = [text[i : i + n] for i in range(0, len(text), max(1, len(text) // 150)) for n in (3, 4, 9)]
     probes += [phrases.normalize(n) for n in needles] * (_GRAM_AFTER // len(needles) + 1)
+    # Shorter than a piece: answered from the pieces' starts and the text's last characters.
+    probes += [*short, "", text[-1:], text[-2:], text[-3:], text[-3:-1], text[:1], text[:2]]
+    probes += [text[i : i + n] for i in range(0, len(text), max(1, len(text) // 50)) for n in (1, 2)]
     assert len(probes) > _GRAM_AFTER
     assert [visible.contains(p) for p in probes] == [p in text for p in probes]
+    assert visible._grams is not None  # the pieces answered
 
 
 def test_only_three_letters_read_differently_lower_cased_than_with_re_i() -> None:

@@ -25,7 +25,7 @@ from sessions_app.compaction.stored_digest import Digest, Digests
 from sessions_app.compaction.vocabulary import FactKind
 
 from . import once
-from .fact import AUDIT_VERSION, Fact
+from .fact import AUDIT_VERSION, Fact, fact_of
 from .findings import assistant_facts
 from .tool_outcomes import artifact_refs, changed_files, is_denial, is_failure
 from .user_facts import (
@@ -114,7 +114,7 @@ def stored_parts(digest: Digest | None, entry: Entry) -> tuple[Any, list[Part]] 
     add = parts.append
     for op, kind, text, anchors, words, detail in stored[2:]:
         # Positionally (every field): a long span has thousands of these, and keywords cost more.
-        fact = Fact(
+        fact = fact_of(
             kinds[kind],
             text,
             key,
@@ -126,6 +126,7 @@ def stored_parts(digest: Digest | None, entry: Entry) -> tuple[Any, list[Part]] 
             None,
             False,
             op == OPEN_REQUEST,
+            "",
         )
         if known is not None and op in (DONE_REQUEST, DONE_CHUNK):
             known.setdefault(text, fact.words)

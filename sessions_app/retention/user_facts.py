@@ -12,7 +12,7 @@ from sessions_app.compaction.messages import ASSISTANT, MESSAGE, USER, Entry
 from sessions_app.compaction.vocabulary import FactKind
 
 from .digest import Said
-from .fact import DONE, OPEN, Fact
+from .fact import DONE, OPEN, Fact, fact_of
 from .paths import path_alternatives, scratch_path, text_paths
 from .phrases import (
     anchor_tokens,
@@ -524,7 +524,7 @@ def restated(
 def _with_detail(f: Fact, detail: str) -> Fact:
     """`replace(f, detail=detail)`, without reading the fields' list each time (a long span of
     short requests restates thousands)."""
-    return Fact(
+    return fact_of(
         f.kind,
         f.text,
         f.node,

@@ -396,11 +396,19 @@ class Auditor:
         self._needles: list[Needles] = []
         self._read: dict[str, frozenset[str]] = {}  # stems by summary line, for the next summary
 
-    def audit(self, summary: str) -> Audit:
+    def ready(self) -> Auditor:
+        """Build what checking a summary needs besides the summary: the kept tail's text and the
+        facts' spellings. The fork calls it while the model writes, so that the guard's check after
+        the answer is the check alone (issue 35); `audit` calls it when nobody did."""
         if self._in_kept is None:
             self._in_kept = Visible(entry_lines(self.kept))
             self._needles = [_needles(f) for f in self.facts]
-        checked = _check(self.facts, self._needles, Visible(summary.splitlines(), self._read), self._in_kept)
+        return self
+
+    def audit(self, summary: str) -> Audit:
+        in_kept = self.ready()._in_kept
+        assert in_kept is not None
+        checked = _check(self.facts, self._needles, Visible(summary.splitlines(), self._read), in_kept)
         return Audit(checked, self.span_start, self.first_kept)
 
 

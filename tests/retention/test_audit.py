@@ -124,3 +124,16 @@ def test_an_auditor_reused_for_several_summaries_audits_each_as_a_fresh_one(
     for lines in summaries:
         summary = "\n".join(lines)
         assert reused.audit(summary) == span_auditor(c.entries[:-1], kept).audit(summary)
+
+
+def test_an_auditor_made_ready_before_the_summary_audits_as_one_that_was_not() -> None:
+    # The fork makes the guard's auditor ready while the model writes (Auditor.ready): the kept
+    # tail's text is built then, and the check after the answer reuses it.
+    c = session()
+    kept = [c.user("Also src/export.py should stream rows.")]
+    ready = span_auditor(c.entries[:-1], kept).ready()
+    assert ready._in_kept is not None and len(ready._needles) == len(ready.facts)
+    view = ready._in_kept
+    summary = "## Critical Context\n- The server listens on port 8081"
+    assert ready.audit(summary) == span_auditor(c.entries[:-1], kept).audit(summary)
+    assert ready._in_kept is view  # built once

@@ -524,9 +524,10 @@ def _requests(prep: Preparation, instructions: str | None) -> SummaryRequests:
 @sync_to_async
 def _carried_auditor(prep: Preparation) -> Auditor:
     """The guard's facts, on the fork's sync thread like its other work on the plan (the entries
-    read their bodies from the store when used), while the loop streams the model's answer."""
+    read their bodies from the store when used), while the loop streams the model's answer; with
+    the kept tail's text ready too, so that only the check waits for the answer."""
     with collector_paused():
-        return carried_auditor(prep)
+        return carried_auditor(prep).ready()
 
 
 def _guard(prep: Preparation, payload: CompactionPayload, auditor: Auditor) -> Guarded:

@@ -92,25 +92,20 @@ else
 	$(MAKE) --no-print-directory -j2 -O test-lane-sqlite test-lane-pg
 endif
 
-# The lanes, each a stage at a time (both lanes hold the two job slots), balanced for the slower
-# machines, where the budget is at stake. Stage times (s; the two lanes running at once):
-#   quiet machine   lint 1, typecheck 19, pytest 231, browser 111 | install-check 34, pytest-pg 383,
-#                   bench-smoke 54
-#   slow machine    pytest 498, browser 149 | install-check 68, pytest-pg 321, bench-smoke 102
-#                   (703 s in all with bench-smoke in the SQLite lane: the PG lane sat idle
-#                   for its last ~300 s)
-# bench-smoke uses SQLite, PostgreSQL and Redis (its benches make databases and channel prefixes of
-# their own): after pytest-pg it costs a quiet machine ~50 s and saves a slow one ~100.
+# The lanes, each a stage at a time (both lanes hold the two job slots), balanced by the stages'
+# times on a quiet machine (s; the pytest stages measured two at a time, the others alone): lint 1,
+# typecheck 19, pytest 231, bench-smoke 54, browser 111 | install-check 34, pytest-pg 383.
+# bench-smoke sits in the SQLite lane although it also uses PostgreSQL and Redis (its benches make
+# databases and channel prefixes of their own): after pytest-pg it made that lane ~110 s the longer.
 # Each lane ends with a stage of several processes (the browser: pytest, daphne, Chromium;
-# bench-smoke: the benches, their servers, PostgreSQL and Redis), so the lane that ends last still
-# uses both cores. make may
+# pytest-pg: pytest and PostgreSQL), so the lane that ends last still uses both cores. make may
 # start a later stage of a lane while an earlier one's check (bubblewrap, services) runs, so the
 # order can differ from the list; a lane's total does not.
 test-lane-sqlite:
-	+@$(MAKE) --no-print-directory -O lint typecheck pytest browser
+	+@$(MAKE) --no-print-directory -O lint typecheck pytest bench-smoke browser
 
 test-lane-pg:
-	+@$(MAKE) --no-print-directory -O install-check pytest-pg bench-smoke
+	+@$(MAKE) --no-print-directory -O install-check pytest-pg
 
 bench: $(VENV)/.stamp-dev services
 	@for f in bench/[!_]*.py; do echo "== $$f"; $(BIN)/python $$f || exit 1; done

@@ -188,14 +188,19 @@ def _needles(fact: Fact) -> Needles:
 class Visible:
     """One source of model-visible text (the summary, or the kept tail) indexed by line."""
 
-    def __init__(self, lines: Sequence[str], read: dict[str, frozenset[str]] | None = None) -> None:
+    def __init__(
+        self, lines: Sequence[str], read: dict[str, frozenset[str]] | None = None, *, facts: int = 0
+    ) -> None:
         """`read`: the stems of lines already read, shared by the texts of one audit (a guarded
-        summary repeats the model's, file lists and all), and filled with these lines'."""
+        summary repeats the model's, file lists and all), and filled with these lines'.
+        `facts`: how many facts will be looked for here, when known: with more than the plain
+        searches that come first, the pieces are collected at the first search instead (each of
+        those searches reads a long text through when the needle is not in it)."""
         self.lines = [normalize(line) for line in lines if line.strip()]
         self.text = "\n".join(self.lines)
         self._read = read if read is not None else {}
         self._index: dict[str, list[int]] | None = None
-        self._searches = 0
+        self._searches = _GRAM_AFTER if facts > _GRAM_AFTER else 0
         self._grams: frozenset[str] | None = None
         self._shorts: frozenset[str] | None = None
         self._found: dict[str, bool] = {}
@@ -350,7 +355,10 @@ def entry_lines(entries: Sequence[Entry]) -> list[str]:
 
 def check(facts: Sequence[Fact], summary: str, kept: Sequence[Entry]) -> tuple[CheckedFact, ...]:
     needles = [_needles(f) for f in facts]
-    return _check(facts, needles, Visible(summary.splitlines()), Visible(entry_lines(kept)))
+    many = len(facts)
+    return _check(
+        facts, needles, Visible(summary.splitlines(), facts=many), Visible(entry_lines(kept), facts=many)
+    )
 
 
 def _check(
@@ -401,14 +409,15 @@ class Auditor:
         facts' spellings. The fork calls it while the model writes, so that the guard's check after
         the answer is the check alone (issue 35); `audit` calls it when nobody did."""
         if self._in_kept is None:
-            self._in_kept = Visible(entry_lines(self.kept))
+            self._in_kept = Visible(entry_lines(self.kept), facts=len(self.facts))
             self._needles = [_needles(f) for f in self.facts]
         return self
 
     def audit(self, summary: str) -> Audit:
         in_kept = self.ready()._in_kept
         assert in_kept is not None
-        checked = _check(self.facts, self._needles, Visible(summary.splitlines(), self._read), in_kept)
+        in_summary = Visible(summary.splitlines(), self._read, facts=len(self.facts))
+        checked = _check(self.facts, self._needles, in_summary, in_kept)
         return Audit(checked, self.span_start, self.first_kept)
 
 

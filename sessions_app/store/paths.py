@@ -58,8 +58,16 @@ _STORED_COLUMNS = (
     "no_facts",
     "depth",
 )
+# The audit reads no usage and no token estimate either: no fact depends on them, and each
+# column of a 20,000-node load costs its share of the statement (issue 35).
 _AUDIT_COLUMNS = tuple(
-    {"no_facts": "current_facts", "current_transcript": "current_mark"}.get(c, c) for c in _STORED_COLUMNS
+    {
+        "no_facts": "current_facts",
+        "current_transcript": "current_mark",
+        "usage": "unread",
+        "token_estimate": "unread",
+    }.get(c, c)
+    for c in _STORED_COLUMNS
 )
 _CURRENT_FACTS = f"CASE WHEN n.digest_version = {int(DIGEST_VERSION)} THEN n.facts END"
 _DIGEST_SQL = {
@@ -67,6 +75,7 @@ _DIGEST_SQL = {
     "current_mark": f"CASE WHEN n.digest_version = {int(DIGEST_VERSION)} THEN '' END",
     "readings_or_calls": "COALESCE(n.readings, n.file_calls)",
     "no_facts": "NULL",
+    "unread": "NULL",
     "current_facts": _CURRENT_FACTS,
 }
 
@@ -114,7 +123,10 @@ _IS_SPOKEN: Final = f"n.kind = '{MESSAGE}' AND n.role IN ('{USER}', '{ASSISTANT}
 # The audit's body columns: every node's but a user message's whose facts are stored (the audit
 # reads those instead; its body is read when used, as for the turn going on at the cut).
 _AUDITED: Final = "audited_"
-_AUDIT_BODY_COLUMNS: Final = tuple(_AUDITED + c for c in BODY_COLUMNS)
+# Of a body, the audit reads content and data: a stop reason and a time say nothing it checks.
+_AUDIT_BODY_COLUMNS: Final = tuple(
+    _AUDITED + c if c in ("content", "data") else "unread" for c in BODY_COLUMNS
+)
 # (Facts of another `AUDIT_VERSION` are ignored when read, and such a message's body fetched then:
 # a test of the stamp here cost more, per row and column, than those few fetches.)
 _HAS_FACTS: Final = f"n.kind = '{MESSAGE}' AND n.role = '{USER}' AND ({_CURRENT_FACTS}) IS NOT NULL"
@@ -366,7 +378,8 @@ def context_path_with_digests(
     `for_audit` is the retention audit's load: in each digest the facts the message gives on its
     own (retention/message_facts.py) but no transcript (it is empty: the audit reads none), and
     every body in the statement but those of the user messages whose facts are stored (read when
-    used: the audit reads a few).
+    used: the audit reads a few). Its entries hold no usage, token estimate, stop reason or time
+    (None; a body read when used has its own): no fact depends on them.
     `spoken_bodies_now` reads those of user and assistant messages in the statement: the
     carry-over guard reads every one of them, and fetching 13,000 bodies by key afterwards costs
     twice what the rows' own columns do (issue 35)."""

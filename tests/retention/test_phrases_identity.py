@@ -347,6 +347,25 @@ def test_a_long_visible_text_answers_like_a_substring_search(
     assert visible._grams is not None  # the pieces answered
 
 
+@settings(max_examples=25, deadline=None)
+@given(st.lists(texts, min_size=1, max_size=8), st.lists(texts, min_size=1, max_size=20))
+def test_a_text_told_of_many_facts_collects_its_pieces_at_once(lines: list[str], needles: list[str]) -> None:
+    """Told that more facts than the plain searches will be looked for, a long text collects
+    its pieces at the first search, and answers as a substring search from the first needle."""
+    while sum(len(phrases.normalize(line)) for line in lines) < _GRAM_TEXT:
+        lines = [*lines, *lines, "padding line"]
+    few = Visible(lines, facts=_GRAM_AFTER)
+    few.contains("\x00first")
+    assert few._grams is None  # as many facts as plain searches: those come first
+    visible = Visible(lines, facts=_GRAM_AFTER + 1)
+    text = visible.text
+    assert visible.contains("\x00first") is False
+    assert visible._grams is not None
+    probes = [phrases.normalize(n) for n in needles]
+    probes += [text[i : i + n] for i in range(0, len(text), max(1, len(text) // 60)) for n in (2, 4, 9)]
+    assert [visible.contains(p) for p in probes] == [p in text for p in probes]
+
+
 def test_only_three_letters_read_differently_lower_cased_than_with_re_i() -> None:
     """What `phrases.folded` relies on, checked on this Python's Unicode tables: outside İ, ı and
     ſ, lower-casing keeps the length, pairs a character with the ASCII letters re.I pairs it with,

@@ -14,6 +14,7 @@ from sessions_app.compaction.messages import Entry
 from sessions_app.compaction.settings import CompactionSettings
 from sessions_app.compaction.validate import CompactionPayload
 from sessions_app.models import CompactionEntry, Node, Session
+from sessions_app.retention.audit import audit_at
 from sessions_app.retention.digest import DIGEST_VERSION, digest_of
 from sessions_app.retention.fact import AUDIT_VERSION
 from sessions_app.retention.message_facts import facts_column
@@ -56,7 +57,17 @@ def _session(n: int = 24) -> tuple[Session, int]:
             content.append(
                 {"type": "tool_call", "id": f"c{i}", "name": "bash", "arguments": {"command": "make test"}}
             )
-        parent = store.append(session, parent, kind="message", role=role, content=content, data=data).key
+        assistant = role == "assistant"
+        parent = store.append(
+            session,
+            parent,
+            kind="message",
+            role=role,
+            content=content,
+            data=data,
+            usage={"input": 1000 + i, "output": 50} if assistant else None,
+            stop_reason="tool_use" if assistant else None,
+        ).key
         keys.append(parent)
     payload = CompactionPayload(
         summary="## Goal\nNever push to main.", first_kept=keys[-3], tokens_before=1000
@@ -93,6 +104,16 @@ def test_an_audit_is_the_same_with_missing_or_stale_facts() -> None:
     nodes.filter(seq__gte=12, seq__lt=18).update(digest_version=DIGEST_VERSION - 1)  # a stale digest
     nodes.filter(seq__gte=18).update(digest_version=None, transcript=None, readings=None, file_calls=None)
     assert _audit(pk) == stored
+
+
+def test_the_audit_of_a_stored_compaction_is_that_of_its_whole_path() -> None:
+    """The audit's load reads less of each row than a path load does (no usage, token estimate,
+    stop reason or time; store/paths.py): what it finds is what the full entries give."""
+    session, pk = _session()
+    compaction = CompactionEntry.objects.select_related("node").get(pk=pk)
+    path = store.path_entries(session, compaction.node.key)
+    assert any(e.usage is not None and e.stop_reason for e in path)  # there is more to read
+    assert _audit(pk) == audit_at(path, len(path) - 1).to_dict()
 
 
 def test_the_audit_reads_the_stored_facts() -> None:

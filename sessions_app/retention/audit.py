@@ -204,6 +204,10 @@ class Visible:
         self._grams: frozenset[str] | None = None
         self._shorts: frozenset[str] | None = None
         self._found: dict[str, bool] = {}
+        # The words `shares` asked about, and those of them in the text (or `UNCHANGED_WORD`,
+        # which always counts): a long span's facts share most of their words.
+        self._asked: set[str] = {UNCHANGED_WORD}
+        self._present: set[str] = {UNCHANGED_WORD}
 
     def contains(self, needle: str) -> bool:
         """`needle in self.text`, each needle searched once: the facts of a long span ask for the
@@ -291,8 +295,15 @@ class Visible:
         an audit's matching. A line's stems are pieces of its text (but `UNCHANGED_WORD`): with
         fewer than `need` of the words in the text at all, no line holds enough, and the lines are
         not indexed (a summary's file list is thousands of lines that few facts' words are in)."""
-        contains = self.contains
-        if sum(1 for w in words if w == UNCHANGED_WORD or contains(w)) < need:
+        asked, present = self._asked, self._present
+        if not asked.issuperset(words):
+            contains = self.contains
+            for w in words - asked:
+                asked.add(w)
+                if contains(w):
+                    present.add(w)
+        # Counted in C: this test rules out most facts of a long span, each with a few words.
+        if len(present.intersection(words)) < need:
             return False
         index = self._stems_index()
         found = sorted((on for w in words if (on := index.get(w))), key=len)

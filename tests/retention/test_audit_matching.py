@@ -50,6 +50,19 @@ def test_shares_is_best_share_against_the_share_needed(
     assert visible.shares(words, need) == (visible.best_share(words) >= need / len(words))
 
 
+@settings(max_examples=200, deadline=None)
+@given(_lines, st.lists(st.tuples(_words, st.integers(min_value=1, max_value=11)), min_size=2, max_size=8))
+def test_shares_asked_again_and_again_answers_as_best_share_each_time(
+    lines: list[str], asks: list[tuple[frozenset[str], int]]
+) -> None:
+    """One text asked of many facts' words in turn, as an audit asks it: what it learnt of the
+    words asked before (which are in the text) never changes an answer."""
+    visible = _visible(lines)
+    for words, need in asks:
+        need = min(need, len(words))
+        assert visible.shares(words, need) == (visible.best_share(words) >= need / len(words))
+
+
 @settings(max_examples=300, deadline=None)
 @given(_lines, _groups)
 def test_has_anchors_is_every_group_spelled(lines: list[str], groups: list[list[str]]) -> None:

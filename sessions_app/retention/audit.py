@@ -17,9 +17,10 @@ from __future__ import annotations
 import json
 import math
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import chain
+from operator import itemgetter
 from typing import Any, Final, Literal
 
 from sessions_app.compaction.messages import ASSISTANT, BASH_EXECUTION, COMPACTION, MESSAGE, Entry
@@ -228,9 +229,11 @@ class Visible:
             if grams is None:
                 self._searches += 1
                 if self._searches > _GRAM_AFTER:
-                    # A set comprehension, not a generator: the same pieces in about half the time.
-                    pieces = {text[i : i + _GRAM] for i in range(len(text) - _GRAM + 1)}
-                    grams = self._grams = frozenset(pieces)
+                    # The text beside itself shifted by one, two, three characters: each piece
+                    # joined in C, a quarter faster than slicing each in a comprehension (the
+                    # shifted copies are shorter: zip stops at the last whole piece).
+                    shifted = (text[k:] for k in range(_GRAM))
+                    grams = self._grams = frozenset(map("".join, zip(*shifted, strict=False)))
             if grams is not None:
                 size = len(needle)
                 if size == _GRAM:
@@ -246,7 +249,12 @@ class Visible:
         in the text's last three characters."""
         shorts = self._shorts
         if shorts is None:
-            pieces = {g[:size] for g in grams for size in range(1, _GRAM)}
+            # Each shorter length from the one above it (fewer distinct pieces at each step).
+            pieces: set[str] = set()
+            longer: Iterable[str] = grams
+            for size in range(_GRAM - 1, 0, -1):
+                longer = set(map(itemgetter(slice(0, size)), longer))
+                pieces |= longer
             tail = self.text[-(_GRAM - 1) :]
             pieces.update(tail[i:j] for i in range(len(tail)) for j in range(i + 1, len(tail) + 1))
             shorts = self._shorts = frozenset(pieces)

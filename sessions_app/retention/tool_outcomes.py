@@ -5,6 +5,7 @@ denials, sub-agents, stored outputs (docs/compaction.md, rule R2)."""
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any, Final
 
 from sessions_app.compaction.exit_status import exit_code
@@ -62,6 +63,12 @@ _SAVED_TO = re.compile(
 CHANGING_TOOLS: Final = frozenset({"write", "edit", "multiedit", "apply_patch", "str_replace", "create"})
 
 
+# A session's calls use a few tool names thousands of times: what each name is, is worked out
+# once per name (issue 35; a bounded cache, as names come from untrusted sessions).
+_NAMES: Final = 1024
+
+
+@lru_cache(maxsize=_NAMES)
 def tool_base(name: str) -> str:
     """The name's last part after ".", ":" or "/" (`mcp__fs.write` -> "write"), lower-cased; found
     by position: the fact walk asks it of every call several times (issue 35)."""
@@ -69,11 +76,13 @@ def tool_base(name: str) -> str:
     return low[max(low.rfind("."), low.rfind(":"), low.rfind("/")) + 1 :]
 
 
+@lru_cache(maxsize=_NAMES)
 def is_shell_tool(name: str) -> bool:
     n = name.lower()
     return n in _SHELL_TOOLS or tool_base(n) in _SHELL_TOOLS
 
 
+@lru_cache(maxsize=_NAMES)
 def is_subagent_tool(name: str) -> bool:
     return bool(_SUBAGENT.search(name.lower()))
 

@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sessions_app.retention import phrases
+from sessions_app.retention import tool_outcomes as t
 from tests.retention.test_phrases_identity import _GLUE, _PIECES
 
 # --- the references (the code before issue 35) ------------------------------------------------
@@ -86,3 +87,25 @@ def test_each_way_of_saying_unchanged_holds_a_lead() -> None:
         ("MAX_ROWS",),
         ("fooBar",),
     )
+
+
+# --- tool names, worked out once per name (tool_outcomes.py) -----------------------------------
+
+_TOOL_NAMES = st.one_of(
+    st.sampled_from(["bash", "Bash", "read", "mcp__fs.write", "shell:exec", "a/b/Edit", "Task", "agent"]),
+    st.text(max_size=20),
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(_TOOL_NAMES, min_size=1, max_size=40))
+def test_a_tool_name_reads_the_same_from_the_cache(names: list[str]) -> None:
+    """Asked again (and past the cache's size), each name gives what its plain reading gives."""
+    for _ in range(2):
+        for name in names:
+            assert t.tool_base(name) == t.tool_base.__wrapped__(name)
+            assert t.is_shell_tool(name) == t.is_shell_tool.__wrapped__(name)
+            assert t.is_subagent_tool(name) == t.is_subagent_tool.__wrapped__(name)
+    for i in range(t._NAMES + 1):  # evicts: answers stay right
+        t.tool_base(f"tool{i}.Write")
+    assert t.tool_base("x.Write") == "write" and t.tool_base.cache_info().currsize <= t._NAMES

@@ -58,14 +58,16 @@ _STORED_COLUMNS = (
     "no_facts",
     "depth",
 )
-# The audit reads no usage and no token estimate either: no fact depends on them, and each
-# column of a 20,000-node load costs its share of the statement (issue 35).
+# The audit reads no usage, no token estimate and no assistant's file calls either (a user's
+# readings, yes): no fact depends on them, and each column of a 20,000-node load costs its share
+# of the statement (issue 35).
 _AUDIT_COLUMNS = tuple(
     {
         "no_facts": "current_facts",
         "current_transcript": "current_mark",
         "usage": "unread",
         "token_estimate": "unread",
+        "readings_or_calls": "readings",
     }.get(c, c)
     for c in _STORED_COLUMNS
 )
@@ -110,6 +112,7 @@ _AS_TEXT = {
         "data": "n.data::text",
         "usage": "n.usage::text",
         "readings_or_calls": "COALESCE(n.readings, n.file_calls)::text",
+        "readings": "n.readings::text",
         "current_facts": f"({_CURRENT_FACTS})::text",
     },
 }
@@ -379,7 +382,8 @@ def context_path_with_digests(
     own (retention/message_facts.py) but no transcript (it is empty: the audit reads none), and
     every body in the statement but those of the user messages whose facts are stored (read when
     used: the audit reads a few). Its entries hold no usage, token estimate, stop reason or time
-    (None; a body read when used has its own): no fact depends on them.
+    (None; a body read when used has its own), and its digests no file calls: no fact depends on
+    them.
     `spoken_bodies_now` reads those of user and assistant messages in the statement: the
     carry-over guard reads every one of them, and fetching 13,000 bodies by key afterwards costs
     twice what the rows' own columns do (issue 35)."""

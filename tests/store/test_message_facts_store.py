@@ -116,6 +116,45 @@ def test_the_audit_of_a_stored_compaction_is_that_of_its_whole_path() -> None:
     assert _audit(pk) == audit_at(path, len(path) - 1).to_dict()
 
 
+def test_an_audit_of_file_work_is_that_of_its_whole_path() -> None:
+    """The same with assistants' file calls, which the audit's load leaves out of the digests."""
+    session = Session.objects.create(title="files")
+    parent: str | None = None
+    keys: list[str] = []
+    turns = [
+        ("Please fix the retry loop in src/net/retry.py; keep MAX_TRIES at 5.", "src/net/retry.py"),
+        ("Now document it in docs/retry.md.", "docs/retry.md"),
+        ("Add a test for it.", "tests/test_retry.py"),
+    ]
+    for i, (asked, path) in enumerate(turns * 2):
+        calls = [
+            {"type": "tool_call", "id": f"r{i}", "name": "read", "arguments": {"path": path}},
+            {
+                "type": "tool_call",
+                "id": f"e{i}",
+                "name": "edit",
+                "arguments": {"path": path, "old": "a", "new": "b"},
+            },
+        ]
+        said = f"Rewriting {path} so the loop backs off, because the server was flooded."
+        for role, content, data in (
+            ("user", _text(asked), {}),
+            ("assistant", [*_text(said), *calls], {}),
+            ("tool_result", _text("ok"), {"tool_call_id": f"r{i}", "is_error": False}),
+            ("tool_result", _text("edited"), {"tool_call_id": f"e{i}", "is_error": False}),
+        ):
+            parent = store.append(session, parent, kind="message", role=role, content=content, data=data).key
+            keys.append(parent)
+    payload = CompactionPayload(summary="## Goal\nRetries.", first_kept=keys[-4], tokens_before=1000)
+    settings = CompactionSettings()
+    entry = store.append_compaction(session, parent, payload, reason="threshold", settings=settings)
+    pk = CompactionEntry.objects.get(node__key=entry.node.key).pk
+    whole = store.path_entries(session, entry.node.key)
+    audit = _audit(pk)
+    assert audit["by_kind"].get("file")  # the file work gave facts
+    assert audit == audit_at(whole, len(whole) - 1).to_dict()
+
+
 def test_the_audit_reads_the_stored_facts() -> None:
     """What is stored is what the audit reads (a row's facts are not worked out again)."""
     session, pk = _session()

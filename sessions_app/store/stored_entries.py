@@ -254,10 +254,11 @@ def stored_entries(
         entry._bodies, entry._at = bodies, at
         if bodies is None:
             set_body(entry, *row[body_at : body_at + len(BODY_COLUMNS)])
-        elif body_at and row[body_at] is not None:  # this node's body came with its row
+        elif body_at and (content := row[body_at]) is not None:  # this node's body came with its row
             entry._bodies = None
             bodies.taken(at)
-            set_body(entry, *row[body_at : body_at + len(BODY_COLUMNS)])
+            # `BODY_COLUMNS` by position, not a slice unpacked: most rows of an audit's load come so.
+            set_body(entry, content, row[body_at + 1], row[body_at + 2], row[body_at + 3])
         entry.key, entry.parent, entry.kind, entry.role = key, parent, kind, role
         entry.usage = None if usage is None or usage in empty else usage_of(loads(usage))
         entry.tokens, entry.pi_tokens = tokens, None

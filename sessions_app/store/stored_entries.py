@@ -265,17 +265,21 @@ def stored_entries(
         if transcript is None:
             if bodies is not None:
                 no_digest.append(at)
-        elif said_or_calls is None:
-            found[key] = Digest(transcript, False, ())
-        elif role == USER:
-            if said_or_calls == "[]" or said_or_calls == []:  # spoke; no constraint or request
-                found[key] = Digest(transcript, True, ())
-            else:
-                found[key] = digest_of(transcript, _json_list(said_or_calls))
-        else:  # an assistant's file calls
-            found[key] = Digest(transcript, False, (), tuple(map(tuple, _json_list(said_or_calls))))
-        if facts is not None and transcript is not None:
-            found[key].facts = _json_list(facts)
+        else:
+            # The facts go into the digest as it is made: an audit's load has them on every row.
+            if facts is not None and facts.__class__ is str:
+                facts = orjson.loads(facts)
+            if said_or_calls is None:
+                found[key] = Digest(transcript, False, (), (), facts)
+            elif role == USER:
+                if said_or_calls == "[]" or said_or_calls == []:  # spoke; no constraint or request
+                    found[key] = Digest(transcript, True, (), (), facts)
+                else:
+                    d = found[key] = digest_of(transcript, _json_list(said_or_calls))
+                    d.facts = facts
+            else:  # an assistant's file calls
+                calls = tuple(map(tuple, _json_list(said_or_calls)))
+                found[key] = Digest(transcript, False, (), calls, facts)
         add(entry)
         parent = key
     if no_digest:
